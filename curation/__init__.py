@@ -1,0 +1,1 @@
+"""ACE scoring, dedup and selection (later issues)."""

@@ -1,0 +1,1 @@
+"""Raw sources, catalog entries, the DuckDB catalog of materialized datasets, Hub export."""

@@ -1,0 +1,91 @@
+"""Convert raw inputs of one format into a Parquet file of AgentRecords plus a quarantine file.
+
+Counts always add up: read = converted + quarantined, where a unit read is
+one record as the format defines it (one raw item for most formats, one group
+of step rows for grouping formats; ``raw_items`` counts the items themselves).
+Duplicate record ids (the same input twice) are quarantined too, so ids stay
+unique in an output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from data_catalog.sources import get_converter
+from data_catalog.sources.base import ConvertOptions, Quarantined, RawItem
+from data_catalog.sources.reader import read_raw_items
+from schemas.io import QuarantineWriter, RecordWriter
+from schemas.record import AgentRecord
+
+
+@dataclass
+class ConvertStats:
+    read: int = 0
+    raw_items: int = 0
+    converted: int = 0
+    quarantined: int = 0
+    output: str | None = None
+    quarantine: str | None = None
+    errors: dict[str, int] = field(default_factory=dict)  # error text (first line) -> count
+
+    def as_dict(self) -> dict:
+        return {"read": self.read, "converted": self.converted, "quarantined": self.quarantined, "output": self.output}
+
+
+def iter_inputs(inputs: Iterable[str], split) -> Iterator[RawItem]:
+    for path in inputs:
+        yield from read_raw_items(str(path), split)
+
+
+class _Counted:
+    """Counts raw items as the converter pulls them (grouping formats pull ahead)."""
+
+    def __init__(self, items: Iterator[RawItem]):
+        self._items = items
+        self.count = 0
+
+    def __iter__(self) -> Iterator[RawItem]:
+        for item in self._items:
+            self.count += 1
+            yield item
+
+
+def convert_files(
+    fmt: str,
+    inputs: list[str],
+    output: str | Path,
+    quarantine: str | Path | None = None,
+    options: ConvertOptions | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> ConvertStats:
+    """Convert ``inputs`` (paths or "-") of format ``fmt`` to ``output`` Parquet.
+
+    Bad records go to ``quarantine`` (default: ``<output stem>.quarantine.parquet``).
+    Files are only renamed into place when the run finishes.
+    """
+    converter = get_converter(fmt, options)
+    output = Path(output)
+    quarantine = Path(quarantine) if quarantine else output.with_name(output.stem + ".quarantine.parquet")
+    stats = ConvertStats(output=str(output), quarantine=str(quarantine))
+    raw = _Counted(iter_inputs(inputs, converter.items))
+    seen: set[str] = set()
+    with RecordWriter(output) as writer, QuarantineWriter(quarantine) as qwriter:
+        for result in converter.convert_stream(raw):
+            if isinstance(result, AgentRecord) and result.id in seen:
+                result = Quarantined(result.source.dataset, -1, f"duplicate record id {result.id}", result.source.original_id)
+            if isinstance(result, Quarantined):
+                qwriter.write_row(result.source, result.index, result.error, result.raw)
+                stats.quarantined += 1
+                key = result.error.splitlines()[0][:200] if result.error else "unknown"
+                stats.errors[key] = stats.errors.get(key, 0) + 1
+            else:
+                seen.add(result.id)
+                writer.write_record(result)
+                stats.converted += 1
+            if on_progress is not None:
+                on_progress(raw.count)
+    stats.raw_items = raw.count
+    stats.read = stats.converted + stats.quarantined
+    return stats

@@ -1,0 +1,1 @@
+"""LLM backends behind one batch interface, task synthesizers and agent rollouts."""

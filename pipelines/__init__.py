@@ -1,0 +1,1 @@
+"""Dagster definitions and the `aceforge` CLI: thin wiring over the library packages."""

@@ -1,0 +1,156 @@
+"""The one fixed Arrow schema of an AgentRecord, and row <-> record conversion.
+
+Steps are a list of one flat struct (every step field, null where a step kind
+lacks it), so DuckDB can query trajectories directly. Free-form values
+(tool kwargs, DB states, tool schemas, details) are JSON strings: nested
+structs inferred per shard differ between shards and break casts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pyarrow as pa
+
+from schemas.record import AgentRecord
+
+STEP_TYPE = pa.struct(
+    [
+        ("class_", pa.string()),
+        ("content", pa.string()),
+        ("source", pa.string()),
+        ("name", pa.string()),
+        ("tool_call_id", pa.string()),
+        ("reasoning", pa.string()),
+        ("function", pa.string()),
+        ("kwargs", pa.string()),  # JSON object
+        ("language", pa.string()),
+        ("html", pa.string()),
+        ("axtree", pa.string()),
+        ("url", pa.string()),
+        ("extra", pa.string()),  # JSON: image_observation, viewport_size, annotations
+    ]
+)
+
+SOURCE_TYPE = pa.struct(
+    [
+        ("dataset", pa.string()),
+        ("format", pa.string()),
+        ("original_id", pa.string()),
+        ("license", pa.string()),
+        ("uri", pa.string()),
+    ]
+)
+
+SCORES_TYPE = pa.struct(
+    [
+        ("accuracy", pa.float64()),
+        ("complexity", pa.float64()),
+        ("diversity", pa.float64()),
+        ("extra", pa.string()),  # JSON object
+    ]
+)
+
+RECORD_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("schema_version", pa.string()),
+        ("env_kind", pa.string()),
+        ("environment", pa.string()),  # JSON of Environment
+        ("instruction", pa.string()),
+        ("task", pa.string()),  # JSON of Task
+        ("trajectory", pa.list_(STEP_TYPE)),
+        ("num_steps", pa.int32()),
+        ("verifier_kind", pa.string()),
+        ("verifier_passed", pa.bool_()),
+        ("verifier_score", pa.float64()),
+        ("verifier", pa.string()),  # JSON of Verifier
+        ("source", SOURCE_TYPE),
+        ("lineage", pa.string()),  # JSON of Lineage
+        ("scores", SCORES_TYPE),
+        ("details", pa.string()),  # JSON object
+    ]
+)
+
+QUARANTINE_SCHEMA = pa.schema(
+    [
+        ("source", pa.string()),  # input file (or stage) the row came from
+        ("index", pa.int64()),  # position in that input
+        ("error", pa.string()),
+        ("raw_excerpt", pa.string()),
+    ]
+)
+
+_STEP_COLUMNS = ("content", "source", "name", "tool_call_id", "reasoning", "function", "language", "html", "axtree", "url")
+_STEP_EXTRA = ("image_observation", "viewport_size", "annotations")
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _step_to_row(step: dict[str, Any]) -> dict[str, Any]:
+    row = {"class_": step["class_"]}
+    for key in _STEP_COLUMNS:
+        row[key] = step.get(key)
+    row["kwargs"] = _json(step["kwargs"]) if "kwargs" in step else None
+    extra = {k: step[k] for k in _STEP_EXTRA if step.get(k) is not None}
+    row["extra"] = _json(extra) if extra else None
+    return row
+
+
+def record_to_row(record: AgentRecord) -> dict[str, Any]:
+    d = record.model_dump(mode="json")
+    verifier = d["verifier"]
+    result = verifier.get("result") or {}
+    scores = d["scores"]
+    return {
+        "id": d["id"],
+        "schema_version": d["schema_version"],
+        "env_kind": d["environment"]["kind"],
+        "environment": _json(d["environment"]),
+        "instruction": d["task"]["instruction"],
+        "task": _json(d["task"]),
+        "trajectory": [_step_to_row(s) for s in d["trajectory"]],
+        "num_steps": len(d["trajectory"]),
+        "verifier_kind": verifier["kind"],
+        "verifier_passed": result.get("passed"),
+        "verifier_score": result.get("score"),
+        "verifier": _json(verifier),
+        "source": d["source"],
+        "lineage": _json(d["lineage"]),
+        "scores": {**scores, "extra": _json(scores["extra"])},
+        "details": _json(d["details"]),
+    }
+
+
+def _step_from_row(row: dict[str, Any]) -> dict[str, Any]:
+    step: dict[str, Any] = {"class_": row["class_"]}
+    for key in _STEP_COLUMNS:
+        if row.get(key) is not None:
+            step[key] = row[key]
+    if row.get("kwargs") is not None:
+        step["kwargs"] = orjson.loads(row["kwargs"])
+    if row.get("extra"):
+        step.update(orjson.loads(row["extra"]))
+    return step
+
+
+def row_to_record(row: dict[str, Any]) -> AgentRecord:
+    scores = dict(row["scores"] or {})
+    scores["extra"] = orjson.loads(scores["extra"]) if scores.get("extra") else {}
+    return AgentRecord.model_validate(
+        {
+            "id": row["id"],
+            "schema_version": row["schema_version"],
+            "environment": orjson.loads(row["environment"]),
+            "task": orjson.loads(row["task"]),
+            "trajectory": [_step_from_row(s) for s in row["trajectory"] or []],
+            "verifier": orjson.loads(row["verifier"]),
+            "source": {k: v for k, v in row["source"].items() if v is not None},
+            "lineage": orjson.loads(row["lineage"]),
+            "scores": scores,
+            "details": orjson.loads(row["details"]),
+        }
+    )

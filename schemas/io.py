@@ -1,0 +1,143 @@
+"""Reading and writing AgentRecords: Parquet (streaming, atomic) and JSONL.
+
+Writers buffer rows and flush one row group at a time, so memory stays flat
+however many records pass through. A writer writes to a temporary file in the
+target's directory and renames it into place on close: a killed run never
+leaves a half-written Parquet file under the final name.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from schemas.arrow_schema import QUARANTINE_SCHEMA, RECORD_SCHEMA, record_to_row, row_to_record
+from schemas.record import AgentRecord
+
+DEFAULT_ROW_GROUP = 2048
+
+
+class ParquetRowWriter:
+    """Writes dict rows of a fixed schema to Parquet, atomically, in row groups."""
+
+    def __init__(self, path: str | os.PathLike, schema: pa.Schema, row_group_size: int = DEFAULT_ROW_GROUP):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.schema = schema
+        self.row_group_size = row_group_size
+        self._tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self._writer = pq.ParquetWriter(self._tmp, schema, compression="zstd")
+        self._buffer: list[dict[str, Any]] = []
+        self.rows = 0
+
+    def write(self, row: dict[str, Any]) -> None:
+        self._buffer.append(row)
+        if len(self._buffer) >= self.row_group_size:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._buffer:
+            self._writer.write_table(pa.Table.from_pylist(self._buffer, schema=self.schema))
+            self.rows += len(self._buffer)
+            self._buffer = []
+
+    def close(self) -> Path:
+        self._flush()
+        self._writer.close()
+        os.replace(self._tmp, self.path)
+        return self.path
+
+    def abort(self) -> None:
+        self._writer.close()
+        self._tmp.unlink(missing_ok=True)
+
+    def __enter__(self) -> "ParquetRowWriter":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+
+
+class RecordWriter(ParquetRowWriter):
+    def __init__(self, path: str | os.PathLike, row_group_size: int = DEFAULT_ROW_GROUP):
+        super().__init__(path, RECORD_SCHEMA, row_group_size)
+
+    def write_record(self, record: AgentRecord) -> None:
+        self.write(record_to_row(record))
+
+
+class QuarantineWriter(ParquetRowWriter):
+    EXCERPT_CHARS = 2000
+
+    def __init__(self, path: str | os.PathLike):
+        super().__init__(path, QUARANTINE_SCHEMA)
+
+    def write_row(self, source: str, index: int, error: str, raw: Any) -> None:
+        self.write({"source": source, "index": index, "error": error, "raw_excerpt": excerpt(raw, self.EXCERPT_CHARS)})
+
+
+def excerpt(raw: Any, limit: int = 2000) -> str:
+    if isinstance(raw, bytes):
+        text = raw.decode("utf-8", errors="replace")
+    elif isinstance(raw, str):
+        text = raw
+    else:
+        try:
+            text = orjson.dumps(raw, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:
+            text = repr(raw)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def write_records(records: Iterable[AgentRecord], path: str | os.PathLike) -> int:
+    """Write records to ``.parquet`` or ``.jsonl`` (chosen by suffix); returns the count."""
+    path = Path(path)
+    if path.suffix == ".jsonl":
+        return write_jsonl(records, path)
+    with RecordWriter(path) as writer:
+        for record in records:
+            writer.write_record(record)
+    return writer.rows
+
+
+def iter_parquet_rows(path: str | os.PathLike, batch_size: int = 1024, columns: list[str] | None = None) -> Iterator[dict]:
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=batch_size, columns=columns):
+        yield from batch.to_pylist()
+
+
+def read_records(path: str | os.PathLike, batch_size: int = 1024) -> Iterator[AgentRecord]:
+    """Stream records from a Parquet or JSONL file, one batch in memory at a time."""
+    path = Path(path)
+    if path.suffix == ".jsonl":
+        yield from read_jsonl(path)
+        return
+    for row in iter_parquet_rows(path, batch_size):
+        yield row_to_record(row)
+
+
+def write_jsonl(records: Iterable[AgentRecord], path: str | os.PathLike) -> int:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    count = 0
+    with open(tmp, "wb") as f:
+        for record in records:
+            f.write(record.model_dump_json(exclude_none=False).encode() + b"\n")
+            count += 1
+    os.replace(tmp, path)
+    return count
+
+
+def read_jsonl(path: str | os.PathLike) -> Iterator[AgentRecord]:
+    with open(path, "rb") as f:
+        for line in f:
+            if line.strip():
+                yield AgentRecord.model_validate_json(line)

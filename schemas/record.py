@@ -1,0 +1,131 @@
+"""The AgentRecord: one (E, q, τ, v) row, plus source, lineage and scores.
+
+See ../shared/DESIGN.md for what each part means. Free-form parts (tool
+argument schemas, DB states, details) are plain dicts here and JSON strings in
+Parquet (schemas/arrow_schema.py), so shards always share one Arrow schema.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field
+
+from schemas.steps import Step
+
+SCHEMA_VERSION = "1.0"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Tool(_Model):
+    """A tool the agent may call: OpenAI function-tool shape, plus read/write."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+    # "write" tools change the environment's state; verifiers penalize needless writes.
+    access: Literal["read", "write"] | None = None
+
+
+class StateRef(_Model):
+    """Where the environment's initial state lives and what it hashes to."""
+
+    snapshot_id: str
+    content_hash: str | None = None
+
+
+class Environment(_Model):
+    """E: what the agent acts in."""
+
+    # e.g. none, chat, tool_world, code_sandbox, shell, web, swe_repo
+    kind: str = "none"
+    name: str | None = None
+    tools: list[Tool] = Field(default_factory=list)
+    policy: str | None = None
+    initial_state: StateRef | None = None
+    sandbox: dict[str, Any] = Field(default_factory=dict)
+
+
+class Task(_Model):
+    """q: the instruction and everything that defines success."""
+
+    instruction: str = ""
+    # Persona, known/unknown information for a simulated user (τ-bench style).
+    user_scenario: dict[str, Any] | None = None
+    # Machine-checkable constraints, in the constraint language of verifiers/.
+    constraints: list[dict[str, Any]] = Field(default_factory=list)
+    expected_outputs: dict[str, Any] | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class VerifierResult(_Model):
+    passed: bool | None = None
+    score: float | None = None
+    reasons: list[str] = Field(default_factory=list)
+    evidence: dict[str, Any] = Field(default_factory=dict)
+    verifier: str = ""
+    version: str = ""
+
+
+class Verifier(_Model):
+    """v: how success is checked, and what the check said."""
+
+    # none, constraints, state_hash, unit_tests, answer_match, judge, reward (imported)
+    kind: str = "none"
+    spec: dict[str, Any] = Field(default_factory=dict)
+    version: str | None = None
+    result: VerifierResult | None = None
+
+
+class Source(_Model):
+    dataset: str
+    format: str
+    original_id: str | None = None
+    license: str | None = None
+    uri: str | None = None
+
+
+class Lineage(_Model):
+    generator: dict[str, Any] | None = None  # backend, model, sampling params, seed
+    parents: list[str] = Field(default_factory=list)
+    pipeline_version: str | None = None
+    config_hash: str | None = None
+    usage: dict[str, Any] = Field(default_factory=dict)  # tokens in/out, latency, calls
+
+
+class Scores(_Model):
+    accuracy: float | None = None
+    complexity: float | None = None
+    diversity: float | None = None
+    extra: dict[str, float] = Field(default_factory=dict)
+
+
+class AgentRecord(_Model):
+    id: str
+    schema_version: str = SCHEMA_VERSION
+    environment: Environment = Field(default_factory=Environment)
+    task: Task = Field(default_factory=Task)
+    trajectory: list[Step] = Field(default_factory=list)
+    verifier: Verifier = Field(default_factory=Verifier)
+    source: Source
+    lineage: Lineage = Field(default_factory=Lineage)
+    scores: Scores = Field(default_factory=Scores)
+    # Source fields with no place above (patches, eval logs, ...), kept rather than dropped.
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+def stable_id(*parts: Any) -> str:
+    """A short content id: the same parts give the same id on every run and machine."""
+    blob = orjson.dumps(list(parts), option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    return hashlib.blake2b(blob, digest_size=12).hexdigest()
+
+
+def record_id(dataset: str, fmt: str, original_id: Any, fallback: Any = None) -> str:
+    """The id of a converted record: by its original id when it has one, else by content."""
+    key = original_id if original_id not in (None, "") else stable_id(fallback)
+    return f"{dataset}-{stable_id(fmt, dataset, key)}"

@@ -1,0 +1,1 @@
+"""SFT and RL stages and trainer exports (later issues)."""

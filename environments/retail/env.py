@@ -1,0 +1,109 @@
+"""The retail tool world: look up users, orders and products; cancel, modify, return, exchange.
+
+What the code enforces (the rest of policy.md is for verifiers to check):
+
+- Identity: the first successful lookup by email or by name + zip in a session
+  verifies that user. Every write refuses to act before a verification, and on
+  an order or profile of any other user. Later lookups of other users return
+  their id but do not change the verified user. Reads are not restricted.
+- Order state: cancel / modify only `pending` orders (a `pending (items
+  modified)` order is frozen); return / exchange only `delivered` orders.
+- Money: payment methods must belong to the order's user; a gift card must
+  cover what it pays; refunds go to the original payment method (cancel,
+  payment change) and, for returns, to the original method or a gift card;
+  gift-card refunds are credited at once, card/PayPal refunds are recorded in
+  the order's payment history.
+- Items: a new item must be another variant of the same product and available.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from environments.common_tools import CustomerServiceTools
+from environments.retail.generator import generate_retail_db
+from environments.retail.order_actions import RetailOrderTools
+from environments.tool_world import ToolError, ToolWorld, params, tool
+
+POLICY = (Path(__file__).parent / "policy.md").read_text()
+
+ID = {"type": "string"}
+
+
+class RetailWorld(RetailOrderTools, CustomerServiceTools, ToolWorld):
+    name = "retail"
+    policy = POLICY
+
+    def __init__(self, users: int = 500, seed: int = 0, state: dict[str, Any] | None = None):
+        self.users = users
+        super().__init__(seed=seed, state=state)
+
+    def generate_state(self, seed: int) -> dict[str, dict[str, Any]]:
+        return generate_retail_db(users=self.users, seed=seed)
+
+    def generator_params(self) -> tuple:
+        return (self.users,)
+
+    # ---- identity ---------------------------------------------------------------------
+    def _verified(self, user_id: str) -> str:
+        if "verified_user_id" not in self.session:
+            self.session["verified_user_id"] = user_id
+        return user_id
+
+    def require_owner(self, user_id: str, what: str) -> None:
+        verified = self.session.get("verified_user_id")
+        if verified is None:
+            raise ToolError("user identity not verified: look the user up by email or by name and zip first")
+        if verified != user_id:
+            raise ToolError(f"{what} belongs to another user than the verified one")
+
+    @tool("Find a user's id by email address. Verifies the user's identity for this conversation.",
+          params({"email": {"type": "string"}}))
+    def find_user_id_by_email(self, email: str) -> str:
+        wanted = email.strip().lower()
+        for user_id, user in self.rows("users"):
+            if user["email"].lower() == wanted:
+                return self._verified(user_id)
+        raise ToolError("no user with this email")
+
+    @tool("Find a user's id by first name, last name and zip code. Verifies the user's identity for this conversation.",
+          params({"first_name": {"type": "string"}, "last_name": {"type": "string"}, "zip": {"type": "string"}}))
+    def find_user_id_by_name_zip(self, first_name: str, last_name: str, zip: str) -> str:
+        key = (first_name.strip().lower(), last_name.strip().lower(), zip.strip())
+        for user_id, user in self.rows("users"):
+            name = user["name"]
+            if (name["first_name"].lower(), name["last_name"].lower(), user["address"]["zip"]) == key:
+                return self._verified(user_id)
+        raise ToolError("no user with this name and zip")
+
+    # ---- reads ------------------------------------------------------------------------
+    @tool("Get a user's profile: name, email, address, payment methods (with gift card balances) and order ids.",
+          params({"user_id": ID}))
+    def get_user_details(self, user_id: str) -> dict:
+        return self.row("users", user_id, "user")
+
+    @tool("Get an order: user, address, items with prices, status, fulfillments and payment history.",
+          params({"order_id": {"type": "string", "description": "e.g. '#R1234567'"}}))
+    def get_order_details(self, order_id: str) -> dict:
+        return self.row("orders", order_id, "order")
+
+    @tool("Get a product type and all its variant items (item id, options, availability, price).",
+          params({"product_id": ID}))
+    def get_product_details(self, product_id: str) -> dict:
+        return self.row("products", product_id, "product")
+
+    @tool("List all product types as {product name: product id}.")
+    def list_product_types(self) -> dict:
+        return {product["name"]: product_id for product_id, product in self.rows("products")}
+
+    # ---- profile ----------------------------------------------------------------------
+    @tool("Change a user's default address. Needs the user's explicit confirmation.",
+          params({"user_id": ID, **{k: {"type": "string"} for k in ("address1", "address2", "city", "state", "country", "zip")}}),
+          access="write")
+    def modify_user_address(self, user_id: str, **address: str) -> dict:
+        self.row("users", user_id, "user")
+        self.require_owner(user_id, f"user '{user_id}'")
+        user = self.edit("users", user_id, "user")
+        user["address"] = address
+        return user

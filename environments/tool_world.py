@@ -1,0 +1,235 @@
+"""The shared machinery of stateful tool worlds (retail, airline, ...).
+
+A domain subclasses :class:`ToolWorld`, writes ``generate_state(seed)`` and
+declares each tool once, as a method under ``@tool(...)`` (name, description,
+JSON-schema parameters, read/write access). ``call`` then:
+
+1. rejects unknown tools and arguments that fail the schema (stable messages);
+2. runs the method, which reads rows with ``row``/``find``/``rows`` and changes
+   them only through ``edit``/``insert``: those stage copies, so the committed
+   state is untouched until the method returns;
+3. on ``ToolError`` (or any exception) drops the staged rows and restores the
+   session, so a failed call leaves the state (and its hash) unchanged;
+4. on success commits the staged rows to a copy-on-write overlay over a shared
+   :class:`~environments.state_store.Snapshot` and appends to ``action_log``.
+
+Replaying many trajectories from one state: call ``reset(state=d)`` with the
+*same* dict ``d`` (or a ``Snapshot``) each time. The snapshot's table hashes
+are computed once, after which ``state_hash()`` costs O(rows changed). States
+given to ``reset`` are never mutated and must not be mutated by the caller.
+
+``session`` holds per-conversation facts that are not part of the database
+(e.g. which user's identity a lookup verified); it starts empty at ``reset``
+and is rebuilt by replaying the same calls.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Iterator, Literal
+
+from jsonschema import Draft202012Validator
+
+from environments.base import ToolEnvironment, ToolResult
+from environments.state_store import Snapshot, TableOverlay, as_snapshot, copy_row
+from schemas.record import Tool
+
+
+class ToolError(Exception):
+    """A tool refused the call; the message is the stable, user-visible error."""
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    access: Literal["read", "write"]
+    method: str
+
+
+def tool(description: str, parameters: dict[str, Any] | None = None, *,
+         access: Literal["read", "write"] = "read", name: str | None = None) -> Callable:
+    """Declare a method as a tool; the method takes the validated arguments as keywords."""
+    def wrap(fn: Callable) -> Callable:
+        fn.__tool_spec__ = ToolSpec(name or fn.__name__, description, parameters or params({}), access, fn.__name__)
+        return fn
+    return wrap
+
+
+def params(properties: dict[str, Any], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    """An object schema: every property is required unless named in ``optional``; no extras."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [key for key in properties if key not in optional],
+        "additionalProperties": False,
+    }
+
+
+def _schema_error(error) -> str:
+    path = ".".join(str(part) for part in error.absolute_path)
+    where = f"argument '{path}'" if path else "arguments"
+    if error.validator == "required":
+        missing = [key for key in error.validator_value if key not in error.instance]
+        prefix = f"{path}." if path else ""
+        return f"missing required argument '{prefix}{missing[0]}'"
+    if error.validator == "additionalProperties":
+        allowed = set(error.schema.get("properties", {}))
+        extra = sorted(key for key in error.instance if key not in allowed)
+        return f"unexpected argument '{extra[0]}'" if not path else f"{where} has unexpected field '{extra[0]}'"
+    if error.validator == "type":
+        return f"{where} must be of type {error.validator_value}"
+    if error.validator == "enum":
+        return f"{where} must be one of {error.validator_value}"
+    return f"{where} is invalid: {error.message}"
+
+
+_GENERATED: OrderedDict[tuple, Snapshot] = OrderedDict()
+_GENERATED_CACHE_SIZE = 4
+
+
+class ToolWorld(ToolEnvironment):
+    """Base class of tool worlds: tools from decorated methods, validated, transactional calls."""
+
+    name: ClassVar[str] = ""
+    policy: ClassVar[str] = ""
+    _specs: ClassVar[dict[str, ToolSpec]] = {}
+    _validators: ClassVar[dict[str, Draft202012Validator]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        specs: dict[str, ToolSpec] = {}
+        for klass in cls.__mro__:  # the domain's own tools first; a subclass's tool overrides a base's
+            for attr in vars(klass).values():
+                spec = getattr(attr, "__tool_spec__", None)
+                if spec is not None and spec.name not in specs:
+                    specs[spec.name] = spec
+        for spec in specs.values():
+            Draft202012Validator.check_schema(spec.parameters)
+        cls._specs = specs
+        cls._validators = {name: Draft202012Validator(spec.parameters) for name, spec in specs.items()}
+
+    def __init__(self, seed: int = 0, state: dict[str, Any] | Snapshot | None = None):
+        self.reset(seed=seed, state=state)
+
+    # ---- what a domain provides -------------------------------------------------------
+    def generate_state(self, seed: int) -> dict[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def generator_params(self) -> tuple:
+        """The parameters (besides the seed) that change the generated state; part of the cache key."""
+        return ()
+
+    # ---- the protocol -----------------------------------------------------------------
+    def reset(self, seed: int | None = None, state: dict[str, Any] | Snapshot | None = None) -> None:
+        if state is not None:
+            snapshot = as_snapshot(state)
+        else:
+            snapshot = self._generated(0 if seed is None else seed)
+        self._store = TableOverlay(snapshot)
+        self._staged: dict[tuple[str, str], Any] = {}
+        self.session: dict[str, Any] = {}
+        self.action_log: list[dict[str, Any]] = []
+
+    def _generated(self, seed: int) -> Snapshot:
+        key = (type(self).__qualname__, seed, self.generator_params())
+        snapshot = _GENERATED.get(key)
+        if snapshot is None:
+            snapshot = _GENERATED[key] = Snapshot(self.generate_state(seed))
+            if len(_GENERATED) > _GENERATED_CACHE_SIZE:
+                _GENERATED.popitem(last=False)
+        return snapshot
+
+    def tools(self) -> list[Tool]:
+        return [Tool(name=s.name, description=s.description, parameters=s.parameters, access=s.access)
+                for s in self._specs.values()]
+
+    def tool_spec(self, name: str) -> ToolSpec | None:
+        return self._specs.get(name)
+
+    def snapshot(self) -> Snapshot:
+        """The shared initial snapshot this environment was reset to."""
+        return self._store.snapshot
+
+    def state(self) -> dict[str, Any]:
+        return self._store.state()
+
+    def state_hash(self) -> str:
+        return self._store.state_hash()
+
+    def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        spec = self._specs.get(name)
+        if spec is None:
+            return self._log(name, arguments, "read", ToolResult(ok=False, error=f"unknown tool '{name}'"), [])
+        if not isinstance(arguments, dict):
+            result = ToolResult(ok=False, error=f"arguments of {name} must be a JSON object")
+            return self._log(name, arguments, spec.access, result, [])
+        validator = self._validators[name]
+        if not validator.is_valid(arguments):
+            first = min(validator.iter_errors(arguments), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+            result = ToolResult(ok=False, error=f"invalid arguments for {name}: {_schema_error(first)}")
+            return self._log(name, arguments, spec.access, result, [])
+        return self._run(spec, arguments)
+
+    def _run(self, spec: ToolSpec, arguments: dict[str, Any]) -> ToolResult:
+        session_before = dict(self.session)
+        self._staged = {}
+        try:
+            content = getattr(self, spec.method)(**copy_row(arguments))
+        except ToolError as exc:
+            result, writes = ToolResult(ok=False, error=str(exc)), []
+        except Exception as exc:  # a tool bug must not crash a replay; report it as a failed call
+            result, writes = ToolResult(ok=False, error=f"internal error in {spec.name}: {type(exc).__name__}: {exc}"), []
+        else:
+            writes = sorted(self._staged)
+            for (table, key), row in self._staged.items():
+                self._store.put(table, key, row)
+            # a copy, so a caller that edits the result cannot reach into the database
+            result = ToolResult(ok=True, content=copy_row(content))
+        if not result.ok:
+            self.session = session_before
+        self._staged = {}
+        return self._log(spec.name, arguments, spec.access, result, writes)
+
+    def _log(self, name: str, arguments: Any, access: str, result: ToolResult,
+             writes: list[tuple[str, str]]) -> ToolResult:
+        self.action_log.append({
+            "tool": name, "arguments": arguments, "access": access, "ok": result.ok,
+            "error": result.error, "writes": [list(w) for w in writes],
+        })
+        return result
+
+    # ---- row access for tool methods --------------------------------------------------
+    def find(self, table: str, key: str) -> Any | None:
+        """The current row (staged in this call, else committed), or None. Do not mutate it."""
+        staged = self._staged.get((table, key))
+        return staged if staged is not None else self._store.get(table, key)
+
+    def row(self, table: str, key: str, what: str) -> Any:
+        """The current row, or a ToolError '<what> <key> not found'."""
+        found = self.find(table, key)
+        if found is None:
+            raise ToolError(f"{what} '{key}' not found")
+        return found
+
+    def edit(self, table: str, key: str, what: str) -> Any:
+        """A mutable copy of a row, committed when the tool returns successfully."""
+        staged = self._staged.get((table, key))
+        if staged is None:
+            staged = self._staged[(table, key)] = copy_row(self.row(table, key, what))
+        return staged
+
+    def insert(self, table: str, key: str, row: Any) -> None:
+        if self.find(table, key) is not None:
+            raise ToolError(f"{table} row '{key}' already exists")
+        self._staged[(table, key)] = row
+
+    def rows(self, table: str) -> Iterator[tuple[str, Any]]:
+        """All current rows of a table (committed; staged rows of this call included)."""
+        for key in self._store.keys(table):
+            yield key, self.find(table, key)
+        for (name, key), row in self._staged.items():
+            if name == table and self._store.get(table, key) is None:
+                yield key, row

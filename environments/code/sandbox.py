@@ -187,19 +187,19 @@ def _kill_group(pgid: int) -> None:
 
 
 def _uid_pids(uid: int) -> list[int]:
+    """Live (not zombie) processes whose real uid is ``uid``."""
     pids = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
             with open(f"/proc/{entry.name}/status", "rb") as f:
-                for line in f:
-                    if line.startswith(b"Uid:"):
-                        if int(line.split()[1]) == uid:
-                            pids.append(int(entry.name))
-                        break
+                fields = dict(line.split(b":", 1) for line in f if line[:4] in (b"Stat", b"Uid:"))
         except (OSError, ValueError):
             continue
+        live = not fields.get(b"State", b"").strip().startswith((b"Z", b"X"))
+        if live and int(fields.get(b"Uid", b"-1 ").split()[0]) == uid:
+            pids.append(int(entry.name))
     return pids
 
 
@@ -207,7 +207,8 @@ def _kill_uid(uid: int) -> None:
     """Kill whatever still runs as the private uid (a child that left the process group)."""
     if not os.path.isdir("/proc"):
         return
-    for _ in range(3):  # a process may fork between the scan and the kill
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:  # a process may fork between the scan and the kill
         pids = _uid_pids(uid)
         if not pids:
             return
@@ -216,7 +217,7 @@ def _kill_uid(uid: int) -> None:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        time.sleep(0.01)
+        time.sleep(0.005)
 
 
 def _private_uid() -> int:

@@ -1,0 +1,70 @@
+"""The `code` environment: write a Python function, try it in the sandbox, submit it.
+
+Tools: ``run_python`` (read: runs code in a fresh sandbox and returns its
+status and output; the hidden tests are never run here) and ``submit_solution``
+(write: the submitted code becomes the state that the unit-test verifier
+checks). The state is ``{"task_id", "submission", "submissions"}``, so replay
+and state hashes work as in the tool worlds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from environments.base import ToolEnvironment, ToolResult, canonical_hash
+from environments.code.sandbox import SandboxLimits, run_python
+from environments.code.task import CodeTask, example_task
+from schemas.record import Tool
+
+CODE_PARAMS = {
+    "type": "object",
+    "properties": {"code": {"type": "string", "description": "Python source"}},
+    "required": ["code"],
+    "additionalProperties": False,
+}
+POLICY = ("Write the requested Python function. You may run code with run_python (no network, no files outside "
+          "the working directory, a few seconds of CPU). Submit the final code with submit_solution; "
+          "hidden unit tests decide whether it is correct.")
+
+
+class CodeEnvironment(ToolEnvironment):
+    name = "code"
+    policy = POLICY
+
+    def __init__(self, task: CodeTask | dict | str = "run_length_encode", seed: int = 0,
+                 state: dict[str, Any] | None = None, limits: SandboxLimits | None = None):
+        if isinstance(task, str):
+            task = example_task(task)
+        self.task = task if isinstance(task, CodeTask) else CodeTask.model_validate(task)
+        self.limits = limits or SandboxLimits(wall_s=5.0, cpu_s=3)
+        self.reset(seed=seed, state=state)
+
+    def reset(self, seed: int | None = None, state: dict[str, Any] | None = None) -> None:
+        # The seed has nothing to vary: a code task's start state is the empty submission.
+        self._state = dict(state) if state is not None else {"task_id": self.task.id, "submission": None, "submissions": 0}
+
+    def tools(self) -> list[Tool]:
+        return [
+            Tool(name="run_python", description="Run Python code in a sandbox; returns status, stdout and stderr.",
+                 parameters=CODE_PARAMS, access="read"),
+            Tool(name="submit_solution", description="Submit the final code of the function.",
+                 parameters=CODE_PARAMS, access="write"),
+        ]
+
+    def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        code = arguments.get("code") if isinstance(arguments, dict) else None
+        if name not in ("run_python", "submit_solution"):
+            return ToolResult(ok=False, error=f"unknown tool '{name}'")
+        if not isinstance(code, str):
+            return ToolResult(ok=False, error=f"invalid arguments for {name}: 'code' must be a string")
+        if name == "submit_solution":
+            self._state = {**self._state, "submission": code, "submissions": self._state["submissions"] + 1}
+            return ToolResult(ok=True, content="submitted")
+        result = run_python(code, limits=self.limits)
+        return ToolResult(ok=True, content={"status": result.status, "stdout": result.stdout, "stderr": result.stderr})
+
+    def state(self) -> dict[str, Any]:
+        return dict(self._state)
+
+    def state_hash(self) -> str:
+        return canonical_hash(self._state)

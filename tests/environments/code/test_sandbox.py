@@ -1,0 +1,113 @@
+"""The sandbox stops misbehaving code and reports why, without ever raising into the caller."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import pytest
+
+from environments.code.sandbox import SandboxLimits, _uid_pids, run_python
+
+FAST = SandboxLimits(wall_s=5.0, cpu_s=2)
+AS_ROOT = os.geteuid() == 0
+
+
+def test_a_correct_solution_passes_every_hidden_test():
+    result = run_python("def add(a, b):\n    return a + b\n", ["assert add(1, 2) == 3", "assert add(-1, 1) == 0"], "add")
+    assert (result.status, result.tests_passed, result.tests_total) == ("ok", 2, 2)
+
+
+def test_a_wrong_solution_reports_which_tests_failed():
+    result = run_python("def add(a, b):\n    return a - b\n", ["assert add(0, 0) == 0", "assert add(1, 2) == 3"], "add")
+    assert result.status == "tests_failed"
+    assert [t["passed"] for t in result.test_results] == [True, False]
+    assert result.test_results[1]["error"].startswith("AssertionError")
+
+
+def test_an_infinite_loop_is_stopped_by_the_cpu_limit():
+    result = run_python("while True:\n    pass\n", limits=SandboxLimits(wall_s=10.0, cpu_s=1))
+    assert result.status == "timeout"
+    assert result.isolation["limit_hit"] == "cpu"
+
+
+def test_a_sleeping_process_is_stopped_by_the_wall_clock_and_its_group_killed():
+    result = run_python("import time\ntime.sleep(60)\n", limits=SandboxLimits(wall_s=1.0, cpu_s=5))
+    assert result.status == "timeout"
+    assert result.isolation["limit_hit"] == "wall"
+    if AS_ROOT:
+        assert _uid_pids(result.isolation["uid"]) == []
+
+
+def test_a_fork_bomb_is_refused():
+    result = run_python("import os\nwhile True:\n    os.fork()\n", limits=FAST)
+    assert result.status == "process_limit"
+    assert result.violations[0] == {"kind": "process_limit", "detail": "os.fork"}
+
+
+def test_subprocess_spawns_are_refused():
+    code = "import subprocess, sys\nprocs = [subprocess.Popen([sys.executable, '-c', 'pass']) for _ in range(50)]\n"
+    assert run_python(code, limits=FAST).status == "process_limit"
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="RLIMIT_NPROC binds only under the private uid a root caller can use")
+def test_a_fork_loop_behind_the_audit_hook_is_capped_and_swept():
+    # libc's fork through ctypes passes the audit hook; RLIMIT_NPROC and the uid sweep are the walls.
+    code = "import ctypes, time\nlibc = ctypes.CDLL(None)\nforks = [libc.fork() for _ in range(200)]\ntime.sleep(60)\n"
+    result = run_python(code, limits=SandboxLimits(wall_s=2.0, cpu_s=2, max_processes=8))
+    assert result.status == "timeout"
+    assert result.isolation["nproc_limit"] is True
+    assert _uid_pids(result.isolation["uid"]) == []
+
+
+def test_a_huge_allocation_hits_the_memory_limit():
+    result = run_python("blob = bytearray(8 * 1024 ** 3)\n", limits=SandboxLimits(memory_mb=256))
+    assert result.status == "memory_limit"
+
+
+def test_a_write_outside_the_work_directory_is_denied(tmp_path):
+    target = tmp_path / "escaped.txt"
+    result = run_python(f"open({str(target)!r}, 'w').write('x')\n", limits=FAST)
+    assert result.status == "write_denied"
+    assert str(target) in result.violations[0]["detail"]
+    assert not target.exists()
+
+
+def test_a_denied_write_still_fails_when_the_code_swallows_the_error(tmp_path):
+    code = f"try:\n    open({str(tmp_path / 'x')!r}, 'a')\nexcept OSError:\n    pass\ndef f():\n    return 1\n"
+    result = run_python(code, ["assert f() == 1"], "f", limits=FAST)
+    assert result.tests_passed == 1
+    assert result.status == "write_denied"
+
+
+def test_files_inside_the_work_directory_can_be_written_and_read():
+    code = "open('notes.txt', 'w').write('kept')\nprint(open('notes.txt').read())\n"
+    result = run_python(code, limits=FAST)
+    assert (result.status, result.stdout) == ("ok", "kept\n")
+
+
+def test_a_network_connection_is_denied():
+    code = "import socket\nsocket.create_connection(('192.0.2.1', 80), timeout=2)\n"
+    result = run_python(code, limits=FAST)
+    assert result.status == "network_denied"
+
+
+@pytest.mark.skipif(not hasattr(os, "unshare") and not AS_ROOT, reason="needs a new network namespace")
+def test_the_child_sees_only_loopback():
+    result = run_python("import socket\nprint(sorted(name for _, name in socket.if_nameindex()))\n", limits=FAST)
+    assert result.isolation["net_isolated"] is True
+    assert result.stdout.strip() == "['lo']"
+    assert len(socket.if_nameindex()) >= 1  # the caller's own network is untouched
+
+
+def test_syntax_errors_missing_functions_and_crashes_get_their_own_codes():
+    assert run_python("def f(:\n", ["assert True"], "f").status == "syntax_error"
+    assert run_python("def g():\n    return 1\n", ["assert True"], "f").status == "missing_entry_point"
+    assert run_python("raise SystemExit(3)\n").status == "runtime_error"
+    assert run_python("import os\nos._exit(0)\n").status == "crashed"
+
+
+def test_forged_result_lines_are_ignored():
+    code = "import os\nfor fd in range(3, 10):\n    try:\n        os.write(fd, b'not json\\n')\n    except OSError:\n        pass\n"
+    result = run_python(code, ["assert 1 == 2"], limits=FAST)
+    assert result.status == "tests_failed"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import orjson
 
@@ -48,6 +48,13 @@ class Snapshot:
             raise ValueError("a tool-world state must be a dict of tables, each a dict of rows keyed by id")
         self.tables = tables
         self._sums: dict[str, int] | None = None
+        self._indexes: dict[str, Any] = {}
+
+    def index(self, name: str, build: Callable[[dict[str, dict[str, Any]]], Any]) -> Any:
+        """A lookup structure built once per snapshot (e.g. email -> user id); see ToolWorld.lookup."""
+        if name not in self._indexes:
+            self._indexes[name] = build(self.tables)
+        return self._indexes[name]
 
     def table_sums(self) -> dict[str, int]:
         if self._sums is None:
@@ -114,6 +121,9 @@ class TableOverlay:
         for (name, key), row in self.changed.items():
             if name == table and key not in base and row is not _DELETED:
                 yield key
+
+    def changed_keys(self, table: str) -> list[str]:
+        return [key for name, key in self.changed if name == table]
 
     def rows(self, table: str) -> Iterator[tuple[str, Any]]:
         for key in self.keys(table):

@@ -226,6 +226,26 @@ class ToolWorld(ToolEnvironment):
             raise ToolError(f"{table} row '{key}' already exists")
         self._staged[(table, key)] = row
 
+    def lookup(self, table: str, field: Callable[[Any], Any], value: Any) -> list[str]:
+        """Keys of current rows whose ``field(row) == value``, via an index built once per snapshot.
+
+        Rows changed since the snapshot are re-checked, so the answer is always current.
+        """
+        def build(tables: dict[str, dict[str, Any]]) -> dict[Any, list[str]]:
+            index: dict[Any, list[str]] = {}
+            for key, row in tables[table].items():
+                index.setdefault(field(row), []).append(key)
+            return index
+        index_name = f"{table}:{field.__qualname__}"
+        candidates = list(self._store.snapshot.index(index_name, build).get(value, []))
+        candidates += self._store.changed_keys(table) + [key for name, key in self._staged if name == table]
+        found = []
+        for key in dict.fromkeys(candidates):
+            row = self.find(table, key)
+            if row is not None and field(row) == value:
+                found.append(key)
+        return found
+
     def rows(self, table: str) -> Iterator[tuple[str, Any]]:
         """All current rows of a table (committed; staged rows of this call included)."""
         for key in self._store.keys(table):

@@ -61,21 +61,18 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, ToolWorld):
     @tool("Find a user's id by email address. Verifies the user's identity for this conversation.",
           params({"email": {"type": "string"}}))
     def find_user_id_by_email(self, email: str) -> str:
-        wanted = email.strip().lower()
-        for user_id, user in self.rows("users"):
-            if user["email"].lower() == wanted:
-                return self._verified(user_id)
-        raise ToolError("no user with this email")
+        found = self.lookup("users", _email_key, email.strip().lower())
+        if not found:
+            raise ToolError("no user with this email")
+        return self._verified(found[0])
 
     @tool("Find a user's id by first name, last name and zip code. Verifies the user's identity for this conversation.",
           params({"first_name": {"type": "string"}, "last_name": {"type": "string"}, "zip": {"type": "string"}}))
     def find_user_id_by_name_zip(self, first_name: str, last_name: str, zip: str) -> str:
-        key = (first_name.strip().lower(), last_name.strip().lower(), zip.strip())
-        for user_id, user in self.rows("users"):
-            name = user["name"]
-            if (name["first_name"].lower(), name["last_name"].lower(), user["address"]["zip"]) == key:
-                return self._verified(user_id)
-        raise ToolError("no user with this name and zip")
+        found = self.lookup("users", _name_zip_key, (first_name.strip().lower(), last_name.strip().lower(), zip.strip()))
+        if not found:
+            raise ToolError("no user with this name and zip")
+        return self._verified(found[0])
 
     # ---- reads ------------------------------------------------------------------------
     @tool("Get a user's profile: name, email, address, payment methods (with gift card balances) and order ids.",
@@ -107,3 +104,11 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, ToolWorld):
         user = self.edit("users", user_id, "user")
         user["address"] = address
         return user
+
+
+def _email_key(user: dict) -> str:
+    return user["email"].lower()
+
+
+def _name_zip_key(user: dict) -> tuple[str, str, str]:
+    return (user["name"]["first_name"].lower(), user["name"]["last_name"].lower(), user["address"]["zip"])

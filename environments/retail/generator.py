@@ -17,28 +17,14 @@ import random
 from typing import Any
 
 from environments.names import CITIES, EMAIL_DOMAINS, FIRST_NAMES, LAST_NAMES, STREETS
+from environments.random_ids import UniqueIds
 from environments.retail.catalog import PRODUCT_TYPES
 
 ORDER_STATUS_WEIGHTS = {"pending": 30, "processed": 15, "delivered": 45, "cancelled": 10}
 CARD_BRANDS = ("visa", "mastercard", "amex", "discover")
 
 
-class _UniqueIds:
-    """Random ids with a prefix and a fixed number of digits, never repeated."""
-
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-        self.used: set[str] = set()
-
-    def new(self, prefix: str, digits: int) -> str:
-        while True:
-            candidate = f"{prefix}{self.rng.randrange(10 ** digits):0{digits}d}"
-            if candidate not in self.used:
-                self.used.add(candidate)
-                return candidate
-
-
-def _products(rng: random.Random, ids: _UniqueIds) -> dict[str, Any]:
+def _products(rng: random.Random, ids: UniqueIds) -> dict[str, Any]:
     products = {}
     for name, ((low, high), options) in PRODUCT_TYPES.items():
         combos = list(itertools.product(*options.values()))
@@ -66,7 +52,7 @@ def _address(rng: random.Random) -> dict[str, str]:
     }
 
 
-def _payment_methods(rng: random.Random, ids: _UniqueIds) -> dict[str, Any]:
+def _payment_methods(rng: random.Random, ids: UniqueIds) -> dict[str, Any]:
     methods = {}
     for source in rng.sample(("gift_card", "credit_card", "paypal"), k=rng.randint(1, 3)):
         method_id = ids.new(f"{source}_", 7)
@@ -79,7 +65,7 @@ def _payment_methods(rng: random.Random, ids: _UniqueIds) -> dict[str, Any]:
     return methods
 
 
-def _user(rng: random.Random, ids: _UniqueIds, name_zips: set) -> dict[str, Any]:
+def _user(rng: random.Random, ids: UniqueIds, name_zips: set) -> dict[str, Any]:
     while True:
         first, last, address = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES), _address(rng)
         if (first, last, address["zip"]) not in name_zips:  # name + zip identifies a user
@@ -96,7 +82,7 @@ def _user(rng: random.Random, ids: _UniqueIds, name_zips: set) -> dict[str, Any]
     }
 
 
-def _order(rng: random.Random, ids: _UniqueIds, user: dict, catalog: list[tuple[dict, dict]]) -> dict[str, Any]:
+def _order(rng: random.Random, ids: UniqueIds, user: dict, catalog: list[tuple[dict, dict]]) -> dict[str, Any]:
     status = rng.choices(list(ORDER_STATUS_WEIGHTS), weights=list(ORDER_STATUS_WEIGHTS.values()))[0]
     items = []
     for product, variant in rng.sample(catalog, k=rng.randint(1, 4)):
@@ -121,7 +107,7 @@ def generate_retail_db(users: int = 500, seed: int = 0) -> dict[str, dict[str, A
     if users < 1:
         raise ValueError("users must be at least 1")
     rng = random.Random(f"retail:{seed}")
-    ids = _UniqueIds(rng)
+    ids = UniqueIds(rng)
     products = _products(rng, ids)
     catalog = [(p, v) for p in products.values() for v in p["variants"].values()]
     user_rows, orders, name_zips = {}, {}, set()

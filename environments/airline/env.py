@@ -1,0 +1,115 @@
+"""The airline tool world: search flights, book, change and cancel reservations, certificates.
+
+What the code enforces (the rest of policy.md is for verifiers to check):
+
+- Bookings: flights exist on the date, are `available` with enough seats in the
+  cabin, connect from origin to destination (and back for round trips); 1-5
+  passengers; payment methods are the user's own, at most 1 certificate, 1
+  credit card and 3 gift cards, balances cover the amounts, and the amounts add
+  up to the exact price (fares + insurance + bag fees).
+- Changes and cancellations: reservation is active and nothing in it has flown;
+  basic economy keeps its flights; origin, destination and trip type stay; the
+  passenger count stays; bags can only be added; cancellation only when one of
+  the policy's reasons holds (booked within 24 h, an airline-cancelled flight,
+  business cabin, insurance with a health or weather reason).
+- Money: differences are paid from or refunded to one credit card or gift card
+  of the user; gift cards are debited/credited at once; used certificates are
+  consumed and never refunded.
+
+The airline has no identity lookup: the user gives their user id (policy).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from environments.airline.booking import AirlineBookingTools
+from environments.airline.generator import generate_airline_db
+from environments.airline.reservation_actions import AirlineReservationTools
+from environments.common_tools import CustomerServiceTools
+from environments.tool_world import ToolError, ToolWorld, params, tool
+
+POLICY = (Path(__file__).parent / "policy.md").read_text()
+DATE = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$", "description": "YYYY-MM-DD"}
+AIRPORT = {"type": "string", "description": "IATA code, e.g. SEA"}
+
+
+class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerServiceTools, ToolWorld):
+    name = "airline"
+    policy = POLICY
+
+    def __init__(self, users: int = 500, seed: int = 0, state: dict[str, Any] | None = None):
+        self.users = users
+        super().__init__(seed=seed, state=state)
+
+    def generate_state(self, seed: int) -> dict[str, dict[str, Any]]:
+        return generate_airline_db(users=self.users, seed=seed)
+
+    def generator_params(self) -> tuple:
+        return (self.users,)
+
+    def now(self) -> datetime:
+        return datetime.fromisoformat(self.row("meta", "clock", "meta")["now"])
+
+    def flight_date(self, flight_number: str, day: str) -> tuple[dict, dict]:
+        flight = self.row("flights", flight_number, "flight")
+        entry = flight["dates"].get(day)
+        if entry is None:
+            raise ToolError(f"flight '{flight_number}' does not fly on {day}")
+        return flight, entry
+
+    @tool("Get a user's profile: name, email, date of birth, membership, payment methods and reservation ids.",
+          params({"user_id": {"type": "string"}}))
+    def get_user_details(self, user_id: str) -> dict:
+        return self.row("users", user_id, "user")
+
+    @tool("Get a reservation: route, trip type, cabin, flights with prices, passengers, payments, bags, insurance.",
+          params({"reservation_id": {"type": "string"}}))
+    def get_reservation_details(self, reservation_id: str) -> dict:
+        return self.row("reservations", reservation_id, "reservation")
+
+    @tool("Get a flight's route and times and, for one date, its status, free seats and prices per cabin.",
+          params({"flight_number": {"type": "string"}, "date": DATE}))
+    def get_flight_details(self, flight_number: str, date: str) -> dict:
+        flight, entry = self.flight_date(flight_number, date)
+        return {**{k: v for k, v in flight.items() if k != "dates"}, "date": date, **entry}
+
+    @tool("List the airports the airline serves.")
+    def list_all_airports(self) -> list[str]:
+        return sorted({flight["origin"] for _, flight in self.rows("flights")})
+
+    def _bookable(self, origin: str, day: str) -> list[dict]:
+        found = []
+        for number, flight in self.rows("flights"):
+            entry = flight["dates"].get(day)
+            if flight["origin"] == origin and entry and entry["status"] == "available":
+                found.append(self.get_flight_details(number, day))
+        return found
+
+    @tool("Search bookable direct flights from origin to destination on a date.",
+          params({"origin": AIRPORT, "destination": AIRPORT, "date": DATE}))
+    def search_direct_flight(self, origin: str, destination: str, date: str) -> list[dict]:
+        return [f for f in self._bookable(origin, date) if f["destination"] == destination]
+
+    @tool("Search bookable one-stop connections (same day, at least 1 hour to connect) from origin to destination.",
+          params({"origin": AIRPORT, "destination": AIRPORT, "date": DATE}))
+    def search_onestop_flight(self, origin: str, destination: str, date: str) -> list[list[dict]]:
+        pairs = []
+        for first in self._bookable(origin, date):
+            if first["destination"] == destination:
+                continue
+            for second in self._bookable(first["destination"], date):
+                layover = _minutes(second["departure_time"]) - _minutes(first["arrival_time"])
+                if second["destination"] == destination and layover >= 60:
+                    pairs.append([first, second])
+        return pairs
+
+    def booked_within_24h(self, reservation: dict) -> bool:
+        return self.now() - datetime.fromisoformat(reservation["created_at"]) <= timedelta(hours=24)
+
+
+def _minutes(clock: str) -> int:
+    hours, minutes = clock.split(":")
+    return int(hours) * 60 + int(minutes)

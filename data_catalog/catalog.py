@@ -1,0 +1,230 @@
+"""The DuckDB catalog of materialized datasets.
+
+One DuckDB file under the data directory (``<ACEFORGE_HOME>/catalog.duckdb``)
+holds a ``datasets`` table with one row per dataset version written (name,
+version, kind, path, rows, schema version, config hash, parents, details,
+created_at), and one view per dataset over its Parquet files: ``<name>`` is
+the latest version, ``<name>__v<N>`` a given one. So
+``SELECT count(*) FROM bookstore_chat`` answers over what was converted.
+
+DuckDB allows one writing process at a time, so every operation opens the
+file, does its work and closes it again; a connection refused because
+another process holds the lock is retried with backoff for a while.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import duckdb
+
+from data_catalog.home import catalog_path
+from schemas.record import SCHEMA_VERSION
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_VERSIONED = re.compile(r"__v\d+$")
+LOCK_WAIT_S = 60.0
+
+_CREATE = """
+CREATE TABLE IF NOT EXISTS datasets (
+    name VARCHAR NOT NULL,
+    version INTEGER NOT NULL,
+    kind VARCHAR NOT NULL,          -- records | quarantine | ...
+    path VARCHAR NOT NULL,          -- a Parquet file or a glob of them, absolute
+    rows BIGINT NOT NULL,
+    schema_version VARCHAR,
+    config_hash VARCHAR,
+    parents VARCHAR[],              -- 'name@version' of the datasets it was made from
+    details VARCHAR,                -- JSON: format, inputs, licence, ...
+    created_at TIMESTAMP NOT NULL,  -- UTC
+    PRIMARY KEY (name, version)
+)
+"""
+_COLUMNS = ("name", "version", "kind", "path", "rows", "schema_version", "config_hash", "parents", "details", "created_at")
+
+
+@dataclass(frozen=True)
+class DatasetVersion:
+    name: str
+    version: int
+    kind: str
+    path: str
+    rows: int
+    schema_version: str | None
+    config_hash: str | None
+    parents: list[str]
+    details: dict[str, Any]
+    created_at: datetime
+
+    @property
+    def view(self) -> str:
+        return versioned_view(self.name, self.version)
+
+
+@dataclass
+class QueryResult:
+    columns: list[str]
+    rows: list[tuple] = field(default_factory=list)
+
+    def as_dicts(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
+
+def versioned_view(name: str, version: int) -> str:
+    return f"{name}__v{version}"
+
+
+def safe_name(text: str) -> str:
+    """A dataset name from free text (a file stem, say): letters, digits and underscores."""
+    name = re.sub(r"[^A-Za-z0-9_]+", "_", text).strip("_") or "dataset"
+    name = _VERSIONED.sub("", name)
+    return name if not name[0].isdigit() else f"d_{name}"
+
+
+def check_name(name: str) -> None:
+    if not _NAME.match(name) or _VERSIONED.search(name) or name == "datasets":
+        raise ValueError(
+            f"invalid dataset name {name!r}: use letters, digits and underscores, "
+            "not starting with a digit nor ending in __v<N>"
+        )
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+class Catalog:
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path else catalog_path()
+
+    @contextmanager
+    def _connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        if read_only and not self.path.exists():
+            with self._connect():  # creates the file and its table
+                pass
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        con = _connect_with_retry(self.path, read_only)
+        try:
+            if not read_only:
+                con.execute(_CREATE)
+            yield con
+        finally:
+            con.close()
+
+    def register_dataset(
+        self,
+        name: str,
+        path: str | Path,
+        rows: int,
+        *,
+        kind: str = "records",
+        schema_version: str | None = SCHEMA_VERSION,
+        config_hash: str | None = None,
+        parents: Sequence[str] = (),
+        details: dict[str, Any] | None = None,
+    ) -> DatasetVersion:
+        """Record a dataset version and (re)create its views; returns the version.
+
+        Registering what the latest version already is (same path, kind, rows
+        and config hash) returns that version instead of adding a new one, so
+        rerunning a deterministic job does not inflate versions.
+        """
+        check_name(name)
+        path = str(Path(path).expanduser().absolute())
+        with self._connect() as con:
+            con.execute("BEGIN TRANSACTION")
+            latest = self._latest(con, name)
+            if latest and (latest.path, latest.kind, latest.rows, latest.config_hash) == (path, kind, rows, config_hash):
+                entry = latest
+            else:
+                entry = DatasetVersion(
+                    name=name,
+                    version=(latest.version + 1) if latest else 1,
+                    kind=kind,
+                    path=path,
+                    rows=int(rows),
+                    schema_version=schema_version,
+                    config_hash=config_hash,
+                    parents=list(parents),
+                    details=dict(details or {}),
+                    created_at=datetime.now(timezone.utc).replace(tzinfo=None),
+                )
+                con.execute(
+                    f"INSERT INTO datasets ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
+                    [*(getattr(entry, c) for c in _COLUMNS[:8]), json.dumps(entry.details, default=str), entry.created_at],
+                )
+            scan = f"SELECT * FROM read_parquet({_sql_string(entry.path)})"
+            con.execute(f'CREATE OR REPLACE VIEW "{entry.view}" AS {scan}')
+            con.execute(f'CREATE OR REPLACE VIEW "{name}" AS {scan}')
+            con.execute("COMMIT")
+        return entry
+
+    def list_datasets(self, all_versions: bool = False) -> list[DatasetVersion]:
+        """The latest version of every dataset (or every version), by name."""
+        where = "" if all_versions else "WHERE (name, version) IN (SELECT name, max(version) FROM datasets GROUP BY name)"
+        with self._connect(read_only=True) as con:
+            rows = con.execute(f"SELECT {', '.join(_COLUMNS)} FROM datasets {where} ORDER BY name, version").fetchall()
+        return [_entry(row) for row in rows]
+
+    def get(self, name: str, version: int | None = None) -> DatasetVersion | None:
+        with self._connect(read_only=True) as con:
+            if version is None:
+                return self._latest(con, name)
+            row = con.execute(f"SELECT {', '.join(_COLUMNS)} FROM datasets WHERE name = ? AND version = ?", [name, version]).fetchone()
+        return _entry(row) if row else None
+
+    def sql(self, query: str, params: Sequence[Any] | None = None) -> QueryResult:
+        """Run a read-only query against the catalog (its table and dataset views)."""
+        with self._connect(read_only=True) as con:
+            cursor = con.execute(query, params or [])
+            if cursor.description is None:
+                return QueryResult(columns=[])
+            return QueryResult(columns=[d[0] for d in cursor.description], rows=cursor.fetchall())
+
+    @staticmethod
+    def _latest(con: duckdb.DuckDBPyConnection, name: str) -> DatasetVersion | None:
+        row = con.execute(
+            f"SELECT {', '.join(_COLUMNS)} FROM datasets WHERE name = ? ORDER BY version DESC LIMIT 1", [name]
+        ).fetchone()
+        return _entry(row) if row else None
+
+
+def _entry(row: tuple) -> DatasetVersion:
+    values = dict(zip(_COLUMNS, row))
+    values["parents"] = list(values["parents"] or [])
+    values["details"] = json.loads(values["details"]) if values["details"] else {}
+    return DatasetVersion(**values)
+
+
+def _connect_with_retry(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    deadline = time.monotonic() + LOCK_WAIT_S
+    delay = 0.05
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.IOException as exc:
+            # Another process holds the single-writer lock: wait for it to close.
+            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+
+def register_dataset(name: str, path: str | Path, rows: int, **kwargs: Any) -> DatasetVersion:
+    """Register in the catalog of the current data directory (see Catalog.register_dataset)."""
+    return Catalog().register_dataset(name, path, rows, **kwargs)
+
+
+def list_datasets(all_versions: bool = False) -> list[DatasetVersion]:
+    return Catalog().list_datasets(all_versions)
+
+
+def sql(query: str, params: Sequence[Any] | None = None) -> QueryResult:
+    return Catalog().sql(query, params)

@@ -1,0 +1,109 @@
+"""Ingest one catalog source: convert its raw files and register the outputs in the DuckDB catalog.
+
+The Dagster ingest assets and ``aceforge convert`` both go through here, so
+a source converts the same way from either. Outputs are addressed by a
+config hash (format, options, licence, schema and package version, and the
+inputs' content): ``<data_home>/datasets/<name>/<hash>/records.parquet`` plus
+``quarantine.parquet``. Rerunning on the same inputs rewrites the same files
+and keeps the same catalog version; changed inputs get a new version beside
+the old one, which stays readable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Callable
+
+from data_catalog.catalog import Catalog, DatasetVersion
+from data_catalog.convert import ConvertStats, convert_files
+from data_catalog.demo import write_demo_sources
+from data_catalog.entries import CatalogEntry
+from data_catalog.home import datasets_dir
+from data_catalog.sources.base import ConvertOptions
+from schemas.record import SCHEMA_VERSION, stable_id
+
+QUARANTINE_SUFFIX = "_quarantine"
+QUARANTINE_SCHEMA_VERSION = "quarantine-1"
+
+
+@dataclass
+class IngestResult:
+    source: str
+    format: str
+    stats: ConvertStats
+    config_hash: str
+    records: DatasetVersion | None  # None when nothing was registered
+    quarantine: DatasetVersion | None
+
+    @property
+    def quarantine_rate(self) -> float:
+        return self.stats.quarantined / self.stats.read if self.stats.read else 0.0
+
+
+def package_version() -> str:
+    try:
+        return version("aceforge")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def file_digest(path: str) -> str:
+    """Content hash of one input (stdin has none: it is read once, as it comes)."""
+    if path == "-":
+        return "stdin"
+    digest = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def config_hash(fmt: str, options: ConvertOptions, inputs: list[str]) -> str:
+    """What determines an output: changing any part of it gives a different hash."""
+    return stable_id(
+        fmt, options.dataset, options.license, sorted(options.extra.items()),
+        SCHEMA_VERSION, package_version(), [file_digest(p) for p in inputs],
+    )
+
+
+def register_outputs(
+    catalog: Catalog, name: str, fmt: str, stats: ConvertStats, chash: str, inputs: list[str], license: str | None
+) -> tuple[DatasetVersion, DatasetVersion]:
+    """Register a conversion's records as ``name`` and its quarantine as ``name_quarantine``."""
+    details = {"format": fmt, "inputs": inputs, "license": license, "read": stats.read, "quarantined": stats.quarantined}
+    records = catalog.register_dataset(name, stats.output, stats.converted, config_hash=chash, details=details)
+    quarantine = catalog.register_dataset(
+        name + QUARANTINE_SUFFIX, stats.quarantine, stats.quarantined, kind="quarantine",
+        schema_version=QUARANTINE_SCHEMA_VERSION, config_hash=chash, parents=[f"{records.name}@{records.version}"],
+        details={"format": fmt, "errors": stats.errors},
+    )
+    return records, quarantine
+
+
+def ensure_generated(entry: CatalogEntry) -> None:
+    """Write a generated source's files when any is missing (the demo sources)."""
+    if entry.generated_by != "demo":
+        return
+    try:
+        entry.resolve_paths()
+    except FileNotFoundError:
+        write_demo_sources()
+
+
+def ingest_entry(
+    entry: CatalogEntry, catalog: Catalog | None = None, on_progress: Callable[[int], None] | None = None
+) -> IngestResult:
+    """Convert one source into the data directory and register its outputs."""
+    ensure_generated(entry)
+    inputs = entry.resolve_paths()
+    options = entry.convert_options()
+    chash = config_hash(entry.format, options, inputs)
+    out_dir = datasets_dir() / entry.name / chash
+    stats = convert_files(
+        entry.format, inputs, out_dir / "records.parquet", out_dir / "quarantine.parquet", options, on_progress
+    )
+    records, quarantine = register_outputs(catalog or Catalog(), entry.name, entry.format, stats, chash, inputs, entry.license)
+    return IngestResult(entry.name, entry.format, stats, chash, records, quarantine)
+

@@ -1,0 +1,97 @@
+"""The ingest stage as Dagster assets: one partition per catalog source.
+
+``converted`` is partitioned by the names of the catalog entries (YAML in
+data_catalog/entries/, or the directory ``ACEFORGE_ENTRIES`` names). Each
+partition converts its source's raw files into Parquet plus quarantine under
+the data directory and registers both in the DuckDB catalog, through
+data_catalog.ingest (this module only wires it into Dagster). Row and
+quarantine counts become materialization metadata, and a blocking check
+fails the partition when too many of its records were quarantined.
+
+(No ``from __future__ import annotations`` here: Dagster reads the config
+class from the asset function's real annotations.)
+"""
+
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetCheckSpec,
+    AssetExecutionContext,
+    AssetsDefinition,
+    Config,
+    MaterializeResult,
+    MetadataValue,
+    StaticPartitionsDefinition,
+    asset,
+)
+from pydantic import Field
+
+from data_catalog.entries import CatalogEntry
+from data_catalog.home import catalog_path
+from data_catalog.ingest import IngestResult, ingest_entry
+
+ASSET_NAME = "converted"
+CHECK_NAME = "quarantine_rate"
+DEFAULT_MAX_QUARANTINE_RATE = 0.25
+
+
+class IngestConfig(Config):
+    max_quarantine_rate: float = Field(
+        default=DEFAULT_MAX_QUARANTINE_RATE, ge=0.0, le=1.0,
+        description="The quarantine_rate check fails a source when quarantined/read exceeds this.",
+    )
+
+
+def materialize_result(result: IngestResult, max_rate: float) -> MaterializeResult:
+    stats = result.stats
+    top_errors = sorted(stats.errors.items(), key=lambda kv: -kv[1])[:5]
+    check = AssetCheckResult(
+        check_name=CHECK_NAME,
+        passed=result.quarantine_rate <= max_rate,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"quarantine_rate": result.quarantine_rate, "max_quarantine_rate": max_rate, "quarantined": stats.quarantined, "read": stats.read},
+    )
+    return MaterializeResult(
+        metadata={
+            "dagster/row_count": stats.converted,
+            "read": stats.read,
+            "converted": stats.converted,
+            "quarantined": stats.quarantined,
+            "quarantine_rate": result.quarantine_rate,
+            "raw_items": stats.raw_items,
+            "format": result.format,
+            "output": MetadataValue.path(stats.output or ""),
+            "quarantine": MetadataValue.path(stats.quarantine or ""),
+            "catalog_dataset": f"{result.records.name}@{result.records.version}" if result.records else "",
+            "catalog": MetadataValue.path(str(catalog_path())),
+            "config_hash": result.config_hash,
+            "top_errors": MetadataValue.json({text: count for text, count in top_errors}),
+        },
+        check_results=[check],
+    )
+
+
+def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
+    """The partitioned ``converted`` asset over ``entries`` (partition key = entry name)."""
+    by_name = {entry.name: entry for entry in entries}
+    partitions = StaticPartitionsDefinition(list(by_name))
+
+    @asset(
+        name=ASSET_NAME,
+        group_name="ingest",
+        partitions_def=partitions,
+        check_specs=[AssetCheckSpec(
+            CHECK_NAME, asset=ASSET_NAME, blocking=True,
+            description="Fails when a source's quarantine rate exceeds max_quarantine_rate (its format or data is likely wrong).",
+        )],
+        description="Raw source files converted to AgentRecords (Parquet + quarantine), registered in the DuckDB catalog.",
+        kinds={"python", "parquet", "duckdb"},
+    )
+    def converted(context: AssetExecutionContext, config: IngestConfig) -> MaterializeResult:
+        entry = by_name[context.partition_key]
+        context.log.info(f"converting {entry.name} ({entry.format}) from {entry.paths}")
+        result = ingest_entry(entry)
+        context.log.info(f"{entry.name}: read {result.stats.read}, converted {result.stats.converted}, quarantined {result.stats.quarantined}")
+        return materialize_result(result, config.max_quarantine_rate)
+
+    return converted

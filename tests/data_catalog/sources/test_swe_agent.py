@@ -1,0 +1,122 @@
+"""swe_agent: nebius SWE-agent trajectories, checked against ADP's own standardized output."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from data_catalog.sources import get_converter
+from data_catalog.sources.swe_agent import split_command_block
+from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
+from tests.conftest import ADP_FIXTURES
+from tests.data_catalog.sources.conversion_helpers import convert_lines, drop_adp_synthetic_finish, kinds, load
+
+RAW = ADP_FIXTURES / "nebius_SWE-agent-trajectories/sample_raw.json"
+STD = ADP_FIXTURES / "nebius_SWE-agent-trajectories/sample_std.json"
+
+
+@pytest.fixture(scope="module")
+def raws():
+    return load(RAW)
+
+
+@pytest.fixture(scope="module")
+def records(raws):
+    converter = get_converter("swe_agent")
+    return [converter.convert(r) for r in raws]
+
+
+def test_step_kinds_agree_with_adp(records):
+    adp = load(STD)
+    assert [r.source.original_id for r in records] == [a["id"] for a in adp]
+    for record, std in zip(records, adp):
+        # Deliberate difference: ADP drops the system prompt; we keep it as the first step.
+        assert record.trajectory[0].source == "system"
+        assert kinds(record.trajectory[1:]) == kinds(drop_adp_synthetic_finish(std["content"]))
+        # Same calls by name, in the same order.
+        ours = [s.function for s in record.trajectory if isinstance(s, ApiAction)]
+        assert ours == [s["function"] for s in std["content"] if s["class_"] == "api_action"]
+
+
+def test_adp_synthetic_finish_is_not_in_the_raw_data(raws, records):
+    # ADP ends every record with a user "success" turn and a <finish> message; the raw ends with `submit`.
+    for raw, record in zip(raws, records):
+        assert raw["trajectory"][-1]["text"].rstrip().endswith("```\nsubmit\n```")
+        assert record.trajectory[-1] == ApiAction(function="submit", kwargs={}, reasoning=record.trajectory[-1].reasoning)
+
+
+def test_observation_sources_differ_from_adp_on_purpose(records):
+    # ADP labels terminal output as source "user" (PROVENANCE caveat 4); only the task turn is the user's.
+    adp = load(STD)[0]["content"]
+    assert {s["source"] for s in adp if s["class_"] == "text_observation"} == {"user"}
+    observations = [s for s in records[0].trajectory if isinstance(s, TextObservation)]
+    assert [s.source for s in observations[:3]] == ["system", "user", "environment"]
+    assert {s.source for s in observations[2:]} == {"environment"}
+
+
+def test_commands_become_typed_api_actions(records):
+    steps = records[0].trajectory
+    assert steps[2] == CodeAction(language="bash", content="ls -F", reasoning=steps[2].reasoning)
+    assert steps[2].reasoning.startswith("To start addressing the issue, we need to locate the `image.py` file")
+    assert (steps[4].function, steps[4].kwargs) == ("find_file", {"file_name": "image.py", "dir": "plumbum"})
+    assert (steps[6].function, steps[6].kwargs) == ("open", {"path": "plumbum/cli/image.py"})
+    opened = next(s for s in records[1].trajectory if isinstance(s, ApiAction) and s.function == "open")
+    assert opened.kwargs == {"path": "oqupy/process_tensor.py", "line_number": 536}
+    goto = next(s for s in records[4].trajectory if isinstance(s, ApiAction) and s.function == "goto")
+    assert goto.kwargs == {"line_number": 122}
+
+
+def test_edit_keeps_indentation_that_adp_strips(records):
+    edit = [s for s in records[1].trajectory if isinstance(s, ApiAction) and s.function == "edit"][1]
+    assert edit.kwargs["start_line"] == edit.kwargs["end_line"] == 536
+    assert edit.kwargs["replacement_text"] == "        if transform_in[0] == 0.0:  # check the first element of the array"
+    # ADP's value lost the leading spaces (and is pre-quoted): a Python edit with broken indentation.
+    adp_edit = [s for s in load(STD)[1]["content"] if s.get("function") == "edit"][1]
+    assert adp_edit["kwargs"]["replacement_text"] == '"if transform_in[0] == 0.0:  # check the first element of the array\n"'
+
+
+def test_environment_task_and_verdict(records):
+    record = records[0]
+    assert [t.name for t in record.environment.tools] == ["open", "goto", "scroll_down", "scroll_up", "create", "submit", "search_dir", "search_file", "find_file", "edit"]
+    open_tool = record.environment.tools[0]
+    assert open_tool.parameters["required"] == ["path"] and open_tool.parameters["properties"]["line_number"]["type"] == "integer"
+    assert record.environment.kind == "swe_repo"
+    assert record.task.instruction.startswith("SyntaxError in plumbum/cli/image.py\nimage.py contains the line")
+    assert record.verifier.kind == "unit_tests" and record.verifier.result.passed is True
+    assert record.details["exit_status"] == "submitted" and record.details["generated_patch"].startswith("\ndiff --git a/plumbum/cli/image.py")
+    assert record.lineage.generator == {"agent": "swe-agent", "model": "swe-agent-llama-70b"}
+
+
+def test_turn_without_command_block_is_a_message(raws):
+    raw = copy.deepcopy(raws[0])
+    raw["trajectory"][2]["text"] = "I am not sure what to do next."
+    record = get_converter("swe_agent").convert(raw)
+    assert record.trajectory[2] == MessageAction(content="I am not sure what to do next.")
+
+
+def test_bad_records_are_quarantined(raws, tmp_path):
+    unknown_role = copy.deepcopy(raws[0])
+    unknown_role["trajectory"][3]["role"] = "tool"
+    no_text = copy.deepcopy(raws[0])
+    no_text["trajectory"][2]["text"] = None
+    string_target = {**raws[1], "target": "true"}
+    no_trajectory = {k: v for k, v in raws[2].items() if k != "trajectory"}
+    stats, records, quarantine = convert_lines("swe_agent", [raws[0], unknown_role, no_text, string_target, no_trajectory, raws[3]], tmp_path)
+    assert (stats.read, stats.converted, stats.quarantined) == (6, 2, 4)
+    assert [row["error"] for row in quarantine] == [
+        "trajectory[3]: unknown role 'tool'",
+        "trajectory[2]: text is NoneType, expected a string",
+        "field 'target' is str, expected bool",
+        "missing field 'trajectory'",
+    ]
+    # The same instance twice: the second copy is a duplicate id, not a second record.
+    stats, _, quarantine = convert_lines("swe_agent", [raws[0], raws[0]], tmp_path)
+    assert (stats.converted, stats.quarantined) == (1, 1) and quarantine[0]["error"].startswith("duplicate record id")
+
+
+def test_command_block_with_a_nested_fence():
+    text = "DISCUSSION\nAdd an example to the README.\n```\nedit 3:3\n```python\nprint(1)\n```\nend_of_edit\n```"
+    discussion, command = split_command_block(text)
+    assert discussion == "Add an example to the README."
+    assert command == "edit 3:3\n```python\nprint(1)\n```\nend_of_edit"

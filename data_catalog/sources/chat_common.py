@@ -1,0 +1,125 @@
+"""Pieces shared by the chat-shaped formats (openai_chat, sharegpt).
+
+Message content, tool lists and tool-call arguments arrive in a few shapes
+(a string or a list of parts; a list or a JSON string; a dict or a JSON
+string). These helpers turn each into one shape, or raise a ConversionError
+that says which message or call is wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from data_catalog.sources.base import ConversionError
+from schemas.adp import first_user_text
+from schemas.record import AgentRecord, Environment, Source, Task, Tool, record_id
+from schemas.steps import ApiAction, CodeAction, ImageObservation, ObservationSource, TextObservation
+
+
+def content_parts(content: Any, where: str) -> tuple[str, list[str]]:
+    """The text and the image URLs of a message ``content`` (a string, None, or a list of parts)."""
+    if isinstance(content, str):
+        return content, []
+    if content is None:
+        return "", []
+    if not isinstance(content, list):
+        raise ConversionError(f"{where}: content is {type(content).__name__}, expected a string or a list of parts")
+    texts: list[str] = []
+    images: list[str] = []
+    for part in content:
+        if isinstance(part, str):
+            texts.append(part)
+        elif isinstance(part, dict) and part.get("type") == "text":
+            texts.append(part.get("text") or "")
+        elif isinstance(part, dict) and part.get("type") == "image_url":
+            image = part.get("image_url")
+            images.append(image.get("url", "") if isinstance(image, dict) else str(image))
+        else:
+            kind = part.get("type") if isinstance(part, dict) else type(part).__name__
+            raise ConversionError(f"{where}: unsupported content part {kind!r}")
+    return "\n".join(texts), images
+
+
+def observation_steps(content: Any, source: ObservationSource, where: str, **fields: Any) -> list:
+    """A text observation (plus one image observation per image part) for one incoming message."""
+    text, images = content_parts(content, where)
+    steps: list = [TextObservation(content=text, source=source, **fields)]
+    steps.extend(ImageObservation(content=url, source=source) for url in images)
+    return steps
+
+
+def parse_arguments(arguments: Any, where: str) -> dict[str, Any]:
+    """Tool-call arguments (a dict, or a JSON string of an object; empty means none) as a dict."""
+    if isinstance(arguments, dict):
+        return arguments
+    if arguments is None or (isinstance(arguments, str) and not arguments.strip()):
+        return {}
+    if not isinstance(arguments, str):
+        raise ConversionError(f"{where}: arguments are {type(arguments).__name__}, expected an object or a JSON string")
+    try:
+        value = orjson.loads(arguments)
+    except orjson.JSONDecodeError as exc:
+        raise ConversionError(f"{where}: arguments are not valid JSON ({exc}): {arguments[:200]!r}") from None
+    if not isinstance(value, dict):
+        raise ConversionError(f"{where}: arguments are JSON {type(value).__name__}, expected an object")
+    return value
+
+
+def parse_tools(value: Any) -> list[Tool]:
+    """A tool list: OpenAI function tools ``{"type": "function", "function": {...}}`` or bare
+    ``{name, description, parameters}`` objects, as a list or as a JSON string of one."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        try:
+            value = orjson.loads(value)
+        except orjson.JSONDecodeError as exc:
+            raise ConversionError(f"field 'tools' is not valid JSON ({exc})") from None
+    if not isinstance(value, list):
+        raise ConversionError(f"field 'tools' is {type(value).__name__}, expected a list")
+    tools = []
+    for i, item in enumerate(value):
+        spec = item.get("function", item) if isinstance(item, dict) else None
+        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+            raise ConversionError(f"tools[{i}] has no function name")
+        parameters = spec.get("parameters") or {"type": "object", "properties": {}}
+        tools.append(Tool(name=spec["name"], description=spec.get("description") or "", parameters=parameters))
+    return tools
+
+
+def environment_kind(tools: list[Tool], steps: list) -> str:
+    """What the agent acted in, judged by its declared tools and the actions it took."""
+    if tools or any(isinstance(s, ApiAction) for s in steps):
+        return "tool_use"
+    languages = {s.language for s in steps if isinstance(s, CodeAction)}
+    if languages:
+        return "shell" if languages == {"bash"} else "code_sandbox"
+    return "chat"
+
+
+def chat_record(
+    raw: dict[str, Any],
+    fmt: str,
+    dataset: str,
+    license: str | None,
+    steps: list,
+    tools: list[Tool],
+    consumed: tuple[str, ...],
+    details: dict[str, Any] | None = None,
+) -> AgentRecord:
+    """The AgentRecord of one chat record; top-level fields not in ``consumed`` are kept in details."""
+    original = raw.get("id")
+    original_id = None if original in (None, "") else str(original)
+    extra = {k: v for k, v in raw.items() if k not in consumed and k != "id"}
+    if details:
+        extra.update(details)
+    return AgentRecord(
+        id=record_id(dataset, fmt, original_id, fallback=raw),
+        environment=Environment(kind=environment_kind(tools, steps), tools=tools),
+        task=Task(instruction=first_user_text(steps)),
+        trajectory=steps,
+        source=Source(dataset=dataset, format=fmt, original_id=original_id, license=license),
+        details=extra,
+    )

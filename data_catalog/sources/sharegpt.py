@@ -1,0 +1,135 @@
+"""ShareGPT conversations: ``{"conversations" | "messages": [{from, value} | {role, content}], "system"?, "tools"?, "id"?}``.
+
+Roles: human/user; gpt/assistant/model; system; observation/tool/function
+(tool results); function_call/tool_call (a JSON call ``{name, arguments}``
+or a list of them, LLaMA-Factory style). System prompts are kept as
+TextObservation(source="system"), which ADP drops.
+
+How assistant turns write actions depends on the dialect (option
+``dialect``; ``auto`` detects it per record, see text_actions.py):
+``react``, ``codeact``, ``markdown`` or ``plain``. User turns are
+``source="user"``, except environment output: in every dialect but
+``plain`` a turn framed as output ("Observation:", "The output of the OS:",
+"Execution result:") is ``source="environment"`` with the frame stripped,
+and in ``react`` any turn that answers an ApiAction or CodeAction is too
+(alfworld's feedback has no frame; ADP labels it user).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, register
+from data_catalog.sources.chat_common import chat_record, content_parts, parse_arguments, parse_tools
+from data_catalog.sources.text_actions import ASSISTANT_PARSERS, DIALECTS, ENV_PREFIX, detect_dialect
+from schemas.record import AgentRecord
+from schemas.steps import ApiAction, CodeAction, TextObservation
+
+_ROLES = {
+    "human": "user", "user": "user",
+    "gpt": "assistant", "assistant": "assistant", "model": "assistant", "chatgpt": "assistant",
+    "system": "system",
+    "observation": "tool", "tool": "tool", "function": "tool", "function_response": "tool", "ipython": "tool",
+    "function_call": "call", "tool_call": "call",
+}  # fmt: skip
+_CONSUMED = ("conversations", "messages", "system", "tools")
+_MISSING = object()
+
+
+def _turns(raw: Any) -> list[tuple[str, str]]:
+    """(role, text) for each turn, roles mapped to user/assistant/system/tool/call."""
+    if not isinstance(raw, dict):
+        raise ConversionError(f"record is {type(raw).__name__}, expected an object")
+    key = "conversations" if "conversations" in raw else "messages"
+    turns = raw.get(key)
+    if not isinstance(turns, list):
+        found = "missing" if turns is None else f"a {type(turns).__name__}"
+        raise ConversionError(f"field 'conversations' (or 'messages') is {found}, expected a list of turns")
+    if not turns:
+        raise ConversionError(f"field {key!r} is empty")
+    out = []
+    for i, turn in enumerate(turns):
+        if type(turn) is not dict:
+            raise ConversionError(f"{key}[{i}] is {type(turn).__name__}, expected an object")
+        speaker = turn.get("from") or turn.get("role")
+        role = _ROLES.get(speaker) or (_ROLES.get(speaker.lower()) if isinstance(speaker, str) else None)
+        if role is None:
+            raise ConversionError(f"{key}[{i}]: unknown role {speaker!r}")
+        text = turn.get("value", _MISSING)
+        if text is _MISSING:
+            text = turn.get("content", _MISSING)
+            if text is _MISSING:
+                raise ConversionError(f"{key}[{i}] has no 'value' or 'content'")
+        if type(text) is not str:
+            text, images = content_parts(text, f"{key}[{i}]")
+            if images:
+                raise ConversionError(f"{key}[{i}]: image content is not supported in sharegpt")
+        out.append((role, text))
+    return out
+
+
+def _calls(text: str, where: str) -> list[ApiAction]:
+    """A function_call turn: a JSON object ``{name, arguments}`` or a list of them."""
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise ConversionError(f"{where}: function call is not valid JSON ({exc}): {text[:200]!r}") from None
+    calls = value if isinstance(value, list) else [value]
+    actions = []
+    for call in calls:
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            raise ConversionError(f"{where}: function call has no name")
+        actions.append(ApiAction(function=call["name"], kwargs=parse_arguments(call.get("arguments"), where)))
+    return actions
+
+
+@register
+class ShareGPTConverter(Converter):
+    name = "sharegpt"
+    description = "ShareGPT conversations (from/value or role/content) with ReAct, CodeAct, markdown or plain dialects."
+    options = {"dialect": f"how assistant turns write actions: auto (default, per record), {', '.join(DIALECTS)}"}
+
+    def __init__(self, options: ConvertOptions | None = None):
+        super().__init__(options)
+        self.dialect = self.opts.extra.get("dialect", "auto")
+        if self.dialect not in ("auto", *DIALECTS):
+            raise ValueError(f"format 'sharegpt' has no dialect {self.dialect!r}; known: auto, {', '.join(DIALECTS)}")
+
+    def convert(self, raw: Any) -> AgentRecord:
+        turns = _turns(raw)
+        dialect = self.dialect
+        if dialect == "auto":
+            dialect = detect_dialect(text for role, text in turns if role == "assistant")
+        steps: list = []
+        if isinstance(raw.get("system"), str) and raw["system"]:
+            steps.append(TextObservation(content=raw["system"], source="system"))
+        parse = ASSISTANT_PARSERS[dialect]
+        pending: list[str] = []  # names of function calls not yet answered
+        for i, (role, text) in enumerate(turns):
+            if role == "assistant":
+                steps.extend(parse(text))
+            elif role == "user":
+                steps.append(self._user_step(text, dialect, steps))
+            elif role == "system":
+                steps.append(TextObservation(content=text, source="system"))
+            elif role == "call":
+                actions = _calls(text, f"turn {i}")
+                pending.extend(a.function for a in actions)
+                steps.extend(actions)
+            else:
+                steps.append(TextObservation(content=text, source="tool", name=pending.pop(0) if pending else None))
+        tools = parse_tools(raw.get("tools"))
+        return chat_record(raw, self.name, self.dataset, self.opts.license, steps, tools, _CONSUMED, {"dialect": dialect})
+
+    @staticmethod
+    def _user_step(text: str, dialect: str, steps: list) -> TextObservation:
+        if dialect == "plain":
+            return TextObservation(content=text, source="user")
+        framed = ENV_PREFIX.match(text)
+        if framed is not None:
+            return TextObservation(content=text[framed.end() :], source="environment")
+        if dialect == "react" and steps and isinstance(steps[-1], (ApiAction, CodeAction)):
+            return TextObservation(content=text, source="environment")
+        return TextObservation(content=text, source="user")

@@ -1,0 +1,198 @@
+"""Actions written as text inside assistant turns, for the ShareGPT dialects.
+
+- ``react``: ``THOUGHT: ... ACTION: ...`` (AgentInstruct alfworld) or
+  ``Think: ... Act: ...`` (AgentInstruct os). A fenced code block after the
+  action word is a CodeAction in that language; ``answer(X)`` and ``finish``
+  are MessageActions; other actions are ApiActions, parsed with the alfworld
+  grammar (``go to shelf 1`` -> go(location="shelf 1")), function names and
+  keyword names as ADP's alfworld api. Values are plain strings: ADP's
+  pre-quoted ``'"shelf 1"'`` is a rendering trick, not data.
+- ``codeact``: ``<execute>`` blocks (and ``<execute_ipython>`` / ``<execute_bash>``).
+- ``markdown``: fenced code blocks with a language tag.
+
+For the block dialects, the prose before a block is that CodeAction's
+reasoning, and prose after the last block is a MessageAction, so no text is
+lost (ADP keeps only the first block and drops the rest).
+
+Every pattern is compiled once, here.
+"""
+
+from __future__ import annotations
+
+import re
+from textwrap import dedent
+from typing import Iterable, Iterator, NamedTuple
+
+from schemas.steps import ApiAction, CodeAction, MessageAction
+
+DIALECTS = ("react", "codeact", "markdown", "plain")
+
+# The action keyword starts a line; text before it (after an optional THOUGHT:/Think: label) is the thought.
+_ACTION_KEY = re.compile(r"^[ \t]*(?:ACTION|Act|Action)[ \t]*:[ \t]*", re.M)
+_THOUGHT_LABEL = re.compile(r"\A\s*(?:THOUGHT|Think|Thought)[ \t]*:")
+# ``search[desk lamp]`` / ``click(Buy Now)``: ReAct tool-style actions outside the alfworld grammar.
+_BRACKETED = re.compile(r"\A(?P<name>[A-Za-z_]\w*)\s*(?:\[(?P<square>.*)\]|\((?P<round>.*)\))\Z", re.S)
+_ANSWER = re.compile(r"\Aanswer\s*\((?P<answer>.*)\)\s*\Z", re.S | re.I)
+_EXECUTE = re.compile(r"<execute(?:_(?P<lang>\w+))?>(?P<code>.*?)</execute(?:_\w+)?>", re.S)
+# Framing that a harness puts before environment output (stripped: the source says it now).
+ENV_PREFIX = re.compile(r"\A\s*(?:Observation:|The output of the OS:|Execution result:)[ \t]*\r?\n?")
+
+_LANGUAGE_ALIASES = {"py": "python", "python3": "python", "ipython": "python", "sh": "bash", "shell": "bash",
+                     "console": "bash", "c++": "cpp", "js": "javascript", "ts": "typescript"}
+# Fenced blocks with these tags are text (program output, prose), not code to run.
+_TEXT_TAGS = frozenset({"", "text", "txt", "plaintext", "output", "markdown", "md"})
+
+# The alfworld action grammar: (pattern, function, keyword names), tried by the action's first word.
+_ALFWORLD: dict[str, list[tuple[re.Pattern[str], str, tuple[str, ...]]]] = {}
+for _pattern, _function, _names in (
+    (r"go to (.+)", "go", ("location",)),
+    (r"take (.+) from (.+)", "take", ("item", "source")),
+    (r"put (.+) in/on (.+)", "put", ("item", "target")),
+    (r"put (.+) (?:in|on) (.+)", "put", ("item", "target")),
+    (r"open (.+)", "open", ("obj",)),
+    (r"close (.+)", "close", ("obj",)),
+    (r"heat (.+) with (.+)", "heat", ("item", "appliance")),
+    (r"cool (.+) with (.+)", "cool", ("item", "appliance")),
+    (r"clean (.+) with (.+)", "clean", ("item", "appliance")),
+    (r"examine (.+)", "examine", ("obj",)),
+    (r"use (.+)", "use", ("obj",)),
+    (r"look at (.+) under (.+)", "look_at_under", ("item", "reference")),
+    (r"inventory", "inventory", ()),
+    (r"look", "look", ()),
+):
+    _ALFWORLD.setdefault(_pattern.split()[0], []).append((re.compile(_pattern + r"\Z", re.I | re.S), _function, _names))
+
+
+class Block(NamedTuple):
+    """A code block found in a turn: its span, language tag and code."""
+
+    start: int
+    end: int
+    lang: str
+    code: str
+
+
+def fenced_blocks(text: str) -> Iterator[Block]:
+    """Markdown fenced blocks; the closing fence must start a line. A scan with str.find:
+    a lazy regex over long replies was the converter's hot spot."""
+    position = 0
+    while (start := text.find("```", position)) >= 0:
+        eol = text.find("\n", start + 3)
+        if eol < 0:
+            return
+        info = text[start + 3 : eol]
+        if "```" in info:  # inline ```code``` on one line
+            position = start + 3 + info.index("```") + 3
+            continue
+        close = eol
+        while True:
+            close = text.find("```", close + 1)
+            if close < 0:
+                return
+            if not text[text.rfind("\n", 0, close) + 1 : close].strip():
+                break
+        code = text[eol + 1 : close].rstrip(" \t")
+        code = code[:-1] if code.endswith("\n") else code
+        code = code[:-1] if code.endswith("\r") else code
+        words = info.split()
+        yield Block(start, close + 3, words[0] if words else "", code)
+        position = close + 3
+
+
+def _execute_blocks(text: str) -> Iterator[Block]:
+    for m in _EXECUTE.finditer(text):
+        yield Block(m.start(), m.end(), m.group("lang") or "python", m.group("code"))
+
+
+def language_of(tag: str) -> str:
+    tag = tag.lower()
+    return _LANGUAGE_ALIASES.get(tag, tag)
+
+
+def text_action(action: str, thought: str | None) -> ApiAction:
+    """A text action as an ApiAction: the alfworld grammar, else ``name[arg]``, else verb + the rest as ``argument``."""
+    verb, _, rest = action.partition(" ")
+    for pattern, function, names in _ALFWORLD.get(verb.lower(), ()):
+        match = pattern.match(action)
+        if match:
+            return ApiAction(function=function, kwargs=dict(zip(names, match.groups())), reasoning=thought)
+    bracketed = _BRACKETED.match(action)
+    if bracketed is not None:
+        argument = bracketed.group("square") if bracketed.group("square") is not None else bracketed.group("round")
+        return ApiAction(function=bracketed.group("name").lower(), kwargs={"argument": argument} if argument else {}, reasoning=thought)
+    return ApiAction(function=verb.lower(), kwargs={"argument": rest} if rest else {}, reasoning=thought)
+
+
+def react_steps(text: str) -> list:
+    key = _ACTION_KEY.search(text)
+    if key is None:
+        return [MessageAction(content=text)]
+    head = text[: key.start()]
+    label = _THOUGHT_LABEL.match(head)
+    thought = (head[label.end() :] if label else head).strip() or None
+    action = text[key.end() :].strip()
+    word = action.split(None, 1)[0].lower() if action else ""
+    fence = next(fenced_blocks(action), None) if "```" in action else None
+    if fence is not None and word in (fence.lang.lower(), "bash", "python", "sql"):
+        return [CodeAction(language=language_of(fence.lang or word), content=fence.code, reasoning=thought)]
+    answer = _ANSWER.match(action)
+    if answer is not None:
+        return [MessageAction(content=answer.group("answer").strip(), reasoning=thought)]
+    if word == "finish" or not action:
+        return [MessageAction(content=action, reasoning=thought)]
+    return [text_action(action, thought)]
+
+
+def _block_steps(text: str, blocks: Iterable[Block], tidy: bool) -> list:
+    """CodeActions for ``blocks`` (prose before each is its reasoning), then trailing prose as a MessageAction.
+
+    ``tidy`` dedents and strips the code: ``<execute> print(x) </execute>`` pads
+    code with spaces that would be an IndentationError when run.
+    """
+    steps: list = []
+    position = 0
+    for block in blocks:
+        prose = text[position : block.start].strip()
+        code = dedent(block.code).strip() if tidy else block.code
+        steps.append(CodeAction(language=language_of(block.lang), content=code, reasoning=prose or None))
+        position = block.end
+    tail = text[position:].strip() if steps else text
+    if tail or not steps:
+        steps.append(MessageAction(content=tail))
+    return steps
+
+
+def codeact_steps(text: str) -> list:
+    if "<execute" not in text:
+        return [MessageAction(content=text)]
+    return _block_steps(text, _execute_blocks(text), tidy=True)
+
+
+def markdown_steps(text: str) -> list:
+    if "```" not in text:
+        return [MessageAction(content=text)]
+    return _block_steps(text, _code_blocks(text), tidy=False)
+
+
+def _code_blocks(text: str) -> Iterator[Block]:
+    return (b for b in fenced_blocks(text) if b.lang.lower() not in _TEXT_TAGS)
+
+
+def plain_steps(text: str) -> list:
+    return [MessageAction(content=text)]
+
+
+ASSISTANT_PARSERS = {"react": react_steps, "codeact": codeact_steps, "markdown": markdown_steps, "plain": plain_steps}
+
+
+def detect_dialect(assistant_texts: Iterable[str]) -> str:
+    """The dialect of a conversation from its assistant turns: codeact > react > markdown > plain."""
+    found = "plain"
+    for text in assistant_texts:
+        if "<execute" in text and _EXECUTE.search(text):
+            return "codeact"
+        if found != "react" and _ACTION_KEY.search(text):
+            found = "react"
+        elif found == "plain" and "```" in text and next(_code_blocks(text), None) is not None:
+            found = "markdown"
+    return found

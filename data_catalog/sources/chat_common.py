@@ -50,6 +50,15 @@ def observation_steps(content: Any, source: ObservationSource, where: str, **fie
     return steps
 
 
+def json_value(text: str, subject: str) -> Any:
+    """``text`` parsed as JSON; otherwise a ConversionError "<subject> not valid JSON", with an excerpt
+    (``subject`` carries its verb: "field 'tools' is", "messages[3] tool_calls[0]: arguments are")."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise ConversionError(f"{subject} not valid JSON ({exc}): {text[:200]!r}") from None
+
+
 def parse_arguments(arguments: Any, where: str) -> dict[str, Any]:
     """Tool-call arguments (a dict, or a JSON string of an object; empty means none) as a dict."""
     if isinstance(arguments, dict):
@@ -58,10 +67,7 @@ def parse_arguments(arguments: Any, where: str) -> dict[str, Any]:
         return {}
     if not isinstance(arguments, str):
         raise ConversionError(f"{where}: arguments are {type(arguments).__name__}, expected an object or a JSON string")
-    try:
-        value = orjson.loads(arguments)
-    except orjson.JSONDecodeError as exc:
-        raise ConversionError(f"{where}: arguments are not valid JSON ({exc}): {arguments[:200]!r}") from None
+    value = json_value(arguments, f"{where}: arguments are")
     if not isinstance(value, dict):
         raise ConversionError(f"{where}: arguments are JSON {type(value).__name__}, expected an object")
     return value
@@ -73,10 +79,7 @@ def parse_tools(value: Any) -> list[Tool]:
     if value is None or value == "":
         return []
     if isinstance(value, str):
-        try:
-            value = orjson.loads(value)
-        except orjson.JSONDecodeError as exc:
-            raise ConversionError(f"field 'tools' is not valid JSON ({exc})") from None
+        value = json_value(value, "field 'tools' is")
     if not isinstance(value, list):
         raise ConversionError(f"field 'tools' is {type(value).__name__}, expected a list")
     tools = []

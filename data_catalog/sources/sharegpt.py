@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, register
-from data_catalog.sources.chat_common import chat_record, content_parts, parse_arguments, parse_tools
+from data_catalog.sources.chat_common import chat_record, content_parts, json_value, parse_arguments, parse_tools
 from data_catalog.sources.text_actions import ASSISTANT_PARSERS, DIALECTS, ENV_PREFIX, detect_dialect
 from schemas.record import AgentRecord
 from schemas.steps import ApiAction, CodeAction, TextObservation
@@ -72,10 +70,7 @@ def _turns(raw: Any) -> list[tuple[str, str]]:
 
 def _calls(text: str, where: str) -> list[ApiAction]:
     """A function_call turn: a JSON object ``{name, arguments}`` or a list of them."""
-    try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        raise ConversionError(f"{where}: function call is not valid JSON ({exc}): {text[:200]!r}") from None
+    value = json_value(text, f"{where}: function call is")
     calls = value if isinstance(value, list) else [value]
     actions = []
     for call in calls:

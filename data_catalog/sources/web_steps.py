@@ -1,0 +1,179 @@
+"""Web agent data with one raw record per step (nnetnav-live), grouped into trajectories.
+
+A step row is ``{id, dataset, task_name, messages: [system, user, assistant], prompt,
+output, n_tokens}``; the user turn renders the page (``OBSERVATION:`` axtree, ``URL:``,
+``OBJECTIVE:``, numbered ``PREVIOUS ACTIONS:``), the assistant turn reasons and ends
+with one action in a code span (``click [12]``, ``type [89] [text] [1]``, ``stop [answer]``).
+``prompt`` / ``output`` repeat the messages in a chat template and are not stored.
+
+A trajectory: the system prompt (source "system"), the objective (source "user",
+also q.instruction), then per step a WebObservation(axtree, url) and the action:
+ApiAction with kwargs named as the action space names them, ``stop`` as a
+MessageAction with the answer, a turn with no parsable action as a MessageAction.
+
+Grouping streams: rows are grouped by ``id`` and ordered by their number of
+previous actions. At most ``open_groups`` trajectories are held at once (memory
+stays bounded); when a new id would exceed that, the oldest is written. A row whose
+trajectory was already written (its rows were further apart than that) is
+quarantined with that reason: sort or group the input by id first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from data_catalog.sources.base import ConversionError, Converter, Quarantined, RawItem, describe_error, register, require
+from schemas.record import AgentRecord, Environment, Source, Task, record_id
+from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
+
+_PREVIOUS_ACTION = re.compile(r"^\d+: ", re.MULTILINE)
+_TYPE = re.compile(r"type \[(\w+)\] \[(.*?)\](?: \[([01])\])?", re.DOTALL)
+_STOP = re.compile(r"stop(?: \[(.*)\])?", re.DOTALL)
+_NAME_AND_ARGS = re.compile(r"(\w+)((?: \[[^\]]*\])*)")
+_ARG = re.compile(r"\[([^\]]*)\]")
+# The action space of the nnetnav / WebArena prompt: argument names for each action.
+_ACTIONS = {
+    "click": ("id",),
+    "hover": ("id",),
+    "press": ("key_comb",),
+    "scroll": ("direction",),
+    "new_tab": (),
+    "tab_focus": ("tab_index",),
+    "close_tab": (),
+    "goto": ("url",),
+    "go_back": (),
+    "go_forward": (),
+}
+
+
+@dataclass
+class WebStep:
+    trajectory_id: str
+    number: int  # how many actions the page says came before (1: None counts), i.e. its position
+    system: str | None
+    objective: str
+    axtree: str
+    url: str
+    action: ApiAction | MessageAction
+    extra: dict[str, Any]
+
+
+def parse_action(text: str) -> ApiAction | MessageAction:
+    """The action at the end of an assistant turn (the last ```...``` span); its lead-in is the reasoning."""
+    close = text.rfind("```")
+    start = text.rfind("```", 0, close) if close >= 0 else -1
+    if start < 0:
+        return MessageAction(content=text)
+    action = text[start + 3 : close].strip()
+    after = text[close + 3 :].strip()
+    reasoning = (text[:start].strip() + ("\n" + after if after.strip(" .") else "")).strip() or None
+    if (match := _TYPE.fullmatch(action)) is not None:
+        kwargs: dict[str, Any] = {"id": match[1], "content": match[2]}
+        if match[3] is not None:
+            kwargs["press_enter_after"] = int(match[3])
+        return ApiAction(function="type", kwargs=kwargs, reasoning=reasoning)
+    if (match := _STOP.fullmatch(action)) is not None:
+        return MessageAction(content=match[1] or "", reasoning=reasoning)
+    match = _NAME_AND_ARGS.fullmatch(action)
+    names = _ACTIONS.get(match[1]) if match else None
+    args = _ARG.findall(match[2]) if match else []
+    if names is None or len(args) != len(names):
+        return MessageAction(content=text)
+    kwargs = {name: int(value) if name == "tab_index" and value.isdigit() else value for name, value in zip(names, args)}
+    return ApiAction(function=match[1], kwargs=kwargs, reasoning=reasoning)
+
+
+def _page(content: str) -> tuple[str, str, str, int]:
+    """(axtree, url, objective, step number) of a rendered page."""
+    url_at = content.rfind("\nURL: ")
+    objective_at = content.find("\nOBJECTIVE: ", url_at)
+    previous_at = content.find("\nPREVIOUS ACTIONS:", objective_at)
+    if min(url_at, objective_at, previous_at) < 0:
+        raise ConversionError("user turn lacks the URL / OBJECTIVE / PREVIOUS ACTIONS sections of a rendered page")
+    axtree = content[:url_at].removeprefix("OBSERVATION:").strip()
+    url = content[url_at + 6 : objective_at].strip()
+    objective = content[objective_at + 12 : previous_at].strip()
+    number = len(_PREVIOUS_ACTION.findall(content, previous_at))
+    return axtree, url, objective, number
+
+
+def parse_step(raw: Any) -> WebStep:
+    trajectory_id = require(raw, "id", (str, int))
+    turns: dict[str, str] = {}
+    for i, msg in enumerate(require(raw, "messages", list)):
+        role = msg.get("role") if isinstance(msg, dict) else None
+        if role not in ("system", "user", "assistant") or role in turns:
+            raise ConversionError(f"messages[{i}]: unexpected role {role!r} (a step is one system, user and assistant turn)")
+        if not isinstance(msg.get("content"), str):
+            raise ConversionError(f"messages[{i}]: content is {type(msg.get('content')).__name__}, expected a string")
+        turns[role] = msg["content"]
+    if "user" not in turns or "assistant" not in turns:
+        raise ConversionError("a step needs a user turn (the page) and an assistant turn (the action)")
+    axtree, url, objective, number = _page(turns["user"])
+    extra = {k: raw[k] for k in ("dataset", "task_name", "n_tokens") if k in raw}
+    return WebStep(str(trajectory_id), number, turns.get("system"), objective, axtree, url, parse_action(turns["assistant"]), extra)
+
+
+@register
+class WebStepsConverter(Converter):
+    name = "web_steps"
+    description = "Web agent steps, one record per step (nnetnav-live), grouped by trajectory id into WebObservation + action trajectories."
+    options = {"open_groups": "how many trajectories may be open at once while grouping (default 8)"}
+
+    def _record(self, steps: list[WebStep]) -> AgentRecord:
+        steps.sort(key=lambda s: s.number)  # stable: rows with the same number keep their input order
+        first = steps[0]
+        trajectory: list = [TextObservation(content=first.system, source="system")] if first.system else []
+        trajectory.append(TextObservation(content=first.objective, source="user"))
+        for step in steps:
+            trajectory.append(WebObservation(axtree=step.axtree, url=step.url))
+            trajectory.append(step.action)
+        numbers = [s.number for s in steps]
+        details = {**first.extra, "n_tokens": [s.extra.get("n_tokens") for s in steps]}
+        if numbers != list(range(1, len(steps) + 1)):
+            details["step_numbers"] = numbers  # steps missing or repeated: say so
+        return AgentRecord(
+            id=record_id(self.dataset, self.name, first.trajectory_id),
+            environment=Environment(kind="web", name=first.extra.get("dataset")),
+            task=Task(instruction=first.objective),
+            trajectory=trajectory,
+            source=Source(dataset=self.dataset, format=self.name, original_id=first.trajectory_id, license=self.opts.license),
+            details=details,
+        )
+
+    def _flush(self, group: list[tuple[RawItem, WebStep]]) -> AgentRecord | Quarantined:
+        try:
+            return self._record([step for _, step in group])
+        except Exception as exc:  # one bad trajectory must never stop the run
+            item = group[0][0]
+            return Quarantined(item.source, item.index, describe_error(exc), {"id": group[0][1].trajectory_id})
+
+    def convert_stream(self, items: Iterable[RawItem]) -> Iterator[AgentRecord | Quarantined]:
+        limit = max(1, int(self.opts.extra.get("open_groups", 8)))
+        groups: OrderedDict[str, list[tuple[RawItem, WebStep]]] = OrderedDict()
+        written: set[str] = set()
+        for item in items:
+            if item.error is not None:
+                yield Quarantined(item.source, item.index, item.error, item.raw_text)
+                continue
+            try:
+                step = parse_step(item.value)
+            except Exception as exc:
+                yield Quarantined(item.source, item.index, describe_error(exc), item.value)
+                continue
+            key = step.trajectory_id
+            if key in written:
+                reason = f"step of trajectory {key!r} comes after that trajectory was written ({limit} others in between); group the input by id"
+                yield Quarantined(item.source, item.index, reason, item.value)
+                continue
+            if key not in groups and len(groups) >= limit:
+                oldest, group = groups.popitem(last=False)
+                written.add(oldest)
+                yield self._flush(group)
+            groups.setdefault(key, []).append((item, step))
+        for key, group in groups.items():
+            written.add(key)
+            yield self._flush(group)

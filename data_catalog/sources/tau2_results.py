@@ -1,0 +1,123 @@
+"""τ² run results: one JSON object ``{timestamp, info, tasks, simulations}``; one record per simulation.
+
+- E: a ``tool_world`` named by ``info.environment_info.domain_name`` with its policy.
+- q: the simulation's task (joined by ``task_id`` from ``tasks``, see tau_common.tau2_task).
+- τ: ``messages`` (assistant / user / tool; the agent's greeting comes before any user turn).
+- v: kind ``tau2_criteria``: the task's ``evaluation_criteria`` as spec; the result is
+  ``reward_info``: ``passed`` when the reward is 1, its checks (db_check, action_checks,
+  nl_assertions, env_assertions, communicate_checks, reward_breakdown) as evidence, and a
+  reason per failed check of a part that counts (``reward_basis``; τ²'s default is DB + COMMUNICATE).
+- lineage: the agent and user-simulator models, the simulation's seed, costs and agent tokens.
+
+A bare simulation object (a JSONL file of simulations) converts too, without its task.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from data_catalog.sources.base import ConversionError, Converter, register, require
+from data_catalog.sources.tau_common import conversation_steps, tau2_task
+from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult, record_id
+
+_DEFAULT_BASIS = ("DB", "COMMUNICATE")
+_EVIDENCE_KEYS = ("db_check", "action_checks", "nl_assertions", "env_assertions", "communicate_checks", "reward_basis", "reward_breakdown", "info")
+
+
+def _failed_checks(part: str, reward_info: dict[str, Any]) -> list[str]:
+    """Reason codes for the failed checks of one reward part."""
+    if part == "DB":
+        check = reward_info.get("db_check") or {}
+        return [] if check.get("db_match", True) else ["db_mismatch: the final database differs from the expected one"]
+    if part == "ACTION":
+        return [
+            f"action_not_matched: {(c.get('action') or {}).get('action_id')} {(c.get('action') or {}).get('name')}"
+            for c in reward_info.get("action_checks") or []
+            if not c.get("action_match")
+        ]
+    if part == "NL_ASSERTION":
+        return [f"nl_assertion_not_met: {c.get('nl_assertion')}" for c in reward_info.get("nl_assertions") or [] if not c.get("met")]
+    if part == "ENV_ASSERTION":
+        return [f"env_assertion_not_met: {(c.get('env_assertion') or {}).get('func_name')}" for c in reward_info.get("env_assertions") or [] if not c.get("met")]
+    if part == "COMMUNICATE":
+        return [f"communicate_info_missing: {c.get('info')}" for c in reward_info.get("communicate_checks") or [] if not c.get("met")]
+    return []
+
+
+def verifier_result(reward_info: Any) -> VerifierResult | None:
+    if reward_info is None:
+        return None
+    if not isinstance(reward_info, dict):
+        raise ConversionError(f"reward_info is {type(reward_info).__name__}, expected an object")
+    reward = require(reward_info, "reward", (int, float))
+    breakdown = reward_info.get("reward_breakdown") or {}
+    reasons: list[str] = []
+    for part in reward_info.get("reward_basis") or _DEFAULT_BASIS:
+        if breakdown.get(part, 0.0) >= 1.0:
+            continue
+        failed = _failed_checks(part, reward_info)
+        reasons.extend(failed or ([f"{part.lower()}: reward {breakdown[part]}"] if part in breakdown else []))
+    evidence = {k: reward_info[k] for k in _EVIDENCE_KEYS if reward_info.get(k) is not None}
+    # τ² counts a run as a success when its reward is 1 (up to float noise).
+    return VerifierResult(passed=reward >= 1.0 - 1e-6, score=float(reward), reasons=reasons, evidence=evidence, verifier="tau2-bench")
+
+
+def _usage(sim: dict[str, Any]) -> dict[str, Any]:
+    usage = {k: sim[k] for k in ("agent_cost", "user_cost", "duration") if sim.get(k) is not None}
+    prompt = completion = 0
+    for msg in sim["messages"]:
+        tokens = msg.get("usage") if isinstance(msg, dict) and msg.get("role") == "assistant" else None
+        if isinstance(tokens, dict):
+            prompt += tokens.get("prompt_tokens") or 0
+            completion += tokens.get("completion_tokens") or 0
+    if prompt or completion:
+        usage.update(agent_prompt_tokens=prompt, agent_completion_tokens=completion)
+    return usage
+
+
+def _generator(info: dict[str, Any], sim: dict[str, Any]) -> dict[str, Any] | None:
+    generator = {k: info[k] for k in ("agent_info", "user_info", "git_commit") if info.get(k) is not None}
+    if sim.get("seed") is not None:
+        generator["seed"] = sim["seed"]
+    return generator or None
+
+
+@register
+class Tau2ResultsConverter(Converter):
+    name = "tau2_results"
+    description = "τ² run results ({info, tasks, simulations}): one record per simulation, its task joined in, reward_info as verifier result."
+    options = {"domain": "the tool world's domain; default: info.environment_info.domain_name, else the task's"}
+
+    def items(self, document: Any) -> Iterable[Any]:
+        if not (isinstance(document, dict) and isinstance(document.get("simulations"), list)):
+            return super().items(document)
+        tasks = {str(t["id"]): t for t in document.get("tasks") or [] if isinstance(t, dict) and "id" in t}
+        info = document.get("info") if isinstance(document.get("info"), dict) else {}
+        return ({"simulation": s, "task": tasks.get(str(s.get("task_id"))) if isinstance(s, dict) else None, "info": info} for s in document["simulations"])
+
+    def convert(self, raw: Any) -> AgentRecord:
+        if isinstance(raw, dict) and "simulation" in raw:
+            sim, task, info = require(raw, "simulation", dict), raw["task"], raw["info"]
+            if task is None:
+                raise ConversionError(f"simulation's task_id {sim.get('task_id')!r} is not among the file's tasks")
+        elif isinstance(raw, dict) and "messages" in raw:
+            sim, task, info = raw, None, {}
+        else:
+            raise ConversionError("not a τ² results file: expected an object with info, tasks and simulations (or one simulation)")
+        sim_id = require(sim, "id", str)
+        task_id = require(sim, "task_id", (str, int))
+        steps = conversation_steps(require(sim, "messages", list), "messages")
+        q, criteria, task_domain = tau2_task(task) if task is not None else (Task(metadata={"task_id": str(task_id)}), {}, None)
+        env_info = info.get("environment_info") or {}
+        domain = self.opts.extra.get("domain") or env_info.get("domain_name") or task_domain
+        details = {k: sim[k] for k in ("trial", "termination_reason", "start_time", "end_time") if sim.get(k) is not None}
+        return AgentRecord(
+            id=record_id(self.dataset, self.name, sim_id),
+            environment=Environment(kind="tool_world", name=domain, policy=env_info.get("policy")),
+            task=q,
+            trajectory=steps,
+            verifier=Verifier(kind="tau2_criteria", spec=criteria, result=verifier_result(sim.get("reward_info"))),
+            source=Source(dataset=self.dataset, format=self.name, original_id=sim_id, license=self.opts.license),
+            lineage=Lineage(generator=_generator(info, sim), usage=_usage(sim)),
+            details=details,
+        )

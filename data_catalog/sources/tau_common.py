@@ -1,0 +1,132 @@
+"""Pieces shared by the τ-bench formats (tau_bench, tau2_results, tau2_tasks).
+
+τ-bench v1 trajectories are OpenAI chat messages (tool calls as
+``{id, function: {name, arguments: JSON string}}``, results as ``role: tool``
+with ``tool_call_id``); τ² messages carry flat calls ``{id, name, arguments:
+dict}`` and results with ``id``. ``conversation_steps`` reads both. Every tool
+result must answer a call made earlier in the same conversation.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from data_catalog.sources.base import ConversionError
+from data_catalog.sources.chat_common import parse_arguments
+from schemas.record import Task
+from schemas.steps import ApiAction, MessageAction, TextObservation
+
+# "# Airline Agent Policy" / "# Retail agent policy": the domain named by the policy's title.
+_POLICY_TITLE = re.compile(r"\A\s*#\s*(\w+)\s+agent\s+policy", re.IGNORECASE)
+
+
+def policy_domain(policy: str | None) -> str | None:
+    match = _POLICY_TITLE.match(policy) if policy else None
+    return match.group(1).lower() if match else None
+
+
+def _text(msg: dict[str, Any], where: str) -> str:
+    content = msg.get("content")
+    if content is None:
+        return ""
+    if not isinstance(content, str):
+        raise ConversionError(f"{where}: content is {type(content).__name__}, expected a string")
+    return content
+
+
+def _call(call: Any, where: str) -> tuple[str, str, dict[str, Any]]:
+    """(id, name, arguments) of one tool call in either the OpenAI or the τ² shape."""
+    if not isinstance(call, dict):
+        raise ConversionError(f"{where} is {type(call).__name__}, expected an object")
+    spec = call["function"] if isinstance(call.get("function"), dict) else call
+    name = spec.get("name")
+    if not isinstance(name, str) or not name:
+        raise ConversionError(f"{where} has no function name")
+    call_id = call.get("id")
+    if call_id in (None, ""):
+        raise ConversionError(f"{where} ({name}) has no id")
+    return str(call_id), name, parse_arguments(spec.get("arguments"), where)
+
+
+def _assistant_steps(msg: dict[str, Any], where: str, calls: dict[str, str]) -> list:
+    text = _text(msg, where)
+    thought = msg.get("reasoning") or None
+    raw_calls = msg.get("tool_calls") or []
+    if not isinstance(raw_calls, list):
+        raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
+    if not raw_calls:
+        return [MessageAction(content=text, reasoning=thought)]
+    # Text sent along with calls is the lead-in to them: the first call's reasoning (as in openai_chat).
+    lead = "\n\n".join(part for part in (thought, text) if part) or None
+    steps = []
+    for j, raw_call in enumerate(raw_calls):
+        call_id, name, kwargs = _call(raw_call, f"{where} tool_calls[{j}]")
+        calls[call_id] = name
+        steps.append(ApiAction(function=name, kwargs=kwargs, tool_call_id=call_id, reasoning=lead if j == 0 else None))
+    return steps
+
+
+def conversation_steps(messages: Any, field: str) -> list:
+    """The steps of one τ / τ² conversation; ``field`` names the message list in errors."""
+    if not isinstance(messages, list):
+        raise ConversionError(f"field {field!r} is {type(messages).__name__}, expected a list")
+    calls: dict[str, str] = {}  # call id -> function name
+    steps: list = []
+    for i, msg in enumerate(messages):
+        where = f"{field}[{i}]"
+        if not isinstance(msg, dict):
+            raise ConversionError(f"{where} is {type(msg).__name__}, expected an object")
+        role = msg.get("role")
+        if role == "assistant":
+            steps.extend(_assistant_steps(msg, where, calls))
+        elif role == "user":
+            if msg.get("tool_calls"):
+                # τ² telecom's simulated user acts on its own device; the record has no place for that yet.
+                raise ConversionError(f"{where}: user-side tool calls (τ² dual control) are not supported")
+            steps.append(TextObservation(content=_text(msg, where), source="user"))
+        elif role == "system":
+            steps.append(TextObservation(content=_text(msg, where), source="system"))
+        elif role == "tool":
+            steps.append(_tool_result(msg, where, calls))
+        else:
+            raise ConversionError(f"{where}: unknown role {role!r}")
+    return steps
+
+
+def _tool_result(msg: dict[str, Any], where: str, calls: dict[str, str]) -> TextObservation:
+    if msg.get("requestor") == "user":
+        raise ConversionError(f"{where}: user-side tool results (τ² dual control) are not supported")
+    call_id = msg.get("tool_call_id", msg.get("id"))
+    if call_id is None or str(call_id) not in calls:
+        raise ConversionError(f"{where}: tool result for call id {call_id!r} answers no earlier call")
+    call_id = str(call_id)
+    return TextObservation(content=_text(msg, where), source="tool", name=msg.get("name") or calls[call_id], tool_call_id=call_id)
+
+
+_TAU2_TASK_KEYS = ("id", "user_scenario", "evaluation_criteria")
+
+
+def tau2_task(task: Any, where: str = "task") -> tuple[Task, dict[str, Any], str | None]:
+    """A τ² task definition as (q, its evaluation criteria, the domain its instructions name)."""
+    if not isinstance(task, dict):
+        raise ConversionError(f"{where} is {type(task).__name__}, expected an object")
+    if task.get("id") in (None, ""):
+        raise ConversionError(f"{where} has no id")
+    scenario = task.get("user_scenario")
+    if not isinstance(scenario, dict):
+        raise ConversionError(f"{where} {task['id']!r}: user_scenario is {type(scenario).__name__}, expected an object")
+    instructions = scenario.get("instructions")
+    if isinstance(instructions, str):
+        instruction, domain = instructions, None
+    elif isinstance(instructions, dict):
+        instruction, domain = instructions.get("reason_for_call") or "", instructions.get("domain")
+    else:
+        raise ConversionError(f"{where} {task['id']!r}: user_scenario.instructions is {type(instructions).__name__}, expected a string or an object")
+    criteria = task.get("evaluation_criteria")
+    if criteria is not None and not isinstance(criteria, dict):
+        raise ConversionError(f"{where} {task['id']!r}: evaluation_criteria is {type(criteria).__name__}, expected an object")
+    # description, ticket, initial_state, annotations, issues: kept as they are.
+    metadata = {k: v for k, v in task.items() if k not in _TAU2_TASK_KEYS and v is not None}
+    metadata["task_id"] = str(task["id"])
+    return Task(instruction=instruction, user_scenario=scenario, metadata=metadata), criteria or {}, domain

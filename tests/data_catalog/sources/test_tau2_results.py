@@ -1,0 +1,113 @@
+"""tau2_results: a real τ² results file (gpt-4.1 agent and user, airline, 20 simulations)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from data_catalog.sources import get_converter
+from schemas.steps import ApiAction, MessageAction, TextObservation
+from tests.conftest import TAU_FIXTURES
+from tests.data_catalog.sources.conversion_helpers import convert_lines, load
+
+FIXTURE = TAU_FIXTURES / "tau2-bench/feature-gym/results/gpt-4.1_airline_default_gpt-4.1_1trials.json"
+
+
+@pytest.fixture(scope="module")
+def document():
+    return load(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def records(document):
+    converter = get_converter("tau2_results")
+    return {r.task.metadata["task_id"]: r for r in map(converter.convert, converter.items(document))}
+
+
+def test_one_record_per_simulation(document, records, tmp_path):
+    stats, converted, _ = convert_lines("tau2_results", [document], tmp_path)
+    assert (stats.read, stats.converted, stats.quarantined) == (20, 20, 0)
+    assert {r.source.original_id for r in converted} == {s["id"] for s in document["simulations"]}
+    assert sorted(r.id for r in converted) == sorted(r.id for r in records.values())
+
+
+def test_task_is_joined_into_q(records):
+    task = records["2"].task
+    assert task.instruction.startswith("First, try to book a flight from sf to ny.")
+    assert task.user_scenario["instructions"]["known_info"] == "You are Noah Muller.\nYour user id is noah_muller_9847."
+    assert task.metadata["description"]["purpose"].startswith("Testing capacity of agent to handle change of topic")
+    spec = records["2"].verifier.spec
+    assert records["2"].verifier.kind == "tau2_criteria"
+    assert [a["name"] for a in spec["actions"]] == ["get_user_details", "get_reservation_details", "get_reservation_details", "send_certificate"]
+    assert spec["reward_basis"] == ["DB", "COMMUNICATE"]
+
+
+def test_environment_and_lineage(records):
+    record = records["13"]
+    assert (record.environment.kind, record.environment.name) == ("tool_world", "airline")
+    assert record.environment.policy.startswith("# Airline Agent Policy")
+    assert record.lineage.generator["agent_info"]["llm"] == "gpt-4.1" and record.lineage.generator["seed"] == 626729
+    assert record.lineage.usage["agent_cost"] == 0.02746
+    assert record.details["termination_reason"] == "user_stop"
+
+
+def test_messages_become_linked_steps(records):
+    steps = records["13"].trajectory
+    assert len(steps) == 18
+    # The agent greets before the user says anything.
+    assert steps[0] == MessageAction(content="Hi! How can I help you today?")
+    assert steps[1].source == "user"
+    call = steps[4]
+    assert isinstance(call, ApiAction)
+    assert (call.function, call.kwargs, call.tool_call_id) == ("get_user_details", {"user_id": "james_lee_6136"}, "call_fLxcMYQFvKcOdQNYvY2sKVRr")
+    result = steps[5]
+    assert isinstance(result, TextObservation) and (result.source, result.name, result.tool_call_id) == ("tool", "get_user_details", call.tool_call_id)
+    # Task 18 makes 12 parallel calls in one turn: every one is answered by its own result.
+    steps18 = records["18"].trajectory
+    call_ids = [s.tool_call_id for s in steps18 if isinstance(s, ApiAction)]
+    result_ids = [s.tool_call_id for s in steps18 if isinstance(s, TextObservation) and s.source == "tool"]
+    assert len(call_ids) == len(set(call_ids)) and sorted(call_ids) == sorted(result_ids)
+
+
+def test_reward_info_becomes_the_result(records):
+    passed = {k for k, r in records.items() if r.verifier.result.passed}
+    assert passed == {"13", "6", "16", "8", "19", "18", "29", "30", "31", "45"}
+    failed = records["2"].verifier.result
+    assert failed.score == 0.0
+    assert failed.reasons == ["db_mismatch: the final database differs from the expected one"]
+    assert failed.evidence["reward_breakdown"] == {"DB": 0.0, "COMMUNICATE": 1.0}
+    assert [c["action_match"] for c in failed.evidence["action_checks"]] == [True, True, True, False]
+    assert failed.evidence["nl_assertions"][0]["met"] is False
+    # Task 13 misses an expected action, but actions are not in its reward basis: it passes without reasons.
+    ok = records["13"].verifier.result
+    assert ok.passed and ok.score == 1.0 and ok.reasons == []
+    assert ok.evidence["action_checks"][0]["action_match"] is False
+
+
+def test_a_bare_simulation_converts_without_its_task(document, tmp_path):
+    stats, converted, _ = convert_lines("tau2_results", document["simulations"][:3], tmp_path)
+    assert stats.converted == 3
+    assert converted[0].task.instruction == "" and converted[0].task.metadata == {"task_id": "13"}
+    assert converted[0].verifier.spec == {} and converted[0].verifier.result.passed is True
+
+
+def test_bad_simulations_are_quarantined(document, tmp_path):
+    doc = copy.deepcopy(document)
+    sims = doc["simulations"]
+    sims[1]["task_id"] = "999"
+    sims[2]["messages"][5]["id"] = "call_unknown"
+    sims[3]["messages"][1]["role"] = "customer"
+    del sims[4]["messages"]
+    sims[5]["reward_info"]["reward"] = None
+    sims[6]["messages"][1]["tool_calls"] = [{"id": "u1", "name": "toggle_roaming", "arguments": {}, "requestor": "user"}]
+    stats, converted, quarantine = convert_lines("tau2_results", [doc, {"tasks": []}], tmp_path)
+    assert (stats.read, stats.converted, stats.quarantined) == (21, 14, 7)
+    errors = [row["error"] for row in quarantine]
+    assert errors[0] == "simulation's task_id '999' is not among the file's tasks"
+    assert "tool result for call id 'call_unknown' answers no earlier call" in errors[1]
+    assert "unknown role 'customer'" in errors[2]
+    assert errors[3] == "missing field 'messages'"
+    assert errors[4] == "field 'reward' is NoneType, expected int/float"
+    assert "user-side tool calls" in errors[5]
+    assert errors[6].startswith("not a τ² results file")

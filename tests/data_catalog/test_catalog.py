@@ -1,0 +1,106 @@
+"""The DuckDB catalog: registration, versions, views, SQL, names, and a second process holding the lock."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from data_catalog.catalog import Catalog, check_name, list_datasets, register_dataset, safe_name, sql
+from data_catalog.convert import convert_files
+from data_catalog.home import catalog_path
+from tests.conftest import ADP_FIXTURES
+
+
+@pytest.fixture
+def converted(tmp_path):
+    """The agenttuning_os ADP sample (5 trajectories) converted to Parquet."""
+    out = tmp_path / "os.parquet"
+    stats = convert_files("adp", [str(ADP_FIXTURES / "agenttuning_os" / "sample_std.json")], out)
+    assert stats.converted == 5
+    return out, stats
+
+
+def test_register_creates_catalog_under_data_home_and_view_answers_sql(data_home, converted):
+    out, stats = converted
+    entry = register_dataset("agenttuning_os", out, stats.converted, config_hash="h1", details={"format": "adp"})
+    assert catalog_path() == data_home / "catalog.duckdb" and catalog_path().exists()
+    assert (entry.name, entry.version, entry.kind, entry.rows) == ("agenttuning_os", 1, "records", 5)
+    result = sql("SELECT count(*) AS n, count(DISTINCT id) AS ids, min(num_steps) > 0 AS nonempty FROM agenttuning_os")
+    assert result.columns == ["n", "ids", "nonempty"]
+    assert result.rows == [(5, 5, True)]
+    # Nested columns are queryable: every trajectory starts with the user's task.
+    first = sql("SELECT DISTINCT trajectory[1].class_, trajectory[1].source FROM agenttuning_os").rows
+    assert first == [("text_observation", "user")]
+
+
+def test_versions_are_addressable_and_identical_reregistration_keeps_the_version(data_home, converted, tmp_path):
+    out, stats = converted
+    catalog = Catalog()
+    v1 = catalog.register_dataset("os", out, 5, config_hash="a")
+    assert catalog.register_dataset("os", out, 5, config_hash="a").version == 1
+    half = tmp_path / "half.parquet"
+    convert_files("adp", [str(ADP_FIXTURES / "agenttuning_alfworld" / "sample_std.json")], half)
+    v2 = catalog.register_dataset("os", half, 5, config_hash="b", parents=["os@1"])
+    assert (v1.version, v2.version) == (1, 2)
+    assert catalog.sql("SELECT count(*) FROM os__v1").rows == [(5,)]
+    # The plain name follows the latest version; v1 still reads the first file.
+    latest_ids = {r[0] for r in catalog.sql("SELECT id FROM os").rows}
+    v1_ids = {r[0] for r in catalog.sql("SELECT id FROM os__v1").rows}
+    assert latest_ids.isdisjoint(v1_ids)
+    assert [e.version for e in catalog.list_datasets()] == [2]
+    assert [e.version for e in catalog.list_datasets(all_versions=True)] == [1, 2]
+    assert catalog.get("os").parents == ["os@1"]
+    assert catalog.get("os", 1).config_hash == "a"
+
+
+def test_datasets_table_holds_the_registered_fields(data_home, converted):
+    out, _ = converted
+    register_dataset("os", out, 5, config_hash="abc", parents=["raw@1"], details={"license": "MIT"})
+    row = sql("SELECT name, version, kind, path, rows, schema_version, config_hash, parents, details FROM datasets").as_dicts()[0]
+    assert row["path"] == str(out) and row["rows"] == 5 and row["schema_version"] == "1.0"
+    assert row["parents"] == ["raw@1"] and row["details"] == '{"license": "MIT"}'
+    assert sql("SELECT typeof(created_at) FROM datasets").rows == [("TIMESTAMP",)]
+
+
+def test_sql_is_read_only(data_home, converted):
+    out, _ = converted
+    register_dataset("os", out, 5)
+    with pytest.raises(Exception, match="read-only"):
+        sql("DELETE FROM datasets")
+    assert len(list_datasets()) == 1
+
+
+@pytest.mark.parametrize("bad", ["1abc", "has-dash", "x__v3", "datasets", ""])
+def test_invalid_names_are_refused(bad):
+    with pytest.raises(ValueError, match="invalid dataset name"):
+        check_name(bad)
+
+
+def test_safe_name_makes_valid_names():
+    for text in ["nebius_SWE-agent-trajectories", "2024 runs", "x__v3", "---"]:
+        check_name(safe_name(text))
+    assert safe_name("nebius_SWE-agent-trajectories") == "nebius_SWE_agent_trajectories"
+
+
+def test_register_waits_for_another_process_holding_the_write_lock(data_home, converted):
+    out, _ = converted
+    register_dataset("first", out, 5)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", (
+            "import duckdb, sys, time\n"
+            f"con = duckdb.connect({str(catalog_path())!r})\n"
+            "print('locked', flush=True)\n"
+            "time.sleep(1.5)\n"
+            "con.close()\n"
+        )],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        second = register_dataset("second", out, 5)  # retried until the holder closes
+    finally:
+        holder.wait(timeout=30)
+    assert second.version == 1
+    assert [e.name for e in list_datasets()] == ["first", "second"]

@@ -1,0 +1,76 @@
+"""`aceforge catalog list` and `aceforge catalog sql` over what `aceforge convert` wrote."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+from tests.conftest import ADP_FIXTURES, TAU_FIXTURES
+
+runner = CliRunner()
+TAU_RUNS = TAU_FIXTURES / "tau-bench" / "historical_trajectories" / "gpt-4o-airline.excerpt.json"
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def converted(data_home, tmp_path):
+    """The tau-bench excerpt and the ADP agenttuning_os sample, converted and registered."""
+    assert invoke("convert", "-f", "tau_bench", TAU_RUNS, "-o", tmp_path / "airline_runs.parquet").exit_code == 0
+    assert invoke("convert", "-f", "adp", ADP_FIXTURES / "agenttuning_os" / "sample_std.json", "-o", tmp_path / "os.parquet").exit_code == 0
+    return tmp_path
+
+
+def sql_json(query):
+    result = invoke("catalog", "sql", query, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_list_shows_every_dataset_and_its_quarantine(converted):
+    listed = json.loads(invoke("catalog", "list", "--json").stdout)
+    assert [(d["name"], d["kind"], d["rows"], d["version"]) for d in listed] == [
+        ("airline_runs", "records", 8, 1),
+        ("airline_runs_quarantine", "quarantine", 0, 1),
+        ("os", "records", 5, 1),
+        ("os_quarantine", "quarantine", 0, 1),
+    ]
+    table = invoke("catalog", "list")
+    assert table.exit_code == 0 and "airline_runs" in table.stdout and "records" in table.stdout
+
+
+def test_sql_counts_match_the_raw_files(converted):
+    raw = json.loads(TAU_RUNS.read_text())
+    tool_calls = sum(len(m.get("tool_calls") or []) for r in raw for m in r["traj"])
+    passed = sum(1 for r in raw if r["reward"] == 1.0)
+    rows = sql_json(
+        "SELECT count(*) AS records, sum(CASE WHEN verifier_passed THEN 1 ELSE 0 END) AS passed, "
+        "(SELECT count(*) FROM (SELECT unnest(trajectory) AS s FROM airline_runs) WHERE s.class_ = 'api_action') AS calls "
+        "FROM airline_runs"
+    )
+    assert rows == [{"records": len(raw), "passed": passed, "calls": tool_calls}]
+    os_raw = json.loads((ADP_FIXTURES / "agenttuning_os" / "sample_std.json").read_text())
+    assert sql_json("SELECT sum(num_steps) AS steps FROM os") == [{"steps": sum(len(r["content"]) for r in os_raw)}]
+
+
+def test_sql_over_the_datasets_table_and_table_output(converted):
+    rows = sql_json("SELECT name, details->>'format' AS format FROM datasets WHERE kind = 'records' ORDER BY name")
+    assert rows == [{"name": "airline_runs", "format": "tau_bench"}, {"name": "os", "format": "adp"}]
+    table = invoke("catalog", "sql", "SELECT name, rows FROM datasets ORDER BY name LIMIT 1")
+    assert table.exit_code == 0 and "airline_runs" in table.stdout and "8" in table.stdout
+
+
+def test_bad_sql_exits_1_with_duckdb_message(converted):
+    result = invoke("catalog", "sql", "SELECT * FROM no_such_dataset")
+    assert result.exit_code == 1
+    assert "no_such_dataset" in result.stderr and "does not exist" in result.stderr and "Traceback" not in result.output
+
+
+def test_empty_catalog(data_home):
+    result = invoke("catalog", "list")
+    assert result.exit_code == 0 and "the catalog is empty" in result.stderr

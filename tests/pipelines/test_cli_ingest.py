@@ -1,0 +1,135 @@
+"""`aceforge formats` and `aceforge convert`: outputs, --json, stdin, gzip, quarantine, exit codes 0/1/2."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from data_catalog.catalog import Catalog
+from pipelines.cli import app
+from schemas.io import read_records
+from tests.conftest import ADP_FIXTURES, TAU_FIXTURES
+
+runner = CliRunner()
+OS_STD = ADP_FIXTURES / "agenttuning_os" / "sample_std.json"
+TAU_RUNS = TAU_FIXTURES / "tau-bench" / "historical_trajectories" / "gpt-4o-airline.excerpt.json"
+
+
+def invoke(*args, input=None):
+    return runner.invoke(app, [str(a) for a in args], input=input)
+
+
+def last_json(result) -> dict:
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_formats_lists_each_format_with_description_and_options():
+    result = invoke("formats")
+    assert result.exit_code == 0
+    for name in ("adp", "openai_chat", "sharegpt", "tau_bench"):
+        assert name in result.stdout
+    assert "Agent Data Protocol v1" in result.stdout and "dialect" in result.stdout
+
+
+def test_convert_json_array_prints_counts_as_last_line_and_registers(data_home, tmp_path):
+    out = tmp_path / "os.parquet"
+    result = invoke("convert", "--format", "adp", OS_STD, "-o", out, "--json")
+    assert result.exit_code == 0, result.output
+    assert last_json(result) == {"read": 5, "converted": 5, "quarantined": 0, "output": str(out)}
+    assert [r.source.original_id for r in read_records(out)] == [str(x["id"]) for x in json.loads(OS_STD.read_text())]
+    entry = Catalog().get("os")
+    assert (entry.rows, entry.details["format"], entry.path) == (5, "adp", str(out))
+    assert Catalog().get("os_quarantine").rows == 0
+
+
+def test_convert_reads_stdin(data_home, tmp_path):
+    lines = "".join(json.dumps(r) + "\n" for r in json.loads(OS_STD.read_text()))
+    result = invoke("convert", "-f", "adp", "-", "-o", tmp_path / "s.parquet", "--json", "--dataset", "from_stdin", input=lines)
+    assert result.exit_code == 0, result.output
+    assert last_json(result)["converted"] == 5
+    assert {r.source.dataset for r in read_records(tmp_path / "s.parquet")} == {"from_stdin"}
+    assert Catalog().get("from_stdin").rows == 5
+
+
+def test_convert_gzip_jsonl_and_several_inputs(data_home, tmp_path):
+    gz = tmp_path / "runs.jsonl.gz"
+    with gzip.open(gz, "wt") as f:
+        for record in json.loads(OS_STD.read_text()):
+            f.write(json.dumps(record) + "\n")
+    alfworld = ADP_FIXTURES / "agenttuning_alfworld" / "sample_std.json"
+    result = invoke("convert", "-f", "adp", gz, alfworld, "-o", tmp_path / "both.parquet", "--json", "--no-register")
+    assert result.exit_code == 0, result.output
+    assert last_json(result) == {"read": 10, "converted": 10, "quarantined": 0, "output": str(tmp_path / "both.parquet")}
+    assert not (data_home / "catalog.duckdb").exists()
+
+
+def test_bad_records_go_to_the_quarantine_file_with_reasons(data_home, tmp_path):
+    good = [json.dumps(r) for r in json.loads(OS_STD.read_text())[:2]]
+    raw = tmp_path / "mixed.jsonl"
+    raw.write_text("\n".join([good[0], '{"id": "cut", "content": [{"cla', json.dumps({"id": "x", "content": "oops"}), good[1]]) + "\n")
+    quarantine = tmp_path / "q" / "bad.parquet"
+    result = invoke("convert", "-f", "adp", raw, "-o", tmp_path / "m.parquet", "--quarantine", quarantine, "--json")
+    assert result.exit_code == 0
+    assert last_json(result) == {"read": 4, "converted": 2, "quarantined": 2, "output": str(tmp_path / "m.parquet")}
+    rows = pq.read_table(quarantine).to_pylist()
+    assert [(r["source"], r["index"]) for r in rows] == [(str(raw), 1), (str(raw), 2)]
+    assert rows[0]["error"].startswith("invalid JSON line") and rows[0]["raw_excerpt"].startswith('{"id": "cut"')
+    assert rows[1]["error"] == "field 'content' is str, expected list" and '"oops"' in rows[1]["raw_excerpt"]
+    assert Catalog().sql("SELECT count(*) FROM m_quarantine").rows == [(2,)]
+
+
+def test_wrong_format_for_the_file_exits_1_with_the_common_errors(data_home, tmp_path):
+    result = invoke("convert", "-f", "openai_chat", OS_STD, "-o", tmp_path / "x.parquet", "--json")
+    assert result.exit_code == 1
+    assert last_json(result) == {"read": 5, "converted": 0, "quarantined": 5, "output": str(tmp_path / "x.parquet")}
+    assert "no record converted of 5 read; most common errors:" in result.stderr
+    assert "is --format openai_chat right?" in result.stderr and "Traceback" not in result.output
+    assert Catalog().get("x") is None  # nothing converted: nothing registered
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-f", "no_such_format", str(OS_STD)], "unknown format 'no_such_format'; known formats: adp"),
+        (["-f", "adp", "missing.json"], "input not found: missing.json"),
+        (["-f", "adp", str(OS_STD), "--option", "novalue"], "--option expects key=value, got 'novalue'"),
+        (["-f", "adp", str(OS_STD), "--option", "dialect=react"], "format 'adp' has no option(s) ['dialect']"),
+        (["-f", "adp", "-", "-"], "stdin ('-') can be given only once"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(data_home, tmp_path, args, message):
+    result = invoke("convert", *args, "-o", tmp_path / "o.parquet")
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
+    assert not (tmp_path / "o.parquet").exists()
+
+
+def test_output_must_be_parquet_and_required(tmp_path):
+    assert invoke("convert", "-f", "adp", OS_STD, "-o", tmp_path / "o.csv").exit_code == 2
+    missing = invoke("convert", "-f", "adp", OS_STD)
+    assert missing.exit_code == 2 and "--output" in missing.output
+
+
+def test_format_option_reaches_the_converter(data_home, tmp_path):
+    result = invoke("convert", "-f", "tau_bench", TAU_RUNS, "-o", tmp_path / "t.parquet", "--option", "domain=airline", "--json")
+    assert result.exit_code == 0, result.output
+    records = list(read_records(tmp_path / "t.parquet"))
+    assert len(records) == last_json(result)["converted"] == len(json.loads(TAU_RUNS.read_text()))
+    assert {r.verifier.result.score for r in records} == {0.0, 1.0}
+
+
+def test_console_script_end_to_end_without_traceback(data_home, tmp_path):
+    env_cmd = [sys.executable, "-m", "pipelines.cli"]
+    ok = subprocess.run([*env_cmd, "convert", "-f", "adp", str(OS_STD), "-o", str(tmp_path / "o.parquet"), "--json"],
+                        capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and json.loads(ok.stdout.splitlines()[-1])["converted"] == 5
+    bad = subprocess.run([*env_cmd, "convert", "-f", "nope", str(OS_STD), "-o", str(tmp_path / "p.parquet")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: unknown format 'nope'") and "Traceback" not in bad.stderr

@@ -1,0 +1,102 @@
+"""`aceforge validate`, `show` and `export-adp` on converted real samples."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from data_catalog.convert import convert_files
+from pipelines.cli import app
+from schemas.arrow_schema import RECORD_SCHEMA
+from tests.conftest import ADP_FIXTURES, FIXTURES, TAU_FIXTURES
+
+runner = CliRunner()
+TAU_RUNS = TAU_FIXTURES / "tau-bench" / "historical_trajectories" / "gpt-4o-airline.excerpt.json"
+ADP_SCHEMA = json.loads((FIXTURES.parent / "adp-v1.schema.json").read_text())
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def tau_parquet(tmp_path):
+    out = tmp_path / "tau.parquet"
+    assert convert_files("tau_bench", [str(TAU_RUNS)], out).converted == 8
+    return out
+
+
+def test_validate_accepts_a_converted_file(tau_parquet):
+    result = invoke("validate", tau_parquet)
+    assert result.exit_code == 0
+    assert "8 records, all valid" in result.stderr
+
+
+def test_validate_lists_rows_that_do_not_parse_and_duplicate_ids(tau_parquet, tmp_path):
+    rows = pq.read_table(tau_parquet).to_pylist()
+    rows[2]["trajectory"][0]["class_"] = "bogus_step"
+    rows[5]["environment"] = '{"kind": 3}'
+    rows[6]["id"] = rows[7]["id"]
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(pa.Table.from_pylist(rows, schema=RECORD_SCHEMA), bad)
+    result = invoke("validate", bad)
+    assert result.exit_code == 1
+    listed = result.stdout.strip().splitlines()
+    assert [line.split(":")[0] for line in listed] == [f"row 2 (id {rows[2]['id']})", f"row 5 (id {rows[5]['id']})", f"row 7 (id {rows[7]['id']})"]
+    assert "bogus_step" in listed[0] and "duplicate record id" in listed[2]
+    assert "3 bad row(s)" in result.stderr
+
+
+def test_validate_rejects_a_foreign_schema(tmp_path):
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"id": ["a"], "text": ["hello"]}), other)
+    result = invoke("validate", other)
+    assert result.exit_code == 1
+    assert "schema does not match the record schema" in result.stderr and "missing column 'trajectory'" in result.stderr
+    assert "unexpected column 'text'" in result.stderr
+
+
+def test_validate_usage_errors(tmp_path):
+    assert invoke("validate", tmp_path / "none.parquet").exit_code == 2
+    (tmp_path / "x.csv").write_text("a,b\n")
+    assert invoke("validate", tmp_path / "x.csv").exit_code == 2
+
+
+def test_show_renders_e_q_tau_v_of_the_chosen_record(tau_parquet):
+    raw = json.loads(TAU_RUNS.read_text())
+    result = invoke("show", tau_parquet, "--id", "4/0", "--max-chars", "0")  # the original id: task 4, trial 0
+    assert result.exit_code == 0, result.output
+    shown = result.stdout
+    target = next(r for r in raw if r["task_id"] == 4)
+    tools = {c["function"]["name"] for m in target["traj"] for c in m.get("tool_calls") or []}
+    assert all(name in shown for name in tools)
+    for heading in ("E  environment", "q  task", "τ  trajectory", "v  verifier"):
+        assert heading in shown
+    assert "4/0" in shown and "passed=False score=0.0" in shown
+
+
+def test_show_first_record_and_unknown_id(tau_parquet):
+    first = invoke("show", tau_parquet)
+    assert first.exit_code == 0 and "τ  trajectory" in first.stdout
+    missing = invoke("show", tau_parquet, "--id", "no-such-id")
+    assert missing.exit_code == 1 and "no record with id 'no-such-id'" in missing.stderr
+
+
+def test_export_adp_writes_jsonl_that_adp_schema_accepts(tmp_path):
+    src = ADP_FIXTURES / "agenttuning_os" / "sample_std.json"
+    parquet = tmp_path / "os.parquet"
+    convert_files("adp", [str(src)], parquet)
+    out = tmp_path / "sub" / "os.adp.jsonl"
+    result = invoke("export-adp", parquet, "-o", out)
+    assert result.exit_code == 0 and "wrote 5 ADP records" in result.stderr
+    exported = [json.loads(line) for line in out.read_text().splitlines()]
+    original = json.loads(src.read_text())
+    assert [e["id"] for e in exported] == [str(o["id"]) for o in original]
+    assert [[s["class_"] for s in e["content"]] for e in exported] == [[s["class_"] for s in o["content"]] for o in original]
+    for record in exported:
+        jsonschema.validate(record, ADP_SCHEMA)

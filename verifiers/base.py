@@ -1,0 +1,71 @@
+"""What every verifier shares: the check context, the result constructor, the verifier base class.
+
+A verifier is a pure check of one record: it reads the record (and what
+earlier checks in the chain left in the context, e.g. the replayed
+environment) and returns a VerifierResult with stable reason codes. It never
+mutates the record and never raises for bad input: the runner turns an
+unexpected exception into the reason ``verifier_error:<Type>``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from environments.base import ToolEnvironment
+from schemas.record import AgentRecord, Tool, VerifierResult
+
+EnvFactory = Callable[..., ToolEnvironment]
+
+
+def default_env_factory(name: str, **kwargs: Any) -> ToolEnvironment:
+    from environments.registry import get_environment
+
+    return get_environment(name, **kwargs)
+
+
+@dataclass
+class CheckContext:
+    """One record under verification, plus what the chain has learned about it so far."""
+
+    record: AgentRecord
+    env_factory: EnvFactory = default_env_factory
+    judge: Any = None  # an object with a generation interface, see verifiers/llm_judge.py
+    # Filled by the replay verifier: the environments at the start and at the end of τ.
+    initial_env: ToolEnvironment | None = None
+    final_env: ToolEnvironment | None = None
+    # Per replayed write call: {"step", "tool", "changed", "repeat"} (see replay.py).
+    write_log: list[dict[str, Any]] = field(default_factory=list)
+    live_tools: list[Tool] | None = None
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        return self.record.verifier.spec
+
+    def tools(self) -> dict[str, Tool]:
+        """The tools the agent was given (E.tools), else those of the live environment."""
+        tools = self.record.environment.tools or self.live_tools or []
+        return {t.name: t for t in tools}
+
+
+class RecordVerifier(ABC):
+    name: str = ""
+    version: str = "1"
+    # A hard failure makes later checks meaningless (the chain stops there).
+    hard: bool = False
+
+    @abstractmethod
+    def check(self, ctx: CheckContext) -> VerifierResult:
+        ...
+
+    def result(self, passed: bool, score: float | None = None, reasons: list[str] | None = None,
+               evidence: dict[str, Any] | None = None) -> VerifierResult:
+        return VerifierResult(
+            passed=passed,
+            score=(1.0 if passed else 0.0) if score is None else round(float(score), 6),
+            reasons=list(dict.fromkeys(reasons or [])),  # unique, in first-seen order
+            evidence=evidence or {},
+            verifier=self.name,
+            version=self.version,
+        )

@@ -1,0 +1,158 @@
+"""The constraint language: one small check per kind, over outcomes (state, messages, actions).
+
+A constraint is a dict with a ``check`` kind, an optional ``id`` and the
+kind's fields. Checks look at outcomes, not at the exact sequence of actions,
+so any valid path to the goal is accepted.
+
+State (paths as in verifiers/state_reader.py; the final state is the replayed one):
+- ``{"check": "state_equals", "path": "orders.#R1.status", "value": "cancelled"}``
+  (numbers compare within ``tolerance``, default 1e-6)
+- ``{"check": "state_delta", "path": "users.u1.payment_methods.gc_1.balance", "delta": 54.0, "tolerance": 0.01}``
+  (final minus initial)
+- ``{"check": "state_unchanged", "path": "users.u2"}``
+- ``{"check": "no_write_outside", "scope": ["users.u1", "orders.#R1"]}`` (a path or a list)
+- ``{"check": "allow_write", "scope": "orders"}`` (permission only, never scored; see write penalty)
+
+Messages (the agent's MessageActions):
+- ``{"check": "message_contains", "text": "refund"}`` (case-insensitive unless ``case_sensitive``)
+- ``{"check": "message_contains", "number": 54.0, "tolerance": 0.01}`` (finds "$54.00", "54")
+- ``{"check": "message_not_contains", "text": "password"}``
+
+Actions (ApiActions, with their replayed success when there was a replay):
+- ``{"check": "action_called", "function": "cancel_pending_order", "args_subset": {"order_id": "#R1"}}``
+  (``"succeeded": false`` also counts failed calls)
+- ``{"check": "action_not_called", "function": "transfer_to_human_agents"}``
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from verifiers.state_reader import MISSING, StateReader, changed_rows, split_path, within
+
+_NUMBER = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?")
+
+
+@dataclass
+class Outcome:
+    """What the constraints are checked against."""
+
+    final: StateReader | None
+    initial: StateReader | None
+    messages: list[str]
+    calls: list[tuple[str, dict, bool]]  # (function, arguments, succeeded)
+    _changed: list[tuple[str, ...]] | None = field(default=None, repr=False)
+
+    def changed(self) -> list[tuple[str, ...]]:
+        if self._changed is None:
+            self._changed = changed_rows(self.initial, self.final) if self.final and self.initial else []
+        return self._changed
+
+
+class ConstraintError(ValueError):
+    """A constraint that cannot be evaluated as written (unknown kind, missing field)."""
+
+
+def values_match(expected: Any, actual: Any, tolerance: float = 1e-6) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return math.isclose(expected, actual, abs_tol=tolerance)
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return expected.keys() == actual.keys() and all(values_match(v, actual[k], tolerance) for k, v in expected.items())
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(values_match(e, a, tolerance) for e, a in zip(expected, actual))
+    return expected == actual
+
+
+def is_subset(subset: Any, actual: Any, tolerance: float = 1e-6) -> bool:
+    if isinstance(subset, dict) and isinstance(actual, dict):
+        return all(k in actual and is_subset(v, actual[k], tolerance) for k, v in subset.items())
+    return values_match(subset, actual, tolerance)
+
+
+def _field(c: dict, name: str) -> Any:
+    if name not in c:
+        raise ConstraintError(f"{c.get('check')} needs '{name}'")
+    return c[name]
+
+
+def _state(outcome: Outcome, which: str) -> StateReader:
+    reader = outcome.final if which == "final" else outcome.initial
+    if reader is None:
+        raise ConstraintError("no replayed state to check (the record has no environment)")
+    return reader
+
+
+def state_equals(c: dict, o: Outcome) -> bool:
+    actual = _state(o, "final").get(_field(c, "path"))
+    return actual is not MISSING and values_match(_field(c, "value"), actual, c.get("tolerance", 1e-6))
+
+
+def state_delta(c: dict, o: Outcome) -> bool:
+    before, after = _state(o, "initial").get(_field(c, "path")), _state(o, "final").get(c["path"])
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (before, after))
+    return numbers and math.isclose(after - before, float(_field(c, "delta")), abs_tol=c.get("tolerance", 1e-6))
+
+
+def state_unchanged(c: dict, o: Outcome) -> bool:
+    return _state(o, "initial").get(_field(c, "path")) == _state(o, "final").get(c["path"])
+
+
+def scopes_of(c: dict) -> list[list[str]]:
+    scope = _field(c, "scope")
+    return [split_path(s) for s in (scope if isinstance(scope, list) else [scope])]
+
+
+def no_write_outside(c: dict, o: Outcome) -> bool:
+    _state(o, "final")
+    scopes = scopes_of(c)
+    return all(any(within(row, s) for s in scopes) for row in o.changed())
+
+
+def message_contains(c: dict, o: Outcome) -> bool:
+    if "number" in c:
+        wanted, tol = float(c["number"]), c.get("tolerance", 1e-6)
+        found = (float(m.replace("$", "").replace(",", "")) for text in o.messages for m in _NUMBER.findall(text))
+        return any(math.isclose(value, wanted, abs_tol=tol) for value in found)
+    text = str(_field(c, "text"))
+    if c.get("case_sensitive"):
+        return any(text in message for message in o.messages)
+    return any(text.lower() in message.lower() for message in o.messages)
+
+
+def message_not_contains(c: dict, o: Outcome) -> bool:
+    return not message_contains(c, o)
+
+
+def _matching_calls(c: dict, o: Outcome) -> list[tuple[str, dict, bool]]:
+    function, subset = _field(c, "function"), c.get("args_subset", {})
+    need_success = c.get("succeeded", True)
+    return [call for call in o.calls
+            if call[0] == function and is_subset(subset, call[1]) and (call[2] or not need_success)]
+
+
+def action_called(c: dict, o: Outcome) -> bool:
+    return bool(_matching_calls(c, o))
+
+
+def action_not_called(c: dict, o: Outcome) -> bool:
+    return not _matching_calls({**c, "succeeded": False}, o)
+
+
+CHECKS: dict[str, Callable[[dict, Outcome], bool]] = {
+    "state_equals": state_equals,
+    "state_delta": state_delta,
+    "state_unchanged": state_unchanged,
+    "no_write_outside": no_write_outside,
+    "message_contains": message_contains,
+    "message_not_contains": message_not_contains,
+    "action_called": action_called,
+    "action_not_called": action_not_called,
+}
+# Kinds that only grant write permission (for the harmful-write penalty) and are not scored.
+PERMISSIONS = frozenset({"allow_write"})
+STATE_PATH_CHECKS = frozenset({"state_equals", "state_delta"})

@@ -1,0 +1,104 @@
+"""Replay: re-execute τ's tool calls in a fresh environment and compare with what τ recorded.
+
+The environment starts from the record's initial state (verifiers/initial_state.py).
+Each ApiAction is called in step order; its replayed result must match the
+recorded tool result. Comparison (``v.spec["replay_compare"]``): ``json``
+(default: equal as parsed JSON, else equal as stripped text), ``exact``, or
+``status`` (only success vs error must agree; for imported data whose
+observation text was formatted by another system).
+
+Reason codes: ``replay_mismatch`` (a result differs: the trajectory shows a
+state the replay never reached), ``replay_error`` (the environment raised),
+``initial_state_mismatch`` / ``initial_state_unavailable`` /
+``unknown_environment`` / ``no_environment`` (the start state cannot be
+rebuilt), ``state_hash_mismatch`` (``v.spec["final_state_hash"]`` differs),
+``tool_error`` (only with ``v.spec["allow_tool_errors"] = false``: a call failed).
+
+Evidence: ``final_state_hash``, ``calls``, ``tool_errors``, ``mismatch``
+({step, tool, recorded, replayed}) for the first mismatch. The replayed
+environments and a per-call log (tool, ok, access, changed, repeat) are left
+in the context for the constraints verifier.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from environments.base import ToolResult
+from schemas.record import VerifierResult
+from verifiers.base import CheckContext, RecordVerifier
+from verifiers.initial_state import InitialStateError, build_environment
+from verifiers.trajectory_view import pair_calls
+
+EXCERPT = 300
+
+
+def same_observation(recorded: str, replayed: ToolResult, mode: str = "json") -> bool:
+    if mode == "status":
+        return recorded.lstrip().lower().startswith("error") == (not replayed.ok)
+    text = replayed.as_text()
+    if mode == "exact":
+        return recorded == text
+    if recorded.strip() == text.strip():
+        return True
+    try:
+        return orjson.loads(recorded) == orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+
+
+class ReplayVerifier(RecordVerifier):
+    name = "replay"
+    version = "1"
+    hard = True
+
+    def check(self, ctx: CheckContext) -> VerifierResult:
+        record = ctx.record
+        try:
+            env = build_environment(record.environment, ctx.env_factory)
+            ctx.initial_env = build_environment(record.environment, ctx.env_factory)
+        except InitialStateError as exc:
+            return self.result(False, reasons=[exc.code], evidence={"detail": str(exc)})
+        access = {t.name: t.access for t in env.tools()}
+        mode = ctx.spec.get("replay_compare", "json")
+        pairs, _ = pair_calls(record.trajectory)
+        mismatch, errors, seen_writes = None, 0, set()
+        for pair in pairs:
+            call = pair.call
+            is_write = access.get(call.function) == "write"
+            before = env.state_hash() if is_write else None
+            try:
+                replayed = env.call(call.function, call.kwargs)
+            except Exception as exc:  # the protocol forbids raising; a buggy environment must not crash us
+                return self.result(False, reasons=["replay_error"],
+                                   evidence={"step": pair.step, "tool": call.function, "detail": f"{type(exc).__name__}: {exc}"})
+            errors += not replayed.ok
+            key = orjson.dumps([call.function, call.kwargs], option=orjson.OPT_SORT_KEYS)
+            ctx.write_log.append({
+                "step": pair.step, "tool": call.function, "ok": replayed.ok, "access": access.get(call.function),
+                "changed": is_write and replayed.ok and env.state_hash() != before,
+                "repeat": is_write and replayed.ok and key in seen_writes,
+            })
+            if is_write and replayed.ok:
+                seen_writes.add(key)
+            if mismatch is None and pair.result is not None and not same_observation(pair.result.content, replayed, mode):
+                mismatch = {"step": pair.result_step, "tool": call.function,
+                            "recorded": pair.result.content[:EXCERPT], "replayed": replayed.as_text()[:EXCERPT]}
+        ctx.final_env = env
+        return self._verdict(ctx, env.state_hash(), len(pairs), errors, mismatch)
+
+    def _verdict(self, ctx: CheckContext, final_hash: str, calls: int, errors: int, mismatch: dict | None) -> VerifierResult:
+        evidence: dict[str, Any] = {"final_state_hash": final_hash, "calls": calls, "tool_errors": errors}
+        reasons = []
+        if mismatch is not None:
+            reasons.append("replay_mismatch")
+            evidence["mismatch"] = mismatch
+        expected = ctx.spec.get("final_state_hash")
+        if expected and expected != final_hash:
+            reasons.append("state_hash_mismatch")
+            evidence["expected_final_state_hash"] = expected
+        if errors and ctx.spec.get("allow_tool_errors", True) is False:
+            reasons.append("tool_error")
+        return self.result(not reasons, reasons=reasons, evidence=evidence)

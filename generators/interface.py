@@ -1,0 +1,176 @@
+"""The one batch interface every generation backend implements.
+
+A caller hands a list of ChatRequests and one SamplingParams to
+``Backend.generate`` and gets back one GenerationResult per request, in order.
+Backends say what they can do through ``Capabilities``; callers check those
+flags instead of the backend's type. A request that cannot be served (too
+long, rejected by the server) comes back as a result with ``error`` set, so one
+bad request never sinks the batch.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Callable, Literal
+
+import jsonschema
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from schemas.record import Tool
+
+OnResult = Callable[[int, "GenerationResult"], None]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SamplingParams(_Model):
+    """Everything here changes outputs and is part of the cache key."""
+
+    n: int = Field(1, ge=1)
+    temperature: float = Field(0.0, ge=0.0)
+    top_p: float = Field(1.0, gt=0.0, le=1.0)
+    max_tokens: int = Field(256, ge=1)
+    stop: list[str] = Field(default_factory=list)
+    # Deterministic by default; rollouts that want distinct samples pass distinct seeds.
+    seed: int | None = 0
+    logprobs: bool = False
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0.0
+
+
+class ToolCall(_Model):
+    """One parsed call; ``arguments`` is always a JSON object."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class ChatRequest(_Model):
+    messages: list[dict[str, Any]]
+    # OpenAI function-tool dicts or schemas.record.Tool; normalized by tool_calls.normalize_tools.
+    tools: list[dict[str, Any] | Tool] | None = None
+    json_schema: dict[str, Any] | None = None
+    # Per-request override of the batch's sampling params (e.g. a distinct seed per rollout).
+    sampling: SamplingParams | None = None
+
+    @field_validator("messages")
+    @classmethod
+    def _non_empty(cls, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if not messages:
+            raise ValueError("a chat request needs at least one message")
+        for message in messages:
+            if "role" not in message:
+                raise ValueError(f"message without a role: {message!r}")
+        return messages
+
+    @field_validator("json_schema")
+    @classmethod
+    def _valid_schema(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+        # An invalid schema fails here, before any generation starts.
+        if schema is not None:
+            try:
+                jsonschema.Draft202012Validator.check_schema(schema)
+            except jsonschema.SchemaError as exc:
+                raise ValueError(f"invalid JSON schema: {exc.message}") from exc
+        return schema
+
+    def params(self, default: SamplingParams) -> SamplingParams:
+        """The sampling params that apply to this request."""
+        return self.sampling or default
+
+
+FinishReason = Literal["stop", "length", "tool_calls", "error"]
+
+
+class Completion(_Model):
+    """One of the n samples for a request."""
+
+    text: str
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    # Tool-call markup that did not parse: the text keeps it, this says why.
+    tool_call_errors: list[str] = Field(default_factory=list)
+    finish_reason: FinishReason = "stop"
+    token_ids: list[int] | None = None
+    logprobs: list[float] | None = None
+
+
+class GenerationResult(_Model):
+    completions: list[Completion] = Field(default_factory=list)
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = 0.0
+    # Set when the request was not generated (too long, rejected); completions are then empty.
+    error: str | None = None
+    # A note about input that was changed by rule (e.g. "truncated: dropped 3 messages").
+    notice: str | None = None
+    cached: bool = False
+
+    @property
+    def texts(self) -> list[str]:
+        return [c.text for c in self.completions]
+
+    @property
+    def tool_calls(self) -> list[list[ToolCall]]:
+        return [c.tool_calls for c in self.completions]
+
+    @property
+    def finish_reasons(self) -> list[str]:
+        return [c.finish_reason for c in self.completions]
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    supports_tools: bool = False
+    supports_json_schema: bool = False
+    supports_logprobs: bool = False
+
+
+class GenerationError(RuntimeError):
+    """The backend as a whole cannot serve (server down after retries, engine failed)."""
+
+
+class Backend(ABC):
+    """A generation backend. Subclasses set ``name`` and ``capabilities``."""
+
+    name: str = "backend"
+    capabilities: Capabilities = Capabilities()
+
+    @property
+    @abstractmethod
+    def model_id(self) -> dict[str, str]:
+        """Model identity for cache keys and lineage: {"model": ..., "hash": ...}."""
+
+    @abstractmethod
+    def generate(
+        self,
+        requests: list[ChatRequest],
+        params: SamplingParams,
+        on_result: OnResult | None = None,
+    ) -> list[GenerationResult]:
+        """One result per request, in order; ``on_result(i, result)`` is called as each completes."""
+
+    @property
+    def engine(self) -> dict[str, Any]:
+        """Engine settings that change outputs (same seed, other engine: other sample); part of cache keys."""
+        return {"backend": self.name}
+
+    @abstractmethod
+    def prompt_text(self, request: ChatRequest, params: SamplingParams) -> str:
+        """The exact prompt the model would see (after the length rule), for cache keys."""
+
+    def check(self, requests: list[ChatRequest]) -> None:
+        """Refuse, before any generation starts, requests this backend cannot serve."""
+        for i, request in enumerate(requests):
+            if request.tools and not self.capabilities.supports_tools:
+                raise ValueError(f"request {i}: backend {self.name} does not support tools")
+            if request.json_schema is not None and not self.capabilities.supports_json_schema:
+                raise ValueError(f"request {i}: backend {self.name} does not support JSON-schema output")
+
+    def close(self) -> None:
+        """Release engines, servers or clients; safe to call twice."""

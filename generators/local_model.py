@@ -1,0 +1,81 @@
+"""The shared part of backends that hold the model's tokenizer: rendering and the length rule.
+
+transformers and vLLM-offline render every prompt themselves with the model's
+chat template (so the prompt in the cache key is byte-for-byte what the engine
+sees); the OpenAI backend does so too when its model is a local folder.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from generators.interface import Backend, ChatRequest, GenerationResult, OnResult, SamplingParams
+from generators.model_store import model_identity, resolve_model
+from generators.prompting import Overflow, PreparedPrompt, PromptRenderer
+
+DEFAULT_MAX_MODEL_LEN = 2048
+
+
+def load_renderer(model_path: str, max_model_len: int, overflow: Overflow) -> PromptRenderer:
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(model_path)
+    return PromptRenderer(tokenizer, max_model_len, overflow)
+
+
+class LocalModelBackend(Backend):
+    """A backend whose model is a local folder (or resolvable to one)."""
+
+    def __init__(
+        self,
+        model: str | None = "default",
+        max_model_len: int = DEFAULT_MAX_MODEL_LEN,
+        overflow: Overflow = "reject",
+        renderer: PromptRenderer | None = None,
+    ):
+        self.model_path = resolve_model(model)
+        self._model_id = model_identity(self.model_path)
+        self.max_model_len = max_model_len
+        self.renderer = renderer or load_renderer(self.model_path, max_model_len, overflow)
+
+    @property
+    def model_id(self) -> dict[str, str]:
+        return self._model_id
+
+    def prepare(self, request: ChatRequest, params: SamplingParams) -> PreparedPrompt:
+        return self.renderer.prepare(request, request.params(params).max_tokens)
+
+    def prompt_text(self, request: ChatRequest, params: SamplingParams) -> str:
+        return self.prepare(request, params).text
+
+    def generate(
+        self, requests: list[ChatRequest], params: SamplingParams, on_result: OnResult | None = None
+    ) -> list[GenerationResult]:
+        """Prepare all prompts, report rejects at once, and hand the rest to ``_generate_prepared``."""
+        self.check(requests)
+        results: list[GenerationResult | None] = [None] * len(requests)
+
+        def deliver(i: int, result: GenerationResult) -> None:
+            results[i] = result
+            if on_result:
+                on_result(i, result)
+
+        todo = []
+        for i, request in enumerate(requests):
+            prepared = self.prepare(request, params)
+            if prepared.error:
+                deliver(i, GenerationResult(error=prepared.error, tokens_in=len(prepared.token_ids)))
+            else:
+                todo.append((i, request, request.params(params), prepared))
+        if todo:
+            self._generate_prepared(todo, deliver)
+        return results  # type: ignore[return-value]
+
+    def _generate_prepared(self, todo: list[tuple[int, ChatRequest, SamplingParams, PreparedPrompt]], deliver) -> None:
+        """Generate for (index, request, params, prompt) items, calling deliver(index, result) for each."""
+        raise NotImplementedError
+
+
+def timed_result(started: float, **fields: Any) -> GenerationResult:
+    return GenerationResult(latency_s=round(time.perf_counter() - started, 4), **fields)

@@ -144,16 +144,17 @@ class WebStepsConverter(Converter):
             details=details,
         )
 
-    def _flush(self, group: list[tuple[RawItem, WebStep]]) -> AgentRecord | Quarantined:
+    def _flush(self, group: list[tuple[str, int, WebStep]]) -> AgentRecord | Quarantined:
         try:
-            return self._record([step for _, step in group])
+            return self._record([step for _, _, step in group])
         except Exception as exc:  # one bad trajectory must never stop the run
-            item = group[0][0]
-            return Quarantined(item.source, item.index, describe_error(exc), {"id": group[0][1].trajectory_id})
+            source, index, step = group[0]
+            return Quarantined(source, index, describe_error(exc), {"id": step.trajectory_id})
 
     def convert_stream(self, items: Iterable[RawItem]) -> Iterator[AgentRecord | Quarantined]:
         limit = max(1, int(self.opts.extra.get("open_groups", 8)))
-        groups: OrderedDict[str, list[tuple[RawItem, WebStep]]] = OrderedDict()
+        # Only parsed steps are held, not the raw rows (whose prompt/output repeat everything).
+        groups: OrderedDict[str, list[tuple[str, int, WebStep]]] = OrderedDict()
         written: set[str] = set()
         for item in items:
             if item.error is not None:
@@ -173,7 +174,7 @@ class WebStepsConverter(Converter):
                 oldest, group = groups.popitem(last=False)
                 written.add(oldest)
                 yield self._flush(group)
-            groups.setdefault(key, []).append((item, step))
+            groups.setdefault(key, []).append((item.source, item.index, step))
         for key, group in groups.items():
             written.add(key)
             yield self._flush(group)

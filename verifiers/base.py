@@ -35,7 +35,7 @@ class CheckContext:
     # Filled by the replay verifier: the environments at the start and at the end of τ.
     initial_env: ToolEnvironment | None = None
     final_env: ToolEnvironment | None = None
-    # Per replayed write call: {"step", "tool", "changed", "repeat"} (see replay.py).
+    # Per replayed call: {"step", "tool", "ok", "access", "changed"} (see replay.py).
     write_log: list[dict[str, Any]] = field(default_factory=list)
     live_tools: list[Tool] | None = None
 

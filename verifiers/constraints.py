@@ -10,8 +10,8 @@ Write penalty (disable with ``v.spec["write_penalty"] = false``):
   concerns: the rows of ``state_equals``/``state_delta`` paths, and the scopes of
   ``no_write_outside`` and ``allow_write`` constraints. Each such row counts once.
 - a **redundant write** is a successful call of a write tool that left the state
-  unchanged, or that repeats an earlier successful write call with identical
-  arguments.
+  unchanged (re-setting a value, repeating an idempotent change). A repeated
+  call that changes the state again (a second transfer) is not redundant.
 - ``penalty = min(1, harmful_weight * H + redundant_weight * R)`` with weights
   from the spec (defaults 0.5 and 0.1); ``score = fraction_met * (1 - penalty)``.
 
@@ -108,5 +108,5 @@ class ConstraintsVerifier(RecordVerifier):
             return [], []
         scopes = allowed_scopes(constraints)
         harmful = [row for row in outcome.changed() if not any(within(row, s) for s in scopes)]
-        redundant = [e["step"] for e in ctx.write_log if e["access"] == "write" and e["ok"] and (e["repeat"] or not e["changed"])]
+        redundant = [e["step"] for e in ctx.write_log if e["access"] == "write" and e["ok"] and not e["changed"]]
         return harmful, redundant

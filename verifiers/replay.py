@@ -16,7 +16,7 @@ rebuilt), ``state_hash_mismatch`` (``v.spec["final_state_hash"]`` differs),
 
 Evidence: ``final_state_hash``, ``calls``, ``tool_errors``, ``mismatch``
 ({step, tool, recorded, replayed}) for the first mismatch. The replayed
-environments and a per-call log (tool, ok, access, changed, repeat) are left
+environments and a per-call log (step, tool, ok, access, changed) are left
 in the context for the constraints verifier.
 """
 
@@ -64,7 +64,7 @@ class ReplayVerifier(RecordVerifier):
         access = {t.name: t.access for t in env.tools()}
         mode = ctx.spec.get("replay_compare", "json")
         pairs, _ = pair_calls(record.trajectory)
-        mismatch, errors, seen_writes = None, 0, set()
+        mismatch, errors = None, 0
         for pair in pairs:
             call = pair.call
             is_write = access.get(call.function) == "write"
@@ -75,14 +75,10 @@ class ReplayVerifier(RecordVerifier):
                 return self.result(False, reasons=["replay_error"],
                                    evidence={"step": pair.step, "tool": call.function, "detail": f"{type(exc).__name__}: {exc}"})
             errors += not replayed.ok
-            key = orjson.dumps([call.function, call.kwargs], option=orjson.OPT_SORT_KEYS)
             ctx.write_log.append({
                 "step": pair.step, "tool": call.function, "ok": replayed.ok, "access": access.get(call.function),
                 "changed": is_write and replayed.ok and env.state_hash() != before,
-                "repeat": is_write and replayed.ok and key in seen_writes,
             })
-            if is_write and replayed.ok:
-                seen_writes.add(key)
             if mismatch is None and pair.result is not None and not same_observation(pair.result.content, replayed, mode):
                 mismatch = {"step": pair.result_step, "tool": call.function,
                             "recorded": pair.result.content[:EXCERPT], "replayed": replayed.as_text()[:EXCERPT]}

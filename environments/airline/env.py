@@ -37,6 +37,8 @@ AIRPORT = {"type": "string", "description": "IATA code, e.g. SEA"}
 
 
 class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerServiceTools, ToolWorld):
+    """Airline reservations: flights by date with seats and fares, bookings, changes, refunds."""
+
     name = "airline"
     policy = POLICY
 

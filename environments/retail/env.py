@@ -32,6 +32,8 @@ ID = {"type": "string"}
 
 
 class RetailWorld(RetailOrderTools, CustomerServiceTools, ToolWorld):
+    """Online store support: users, orders (pending to delivered), products with variants."""
+
     name = "retail"
     policy = POLICY
 

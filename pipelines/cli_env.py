@@ -1,0 +1,90 @@
+"""``aceforge env list | show | make-db``: the executable environments and their databases."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from environments.db_files import save_db
+from environments.registry import environment_class, get_environment, list_environments
+from environments.tool_world import ToolWorld
+from pipelines.cli_app import app
+from pipelines.cli_common import fail, out, print_json, say
+
+env_app = typer.Typer(help="Executable environments (tool worlds such as retail and airline): tools, policy, databases.",
+                      no_args_is_help=True)
+app.add_typer(env_app, name="env")
+
+NameArg = Annotated[str, typer.Argument(help="Environment name, as `aceforge env list` prints it.")]
+
+
+def _check_known(name: str) -> None:
+    if name not in list_environments():
+        fail(f"unknown environment {name!r}; known: {', '.join(list_environments())}")
+
+
+@env_app.command("list")
+def list_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False) -> None:
+    """List the registered environments with their number of tools."""
+    rows = []
+    for name in list_environments():
+        cls = environment_class(name)
+        tools = getattr(cls, "_specs", None)
+        rows.append({"name": name, "tools": len(tools) if tools is not None else None,
+                     "doc": (inspect.getdoc(cls) or "").splitlines()[0] if inspect.getdoc(cls) else ""})
+    if as_json:
+        print_json(rows)
+        return
+    table = Table("name", "tools", "description")
+    for row in rows:
+        table.add_row(row["name"], "" if row["tools"] is None else str(row["tools"]), row["doc"])
+    out.print(table)
+
+
+@env_app.command("show")
+def show_cmd(
+    name: NameArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print tools (with JSON-schema parameters) and policy as JSON.")] = False,
+) -> None:
+    """Show an environment's tools (name, access, description) and its policy text."""
+    _check_known(name)
+    # A one-user database is enough to list tools and policy, and is instant.
+    env = get_environment(name, **({"users": 1} if _is_tool_world(name) else {}))
+    tools = env.tools()
+    if as_json:
+        print_json({"name": name, "tools": [t.model_dump() for t in tools], "policy": env.policy})
+        return
+    table = Table("tool", "access", "parameters", "description", title=f"{name}: {len(tools)} tools")
+    for t in tools:
+        table.add_row(t.name, t.access or "", ", ".join(t.parameters.get("properties", {})), t.description)
+    out.print(table)
+    out.print(env.policy or "(no policy)", markup=False, highlight=False)
+
+
+def _is_tool_world(name: str) -> bool:
+    cls = environment_class(name)
+    return isinstance(cls, type) and issubclass(cls, ToolWorld)
+
+
+@env_app.command("make-db")
+def make_db_cmd(
+    name: NameArg,
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the database (.json, or .json.gz to compress).")],
+    users: Annotated[int, typer.Option("--users", min=1, help="How many users to generate.")] = 500,
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed: the same seed and size give the same database.")] = 0,
+) -> None:
+    """Generate a seeded database for a tool world and save it as JSON; prints its table sizes and state hash."""
+    _check_known(name)
+    if not _is_tool_world(name):
+        fail(f"environment {name!r} has no database to generate")
+    env = get_environment(name, users=users, seed=seed)
+    tables = env.snapshot().tables
+    save_db(tables, output)
+    sizes = {table: len(rows) for table, rows in tables.items()}
+    say(f"wrote {output}: " + ", ".join(f"{n:,} {table}" for table, n in sizes.items()))
+    print_json({"environment": name, "users": users, "seed": seed, "path": str(output), "tables": sizes,
+                "state_hash": env.state_hash()})

@@ -118,23 +118,25 @@ class ToolWorld(ToolEnvironment):
     def generate_state(self, seed: int) -> dict[str, dict[str, Any]]:
         raise NotImplementedError
 
-    def generator_params(self) -> tuple:
-        """The parameters (besides the seed) that change the generated state; part of the cache key."""
-        return ()
+    def env_params(self) -> dict[str, Any]:
+        """Constructor arguments (besides seed/state) that change the generated state, e.g. {"users": 500}.
+
+        `get_environment(name, **env_params)` rebuilds the same world; they are part of the cache key.
+        """
+        return {}
 
     # ---- the protocol -----------------------------------------------------------------
     def reset(self, seed: int | None = None, state: dict[str, Any] | Snapshot | None = None) -> None:
-        if state is not None:
-            snapshot = as_snapshot(state)
-        else:
-            snapshot = self._generated(0 if seed is None else seed)
+        # The seed of a generated state (None when reset to a given state), for describing E.
+        self.seed = None if state is not None else (0 if seed is None else seed)
+        snapshot = as_snapshot(state) if state is not None else self._generated(self.seed)
         self._store = TableOverlay(snapshot)
         self._staged: dict[tuple[str, str], Any] = {}
         self.session: dict[str, Any] = {}
         self.action_log: list[dict[str, Any]] = []
 
     def _generated(self, seed: int) -> Snapshot:
-        key = (type(self).__qualname__, seed, self.generator_params())
+        key = (type(self).__qualname__, seed, tuple(sorted(self.env_params().items())))
         snapshot = _GENERATED.get(key)
         if snapshot is None:
             snapshot = _GENERATED[key] = Snapshot(self.generate_state(seed))

@@ -49,8 +49,8 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
     def generate_state(self, seed: int) -> dict[str, dict[str, Any]]:
         return generate_airline_db(users=self.users, seed=seed)
 
-    def generator_params(self) -> tuple:
-        return (self.users,)
+    def env_params(self) -> dict[str, Any]:
+        return {"users": self.users}
 
     def now(self) -> datetime:
         return datetime.fromisoformat(self.row("meta", "clock", "meta")["now"])

@@ -44,8 +44,8 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, ToolWorld):
     def generate_state(self, seed: int) -> dict[str, dict[str, Any]]:
         return generate_retail_db(users=self.users, seed=seed)
 
-    def generator_params(self) -> tuple:
-        return (self.users,)
+    def env_params(self) -> dict[str, Any]:
+        return {"users": self.users}
 
     # ---- identity ---------------------------------------------------------------------
     def _verified(self, user_id: str) -> str:

@@ -161,3 +161,14 @@ def test_record_environment_carries_tools_policy_and_initial_hash(bank):
     assert [t.name for t in env.tools] == [t.name for t in bank.tools()]
     assert env.initial_state.snapshot_id == "bank-seed0"
     assert env.initial_state.content_hash == bank.state_hash()
+    assert env.sandbox == {"env_params": {}, "seed": 0}
+
+
+def test_record_environment_of_a_seeded_world_names_how_to_rebuild_it():
+    env = to_record_environment(get_environment("retail", users=30, seed=4))
+    assert env.initial_state.snapshot_id == "retail-seed4-users30"
+    assert env.sandbox == {"env_params": {"users": 30}, "seed": 4}
+    loaded = Bank(state=Bank(seed=0).state())
+    with pytest.raises(ValueError, match="say where it is kept"):
+        to_record_environment(loaded)
+    assert to_record_environment(loaded, snapshot_id="file:bank.json").sandbox == {"env_params": {}}

@@ -1,0 +1,66 @@
+"""`aceforge verify`: re-verifies records, writes them all, and counts changed verdicts."""
+
+from __future__ import annotations
+
+import orjson
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+from schemas.io import read_records, write_records
+from schemas.record import AgentRecord, Source, Task, Verifier, VerifierResult
+from schemas.steps import MessageAction, TextObservation
+from tests.verifiers.test_retail_verification import actions, record as retail_record, rollout
+
+
+def qa(rid: str, answer: str, expected: str, stored: bool | None, kind: str = "answer_match") -> AgentRecord:
+    result = None if stored is None else VerifierResult(passed=stored, score=float(stored), verifier="old", version="0")
+    return AgentRecord(id=rid, task=Task(instruction="q", expected_outputs={"answer": expected}),
+                       trajectory=[TextObservation(content="q", source="user"), MessageAction(content=answer)],
+                       verifier=Verifier(kind=kind, result=result), source=Source(dataset="unit", format="literal"))
+
+
+def inputs() -> list[AgentRecord]:
+    retail = retail_record(rollout(actions("no longer needed")))  # fails constraint 'reason'
+    retail.verifier.result = VerifierResult(passed=True, score=1.0)  # a stale verdict
+    return [
+        qa("right-but-stored-failed", "Paris", "paris", stored=False),  # changes
+        qa("right-and-stored-passed", "Paris", "paris", stored=True),  # stays
+        qa("never-verified", "Rome", "paris", stored=None),  # None -> False: changes
+        qa("not-verifiable", "x", "y", stored=True, kind="none"),  # skipped, untouched
+        retail,  # True -> False: changes
+    ]
+
+
+def test_verify_counts_changed_verdicts_and_writes_every_record(tmp_path):
+    source, target = tmp_path / "in.parquet", tmp_path / "out.jsonl"
+    write_records(inputs(), source)
+    result = CliRunner().invoke(app, ["verify", str(source), "-o", str(target), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = orjson.loads(result.stdout.strip().splitlines()[-1])
+    assert {k: summary[k] for k in ("records", "verified", "skipped", "passed", "failed", "verdicts_changed")} == {
+        "records": 5, "verified": 4, "skipped": 1, "passed": 2, "failed": 2, "verdicts_changed": 3}
+    assert summary["reasons"] == {"answer_mismatch": 1, "constraint_failed:reason": 1}
+    written = {r.id: r for r in read_records(target)}
+    assert len(written) == 5
+    assert written["right-but-stored-failed"].verifier.result.passed is True
+    assert written["not-verifiable"].verifier.result.verifier == "old"
+    assert written["retail-cancel"].verifier.version == "structure@1+replay@1+constraints@1"
+
+
+def test_verify_prints_a_text_summary_and_rerunning_changes_nothing(tmp_path):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    source = tmp_path / "in.jsonl"
+    write_records(inputs(), source)
+    assert CliRunner().invoke(app, ["verify", str(source), "-o", str(first)]).exit_code == 0
+    result = CliRunner().invoke(app, ["verify", str(first), "-o", str(second)])
+    assert result.exit_code == 0
+    assert "verdicts changed: 0" in result.stdout
+
+
+def test_verify_refuses_bad_paths(tmp_path):
+    missing = CliRunner().invoke(app, ["verify", str(tmp_path / "none.parquet"), "-o", str(tmp_path / "o.parquet")])
+    assert missing.exit_code == 2 and "file not found" in missing.output
+    source = tmp_path / "in.jsonl"
+    write_records(inputs()[:1], source)
+    same = CliRunner().invoke(app, ["verify", str(source), "-o", str(source)])
+    assert same.exit_code == 2

@@ -21,18 +21,18 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Any
+from typing import Any, Iterator
 
 from data_catalog.sources.base import ConversionError, Converter, register, require
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Tool, Verifier, VerifierResult, record_id
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
 
-# A fence line: "```" or "```lang". A fence with a language always opens a block.
-_FENCE = re.compile(r"^```(\S*)[ \t]*$", re.MULTILINE)
 _COMMAND_HEADER = re.compile(r"^(\w+):\n  docstring: (.*)$", re.MULTILINE)
 _ARGUMENT = re.compile(r"^    - (\w+) \((\w+)\) \[(required|optional)\]: (.*)$", re.MULTILINE)
 _EDIT_RANGE = re.compile(r"edit\s+(\d+):(\d+)\s*")
-_QUOTING = re.compile(r"[\"'\\]")  # quotes or escapes: shlex must split
+# Shell words that are bare or wholly quoted, without escapes, separated by whitespace.
+_WORD = re.compile(r"""(?:"([^"\\]*)"|'([^'\\]*)'|([^\s"'\\]+))(?:\s+|$)""")
+_SIMPLE_WORDS = re.compile(r"""(?:(?:"[^"\\]*"|'[^'\\]*'|[^\s"'\\]+)(?:\s+|$))*""")
 _ISSUE = re.compile(r"ISSUE:\n(.*?)\n+INSTRUCTIONS:", re.DOTALL)
 
 _CONSUMED = ("instance_id", "model_name", "target", "trajectory", "exit_status", "generated_patch", "eval_logs")
@@ -67,11 +67,27 @@ def parse_commands(system_prompt: str) -> tuple[dict[str, Signature], list[Tool]
     return signatures, tools
 
 
+def _fence_lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end of line, language) of each line that is a fence: "```" or "```lang"."""
+    at = text.find("```")
+    while at >= 0:
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        language = text[at + 3 : end].rstrip(" \t")
+        if (at == 0 or text[at - 1] == "\n") and (not language or language.split()[0] == language):
+            yield at, end, language
+        at = text.find("```", at + 3)
+
+
 def split_command_block(text: str) -> tuple[str, str] | None:
-    """(discussion, command) of an ai turn: the last complete top-level fenced block is the command."""
-    depth, opening, last = 0, None, None
-    for fence in _FENCE.finditer(text):
-        if fence[1] or depth == 0:
+    """(discussion, command) of an ai turn: the last complete top-level fenced block is the command.
+
+    A fence with a language always opens a block, so a block the command writes
+    (an edit of a README with ```python inside) does not end the command early.
+    """
+    depth, opening, last = 0, (0, 0), None
+    for fence in _fence_lines(text):
+        if fence[2] or depth == 0:
             if depth == 0:
                 opening = fence
             depth += 1
@@ -81,9 +97,9 @@ def split_command_block(text: str) -> tuple[str, str] | None:
                 last = (opening, fence)
     if last is None:
         return None
-    opening, closing = last
-    command = text[opening.end() + 1 : closing.start()].rstrip("\n")
-    discussion = (text[: opening.start()].strip() + "\n" + text[closing.end() :].strip()).strip()
+    (open_at, open_end, _), (close_at, close_end, _) = last
+    command = text[open_end + 1 : close_at].rstrip("\n")
+    discussion = (text[:open_at].strip() + "\n" + text[close_end:].strip()).strip()
     if discussion.startswith("DISCUSSION"):
         discussion = discussion[len("DISCUSSION") :].lstrip()
     return discussion, command
@@ -98,17 +114,25 @@ def _edit(command: str) -> dict[str, Any] | None:
     return {"start_line": int(match[1]), "end_line": int(match[2]), "replacement_text": replacement}
 
 
+def _split_args(command: str) -> list[str] | None:
+    """The shell words after the command name; None when the quoting is unbalanced."""
+    parts = command.split(None, 1)
+    rest = parts[1] if len(parts) > 1 else ""
+    if _SIMPLE_WORDS.fullmatch(rest):  # the common case, far cheaper than shlex
+        return [a or b or c for a, b, c in _WORD.findall(rest)]
+    try:
+        return shlex.split(command)[1:]
+    except ValueError:  # unbalanced quotes: the shell would have failed too
+        return None
+
+
 def _kwargs(command: str, signature: Signature) -> dict[str, Any] | None:
     """Positional arguments by the signature's names, or None when they do not fit it."""
     if "\n" in command:
         return None
-    if _QUOTING.search(command) is None:
-        args = command.split()[1:]  # the common case, far cheaper than shlex
-    else:
-        try:
-            args = shlex.split(command)[1:]
-        except ValueError:  # unbalanced quotes: the shell would have failed too
-            return None
+    args = _split_args(command)
+    if args is None:
+        return None
     if not signature.required <= len(args) <= len(signature.names):
         return None
     return {name: int(value) if name in signature.integers and value.isdigit() else value for name, value in zip(signature.names, args)}

@@ -15,6 +15,7 @@ from environments.base import ToolEnvironment
 _BUILTIN = {
     "retail": "environments.retail.env:RetailWorld",
     "airline": "environments.airline.env:AirlineWorld",
+    "code": "environments.code.env:CodeEnvironment",
 }
 _FACTORIES: dict[str, Callable[..., ToolEnvironment]] = {}
 

@@ -4,8 +4,8 @@ E (``record.environment``) says it, first match wins:
 
 1. ``E.sandbox["initial_state"]``: the state itself, inline (small worlds, tests);
 2. ``E.sandbox["state_path"]``, or ``E.initial_state.snapshot_id`` of the form
-   ``file:<path>``: a JSON file with the state (e.g. written by
-   ``aceforge env make-db``);
+   ``file:<path>``: a JSON (or .json.gz) file with the state, as written by
+   ``aceforge env make-db``;
 3. otherwise the environment's seeded generator: ``E.sandbox["seed"]`` (default 0).
 
 The environment itself is ``get_environment(E.name, **E.sandbox["env_params"])``
@@ -20,9 +20,8 @@ import os
 from functools import lru_cache
 from typing import Any
 
-import orjson
-
 from environments.base import ToolEnvironment
+from environments.db_files import load_db
 from schemas.record import Environment
 from verifiers.base import EnvFactory
 
@@ -39,14 +38,13 @@ class InitialStateError(Exception):
 def _load_state_file(path: str, mtime_ns: int) -> dict[str, Any]:
     # The same dict object for every record of one snapshot file lets tool worlds share
     # one snapshot (and its precomputed hashes) across replays.
-    with open(path, "rb") as f:
-        return orjson.loads(f.read())
+    return load_db(path)
 
 
 def load_state_file(path: str) -> dict[str, Any]:
     try:
         return _load_state_file(os.path.abspath(path), os.stat(path).st_mtime_ns)
-    except (OSError, orjson.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:
         raise InitialStateError("initial_state_unavailable", f"{path}: {exc}") from None
 
 

@@ -28,6 +28,8 @@ POLICY = ("Write the requested Python function. You may run code with run_python
 
 
 class CodeEnvironment(ToolEnvironment):
+    """Python function tasks with hidden unit tests, run in a subprocess sandbox."""
+
     name = "code"
     policy = POLICY
 

@@ -14,8 +14,8 @@ import orjson
 
 from data_catalog.sources.base import ConversionError
 from schemas.adp import first_user_text
-from schemas.record import AgentRecord, Environment, Source, Task, Tool, record_id
-from schemas.steps import ApiAction, CodeAction, ImageObservation, ObservationSource, TextObservation
+from data_catalog.sources.step_dicts import image, observation
+from schemas.record import AgentRecord, Tool, record_id
 
 
 def content_parts(content: Any, where: str) -> tuple[str, list[str]]:
@@ -42,11 +42,11 @@ def content_parts(content: Any, where: str) -> tuple[str, list[str]]:
     return "\n".join(texts), images
 
 
-def observation_steps(content: Any, source: ObservationSource, where: str, **fields: Any) -> list:
+def observation_steps(content: Any, source: str, where: str, **fields: Any) -> list[dict[str, Any]]:
     """A text observation (plus one image observation per image part) for one incoming message."""
     text, images = content_parts(content, where)
-    steps: list = [TextObservation(content=text, source=source, **fields)]
-    steps.extend(ImageObservation(content=url, source=source) for url in images)
+    steps = [observation(text, source, **fields)]
+    steps.extend(image(url, source) for url in images)
     return steps
 
 
@@ -92,12 +92,13 @@ def parse_tools(value: Any) -> list[Tool]:
     return tools
 
 
-def environment_kind(tools: list[Tool], steps: list) -> str:
+def environment_kind(tools: list[Tool], steps: list[dict[str, Any]]) -> str:
     """What the agent acted in, judged by its declared tools and the actions it took."""
-    if tools or any(isinstance(s, ApiAction) for s in steps):
+    kinds = {s["class_"] for s in steps}
+    if tools or "api_action" in kinds:
         return "tool_use"
-    languages = {s.language for s in steps if isinstance(s, CodeAction)}
-    if languages:
+    if "code_action" in kinds:
+        languages = {s["language"] for s in steps if s["class_"] == "code_action"}
         return "shell" if languages == {"bash"} else "code_sandbox"
     return "chat"
 
@@ -107,22 +108,26 @@ def chat_record(
     fmt: str,
     dataset: str,
     license: str | None,
-    steps: list,
+    steps: list[dict[str, Any]],
     tools: list[Tool],
     consumed: tuple[str, ...],
     details: dict[str, Any] | None = None,
 ) -> AgentRecord:
-    """The AgentRecord of one chat record; top-level fields not in ``consumed`` are kept in details."""
+    """The AgentRecord of one chat record, validated in one call (see step_dicts.py);
+    top-level fields not in ``consumed`` are kept in details."""
     original = raw.get("id")
     original_id = None if original in (None, "") else str(original)
     extra = {k: v for k, v in raw.items() if k not in consumed and k != "id"}
     if details:
         extra.update(details)
-    return AgentRecord(
-        id=record_id(dataset, fmt, original_id, fallback=raw),
-        environment=Environment(kind=environment_kind(tools, steps), tools=tools),
-        task=Task(instruction=first_user_text(steps)),
-        trajectory=steps,
-        source=Source(dataset=dataset, format=fmt, original_id=original_id, license=license),
-        details=extra,
+    record = AgentRecord.model_validate(
+        {
+            "id": record_id(dataset, fmt, original_id, fallback=raw),
+            "environment": {"kind": environment_kind(tools, steps), "tools": tools},
+            "trajectory": steps,
+            "source": {"dataset": dataset, "format": fmt, "original_id": original_id, "license": license},
+            "details": extra,
+        }
     )
+    record.task.instruction = first_user_text(record.trajectory)
+    return record

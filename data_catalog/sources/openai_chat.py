@@ -25,7 +25,7 @@ from typing import Any
 from data_catalog.sources.base import ConversionError, Converter, register, require
 from data_catalog.sources.chat_common import chat_record, content_parts, observation_steps, parse_arguments, parse_tools
 from schemas.record import AgentRecord
-from schemas.steps import ApiAction, MessageAction
+from data_catalog.sources.step_dicts import api_call, message
 
 _CONSUMED = ("messages", "tools")
 
@@ -76,13 +76,13 @@ def _assistant_steps(msg: dict[str, Any], where: str, calls: _Calls) -> list:
     if not isinstance(raw_calls, list):
         raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
     if not raw_calls:
-        return [MessageAction(content=text, reasoning=thought)]
+        return [message(text, thought)]
     lead = "\n\n".join(part for part in (thought, text) if part) or None
     steps = []
     for j, call in enumerate(raw_calls):
         call_id, name, kwargs = _tool_call(call, f"{where} tool_calls[{j}]")
         calls.add(call_id, name)
-        steps.append(ApiAction(function=name, kwargs=kwargs, tool_call_id=call_id, reasoning=lead if j == 0 else None))
+        steps.append(api_call(name, kwargs, call_id, lead if j == 0 else None))
     return steps
 
 

@@ -21,9 +21,9 @@ from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, register
 from data_catalog.sources.chat_common import chat_record, content_parts, json_value, parse_arguments, parse_tools
+from data_catalog.sources.step_dicts import ACTION_KINDS, api_call, observation
 from data_catalog.sources.text_actions import ASSISTANT_PARSERS, DIALECTS, ENV_PREFIX, detect_dialect
 from schemas.record import AgentRecord
-from schemas.steps import ApiAction, CodeAction, TextObservation
 
 _ROLES = {
     "human": "user", "user": "user",
@@ -68,7 +68,7 @@ def _turns(raw: Any) -> list[tuple[str, str]]:
     return out
 
 
-def _calls(text: str, where: str) -> list[ApiAction]:
+def _calls(text: str, where: str) -> list[dict]:
     """A function_call turn: a JSON object ``{name, arguments}`` or a list of them."""
     value = json_value(text, f"{where}: function call is")
     calls = value if isinstance(value, list) else [value]
@@ -76,7 +76,7 @@ def _calls(text: str, where: str) -> list[ApiAction]:
     for call in calls:
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             raise ConversionError(f"{where}: function call has no name")
-        actions.append(ApiAction(function=call["name"], kwargs=parse_arguments(call.get("arguments"), where)))
+        actions.append(api_call(call["name"], parse_arguments(call.get("arguments"), where)))
     return actions
 
 
@@ -99,7 +99,7 @@ class ShareGPTConverter(Converter):
             dialect = detect_dialect(text for role, text in turns if role == "assistant")
         steps: list = []
         if isinstance(raw.get("system"), str) and raw["system"]:
-            steps.append(TextObservation(content=raw["system"], source="system"))
+            steps.append(observation(raw["system"], "system"))
         parse = ASSISTANT_PARSERS[dialect]
         pending: list[str] = []  # names of function calls not yet answered
         for i, (role, text) in enumerate(turns):
@@ -108,23 +108,23 @@ class ShareGPTConverter(Converter):
             elif role == "user":
                 steps.append(self._user_step(text, dialect, steps))
             elif role == "system":
-                steps.append(TextObservation(content=text, source="system"))
+                steps.append(observation(text, "system"))
             elif role == "call":
                 actions = _calls(text, f"turn {i}")
-                pending.extend(a.function for a in actions)
+                pending.extend(a["function"] for a in actions)
                 steps.extend(actions)
             else:
-                steps.append(TextObservation(content=text, source="tool", name=pending.pop(0) if pending else None))
+                steps.append(observation(text, "tool", name=pending.pop(0) if pending else None))
         tools = parse_tools(raw.get("tools"))
         return chat_record(raw, self.name, self.dataset, self.opts.license, steps, tools, _CONSUMED, {"dialect": dialect})
 
     @staticmethod
-    def _user_step(text: str, dialect: str, steps: list) -> TextObservation:
+    def _user_step(text: str, dialect: str, steps: list[dict]) -> dict:
         if dialect == "plain":
-            return TextObservation(content=text, source="user")
+            return observation(text, "user")
         framed = ENV_PREFIX.match(text)
         if framed is not None:
-            return TextObservation(content=text[framed.end() :], source="environment")
-        if dialect == "react" and steps and isinstance(steps[-1], (ApiAction, CodeAction)):
-            return TextObservation(content=text, source="environment")
-        return TextObservation(content=text, source="user")
+            return observation(text[framed.end() :], "environment")
+        if dialect == "react" and steps and steps[-1]["class_"] in ACTION_KINDS:
+            return observation(text, "environment")
+        return observation(text, "user")

@@ -23,7 +23,7 @@ import re
 from textwrap import dedent
 from typing import Iterable, Iterator, NamedTuple
 
-from schemas.steps import ApiAction, CodeAction, MessageAction
+from data_catalog.sources.step_dicts import api_call, code, message
 
 DIALECTS = ("react", "codeact", "markdown", "plain")
 
@@ -89,7 +89,7 @@ def fenced_blocks(text: str) -> Iterator[Block]:
             close = text.find("```", close + 1)
             if close < 0:
                 return
-            if not text[text.rfind("\n", 0, close) + 1 : close].strip():
+            if text[close - 1] == "\n" or not text[text.rfind("\n", 0, close) + 1 : close].strip():
                 break
         code = text[eol + 1 : close].rstrip(" \t")
         code = code[:-1] if code.endswith("\n") else code
@@ -109,24 +109,24 @@ def language_of(tag: str) -> str:
     return _LANGUAGE_ALIASES.get(tag, tag)
 
 
-def text_action(action: str, thought: str | None) -> ApiAction:
+def text_action(action: str, thought: str | None) -> dict:
     """A text action as an ApiAction: the alfworld grammar, else ``name[arg]``, else verb + the rest as ``argument``."""
     verb, _, rest = action.partition(" ")
     for pattern, function, names in _ALFWORLD.get(verb.lower(), ()):
         match = pattern.match(action)
         if match:
-            return ApiAction(function=function, kwargs=dict(zip(names, match.groups())), reasoning=thought)
+            return api_call(function, dict(zip(names, match.groups())), reasoning=thought)
     bracketed = _BRACKETED.match(action)
     if bracketed is not None:
         argument = bracketed.group("square") if bracketed.group("square") is not None else bracketed.group("round")
-        return ApiAction(function=bracketed.group("name").lower(), kwargs={"argument": argument} if argument else {}, reasoning=thought)
-    return ApiAction(function=verb.lower(), kwargs={"argument": rest} if rest else {}, reasoning=thought)
+        return api_call(bracketed.group("name").lower(), {"argument": argument} if argument else {}, reasoning=thought)
+    return api_call(verb.lower(), {"argument": rest} if rest else {}, reasoning=thought)
 
 
 def react_steps(text: str) -> list:
     key = _ACTION_KEY.search(text)
     if key is None:
-        return [MessageAction(content=text)]
+        return [message(text)]
     head = text[: key.start()]
     label = _THOUGHT_LABEL.match(head)
     thought = (head[label.end() :] if label else head).strip() or None
@@ -134,12 +134,12 @@ def react_steps(text: str) -> list:
     word = action.split(None, 1)[0].lower() if action else ""
     fence = next(fenced_blocks(action), None) if "```" in action else None
     if fence is not None and word in (fence.lang.lower(), "bash", "python", "sql"):
-        return [CodeAction(language=language_of(fence.lang or word), content=fence.code, reasoning=thought)]
+        return [code(language_of(fence.lang or word), fence.code, thought)]
     answer = _ANSWER.match(action)
     if answer is not None:
-        return [MessageAction(content=answer.group("answer").strip(), reasoning=thought)]
+        return [message(answer.group("answer").strip(), thought)]
     if word == "finish" or not action:
-        return [MessageAction(content=action, reasoning=thought)]
+        return [message(action, thought)]
     return [text_action(action, thought)]
 
 
@@ -153,24 +153,24 @@ def _block_steps(text: str, blocks: Iterable[Block], tidy: bool) -> list:
     position = 0
     for block in blocks:
         prose = text[position : block.start].strip()
-        code = dedent(block.code).strip() if tidy else block.code
-        steps.append(CodeAction(language=language_of(block.lang), content=code, reasoning=prose or None))
+        content = dedent(block.code).strip() if tidy else block.code
+        steps.append(code(language_of(block.lang), content, prose or None))
         position = block.end
     tail = text[position:].strip() if steps else text
     if tail or not steps:
-        steps.append(MessageAction(content=tail))
+        steps.append(message(tail))
     return steps
 
 
 def codeact_steps(text: str) -> list:
     if "<execute" not in text:
-        return [MessageAction(content=text)]
+        return [message(text)]
     return _block_steps(text, _execute_blocks(text), tidy=True)
 
 
 def markdown_steps(text: str) -> list:
     if "```" not in text:
-        return [MessageAction(content=text)]
+        return [message(text)]
     return _block_steps(text, _code_blocks(text), tidy=False)
 
 
@@ -179,7 +179,7 @@ def _code_blocks(text: str) -> Iterator[Block]:
 
 
 def plain_steps(text: str) -> list:
-    return [MessageAction(content=text)]
+    return [message(text)]
 
 
 ASSISTANT_PARSERS = {"react": react_steps, "codeact": codeact_steps, "markdown": markdown_steps, "plain": plain_steps}

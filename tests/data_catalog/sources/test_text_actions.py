@@ -1,0 +1,44 @@
+"""Text action parsing for the ShareGPT dialects: fenced blocks, ReAct actions, dialect detection."""
+
+from __future__ import annotations
+
+from data_catalog.sources.text_actions import detect_dialect, fenced_blocks, markdown_steps, react_steps
+
+
+def test_fenced_blocks_need_a_closing_fence_at_line_start():
+    text = 'Intro\n```python title="x"\nprint("```")\nx = 1\n```\nOutro ```inline``` text\n```\n```'
+    blocks = list(fenced_blocks(text))
+    assert [(b.lang, b.code) for b in blocks] == [("python", 'print("```")\nx = 1'), ("", "")]
+    assert text[blocks[0].start : blocks[0].end].startswith("```python") and text[blocks[0].end :].startswith("\nOutro")
+
+
+def test_unclosed_fence_is_prose():
+    assert list(fenced_blocks("```python\nprint(1)\n")) == []
+    assert markdown_steps("```python\nprint(1)\n") == [{"class_": "message_action", "content": "```python\nprint(1)\n", "reasoning": None}]
+
+
+def test_markdown_output_blocks_stay_in_the_prose():
+    steps = markdown_steps("Run:\n```py\nprint(2)\n```\nIt prints:\n```\n2\n```")
+    assert [s["class_"] for s in steps] == ["code_action", "message_action"]
+    assert steps[0]["language"] == "python" and steps[0]["reasoning"] == "Run:"
+    assert steps[1]["content"] == "It prints:\n```\n2\n```"
+
+
+def test_react_os_actions():
+    assert react_steps("Think: list it.\n\nAct: bash\n\n```bash\nls -la\n```") == [
+        {"class_": "code_action", "language": "bash", "content": "ls -la", "reasoning": "list it."}
+    ]
+    assert react_steps("Think: done.\n\nAct: finish")[0] == {"class_": "message_action", "content": "finish", "reasoning": "done."}
+    assert react_steps("Think: it is 3.\n\nAct: answer(3)")[0]["content"] == "3"
+
+
+def test_action_keyword_must_start_a_line():
+    assert react_steps("The exact: value is 3")[0]["class_"] == "message_action"
+    assert react_steps("I will act: now")[0]["class_"] == "message_action"
+
+
+def test_dialect_detection_order():
+    assert detect_dialect(["Hi", "```python\nx\n```"]) == "markdown"
+    assert detect_dialect(["```python\nx\n```", "THOUGHT: go\nACTION: look"]) == "react"
+    assert detect_dialect(["ACTION: look", "<execute>print(1)</execute>"]) == "codeact"
+    assert detect_dialect(["Sure.", "```\nplain output\n```"]) == "plain"

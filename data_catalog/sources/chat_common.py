@@ -13,8 +13,8 @@ from typing import Any
 import orjson
 
 from data_catalog.sources.base import ConversionError
-from schemas.adp import first_user_text
 from data_catalog.sources.step_dicts import image, observation
+from schemas.adp import first_user_text
 from schemas.record import AgentRecord, Tool, record_id
 
 
@@ -34,8 +34,8 @@ def content_parts(content: Any, where: str) -> tuple[str, list[str]]:
         elif isinstance(part, dict) and part.get("type") == "text":
             texts.append(part.get("text") or "")
         elif isinstance(part, dict) and part.get("type") == "image_url":
-            image = part.get("image_url")
-            images.append(image.get("url", "") if isinstance(image, dict) else str(image))
+            url = part.get("image_url")
+            images.append(url.get("url", "") if isinstance(url, dict) else str(url))
         else:
             kind = part.get("type") if isinstance(part, dict) else type(part).__name__
             raise ConversionError(f"{where}: unsupported content part {kind!r}")

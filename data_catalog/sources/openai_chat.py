@@ -71,10 +71,10 @@ def _assistant_steps(msg: dict[str, Any], where: str, calls: _Calls) -> list:
         raise ConversionError(f"{where}: assistant message with image content")
     thought = msg.get("reasoning_content") or msg.get("reasoning") or None
     raw_calls = msg.get("tool_calls") or []
-    if msg.get("function_call"):
-        raw_calls = [*raw_calls, {"type": "function", "function": msg["function_call"]}]
     if not isinstance(raw_calls, list):
         raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
+    if msg.get("function_call"):  # the legacy single call
+        raw_calls = [*raw_calls, {"type": "function", "function": msg["function_call"]}]
     if not raw_calls:
         return [message(text, thought)]
     lead = "\n\n".join(part for part in (thought, text) if part) or None

@@ -36,8 +36,8 @@ _CONSUMED = ("conversations", "messages", "system", "tools")
 _MISSING = object()
 
 
-def _turns(raw: Any) -> list[tuple[str, str]]:
-    """(role, text) for each turn, roles mapped to user/assistant/system/tool/call."""
+def _turns(raw: Any) -> tuple[str, list[tuple[str, str]]]:
+    """The field holding the turns, and (role, text) for each turn, roles mapped to user/assistant/system/tool/call."""
     if not isinstance(raw, dict):
         raise ConversionError(f"record is {type(raw).__name__}, expected an object")
     key = "conversations" if "conversations" in raw else "messages"
@@ -52,7 +52,7 @@ def _turns(raw: Any) -> list[tuple[str, str]]:
         if type(turn) is not dict:
             raise ConversionError(f"{key}[{i}] is {type(turn).__name__}, expected an object")
         speaker = turn.get("from") or turn.get("role")
-        role = _ROLES.get(speaker) or (_ROLES.get(speaker.lower()) if isinstance(speaker, str) else None)
+        role = (_ROLES.get(speaker) or _ROLES.get(speaker.lower())) if isinstance(speaker, str) else None
         if role is None:
             raise ConversionError(f"{key}[{i}]: unknown role {speaker!r}")
         text = turn.get("value", _MISSING)
@@ -65,7 +65,7 @@ def _turns(raw: Any) -> list[tuple[str, str]]:
             if images:
                 raise ConversionError(f"{key}[{i}]: image content is not supported in sharegpt")
         out.append((role, text))
-    return out
+    return key, out
 
 
 def _calls(text: str, where: str) -> list[dict]:
@@ -93,13 +93,16 @@ class ShareGPTConverter(Converter):
             raise ValueError(f"format 'sharegpt' has no dialect {self.dialect!r}; known: auto, {', '.join(DIALECTS)}")
 
     def convert(self, raw: Any) -> AgentRecord:
-        turns = _turns(raw)
+        key, turns = _turns(raw)
         dialect = self.dialect
         if dialect == "auto":
             dialect = detect_dialect(text for role, text in turns if role == "assistant")
         steps: list = []
-        if isinstance(raw.get("system"), str) and raw["system"]:
-            steps.append(observation(raw["system"], "system"))
+        system = raw.get("system")
+        if system is not None and not isinstance(system, str):
+            raise ConversionError(f"field 'system' is {type(system).__name__}, expected a string")
+        if system:
+            steps.append(observation(system, "system"))
         parse = ASSISTANT_PARSERS[dialect]
         pending: list[str] = []  # names of function calls not yet answered
         for i, (role, text) in enumerate(turns):
@@ -110,7 +113,7 @@ class ShareGPTConverter(Converter):
             elif role == "system":
                 steps.append(observation(text, "system"))
             elif role == "call":
-                actions = _calls(text, f"turn {i}")
+                actions = _calls(text, f"{key}[{i}]")
                 pending.extend(a["function"] for a in actions)
                 steps.extend(actions)
             else:

@@ -271,12 +271,16 @@ def test_bad_records_are_quarantined_with_reasons(tmp_path):
     assert errors[0] == "field 'conversations' (or 'messages') is missing, expected a list of turns"
     assert errors[1] == "conversations[1]: unknown role 'robot'"
     assert errors[2] == "conversations[0] has no 'value' or 'content'"
-    assert errors[3].startswith("turn 0: function call is not valid JSON")
+    assert errors[3].startswith("conversations[0]: function call is not valid JSON")
     assert errors[4] == "field 'conversations' is empty"
     assert errors[5].startswith("invalid JSON line")
     assert errors[6:] == ["record is str, expected an object"] * 3  # a JSON list line is split into its items
 
 
-def test_conversion_error_names_the_turn():
+def test_conversion_errors_name_the_field():
     with pytest.raises(ConversionError, match=r"conversations\[0\] is int"):
         convert({"conversations": [7]})
+    with pytest.raises(ConversionError, match=r"messages\[0\]: unknown role \['user'\]"):
+        convert({"messages": [{"role": ["user"], "content": "x"}]})
+    with pytest.raises(ConversionError, match="field 'system' is list, expected a string"):
+        convert({"system": ["be nice"], "conversations": [{"from": "human", "value": "x"}]})

@@ -1,0 +1,125 @@
+"""Replay-verifications per second for 10-call retail trajectories, and the cost of a state hash.
+
+Run: python bench/verify.py [--records 300] [--big-users 50000]
+
+Prints, for a 500-user retail world: full-chain verifications per second
+(structure → replay → constraints) and replay-only per second, on one core;
+then, at 500 and 50,000 users: generating the DB, the full canonical hash of
+state() (sha256 of sorted JSON), the snapshot's first (precomputed) hash, and
+the incremental hash after a trajectory's writes, which is what replay pays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from environments.base import canonical_hash
+from environments.record_env import to_record_environment
+from environments.registry import get_environment
+from schemas.record import AgentRecord, Source, Task, Verifier
+from schemas.steps import ApiAction, MessageAction, TextObservation
+from verifiers.base import CheckContext
+from verifiers.replay import ReplayVerifier
+from verifiers.runner import verify_record
+
+
+def pending_orders(env, limit: int) -> list[tuple[str, dict, dict]]:
+    state = env.state()
+    found = []
+    for order_id, order in state["orders"].items():
+        if order["status"] == "pending":
+            found.append((order_id, order, state["users"][order["user_id"]]))
+        if len(found) == limit:
+            break
+    return found
+
+
+def ten_calls(order_id: str, order: dict, user: dict) -> list[tuple[str, dict]]:
+    return [
+        ("find_user_id_by_email", {"email": user["email"]}),
+        ("get_user_details", {"user_id": user["user_id"]}),
+        ("get_order_details", {"order_id": order_id}),
+        ("get_product_details", {"product_id": order["items"][0]["product_id"]}),
+        ("list_product_types", {}),
+        ("calculate", {"expression": f"{order['items'][0]['price']} * 2"}),
+        ("get_order_details", {"order_id": order_id}),
+        ("cancel_pending_order", {"order_id": order_id, "reason": "ordered by mistake"}),
+        ("get_order_details", {"order_id": order_id}),
+        ("get_user_details", {"user_id": user["user_id"]}),
+    ]
+
+
+def make_record(index: int, order_id: str, order: dict, user: dict, users: int) -> AgentRecord:
+    env = get_environment("retail", users=users)
+    environment = to_record_environment(env, snapshot_id=f"retail-seed0-users{users}")
+    environment.sandbox = {"seed": 0, "env_params": {"users": users}}
+    steps: list = [TextObservation(content=f"Please cancel {order_id}.", source="user")]
+    for n, (name, args) in enumerate(ten_calls(order_id, order, user)):
+        steps.append(ApiAction(function=name, kwargs=args, tool_call_id=f"c{n}"))
+        steps.append(TextObservation(content=env.call(name, args).as_text(), source="tool", tool_call_id=f"c{n}"))
+    steps.append(MessageAction(content=f"Order {order_id} is cancelled."))
+    constraints = [{"id": "cancelled", "check": "state_equals", "path": f"orders.{order_id}.status", "value": "cancelled"},
+                   {"id": "told", "check": "message_contains", "text": "cancelled"},
+                   {"check": "allow_write", "scope": f"users.{user['user_id']}"}]
+    return AgentRecord(id=f"bench-{index}", environment=environment, task=Task(instruction="cancel", constraints=constraints),
+                       trajectory=steps, verifier=Verifier(kind="constraints"), source=Source(dataset="bench", format="synthetic"))
+
+
+def rate(fn, items) -> tuple[float, float]:
+    start = time.perf_counter()
+    for item in items:
+        fn(item)
+    elapsed = time.perf_counter() - start
+    return len(items) / elapsed, elapsed / len(items) * 1000
+
+
+def bench_replays(count: int) -> None:
+    env = get_environment("retail", users=500)
+    records = [make_record(i, *row, users=500) for i, row in enumerate(pending_orders(env, count))]
+    passed = sum(bool(verify_record(r).passed) for r in records)
+    print(f"{passed}/{len(records)} benchmark trajectories pass verification (a benchmark of failures would mislead)")
+    per_s, ms = rate(verify_record, records)
+    print(f"full chain (structure+replay+constraints), 10 calls, 500 users: {per_s:,.0f} verifications/s ({ms:.2f} ms each, {len(records)} records)")
+    replay = ReplayVerifier()
+    per_s, ms = rate(lambda r: replay.check(CheckContext(record=r)), records)
+    print(f"replay only, 10 calls, 500 users: {per_s:,.0f} replays/s ({ms:.2f} ms each)")
+
+
+def bench_hash(users: int) -> None:
+    start = time.perf_counter()
+    env = get_environment("retail", users=users, seed=1)  # seed 1: not cached by earlier runs
+    generate_s = time.perf_counter() - start
+    start = time.perf_counter()
+    state = env.state()
+    copy_s = time.perf_counter() - start
+    start = time.perf_counter()
+    canonical_hash(state)
+    full_s = time.perf_counter() - start
+    start = time.perf_counter()
+    env.state_hash()
+    first_s = time.perf_counter() - start
+    order_id, order, user = pending_orders(env, 1)[0]
+    for name, args in ten_calls(order_id, order, user):
+        env.call(name, args)
+    start = time.perf_counter()
+    for _ in range(100):
+        env.state_hash()
+    incremental_ms = (time.perf_counter() - start) / 100 * 1000
+    print(f"{users:>6,} users: generate {generate_s:.2f} s, state() copy {copy_s * 1000:.1f} ms, "
+          f"full canonical hash {full_s * 1000:.1f} ms, first snapshot hash {first_s * 1000:.1f} ms, "
+          f"incremental hash after the writes {incremental_ms:.3f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--records", type=int, default=300, help="How many distinct trajectories to verify.")
+    parser.add_argument("--big-users", type=int, default=50_000, help="Users in the large world for the hash figures.")
+    args = parser.parse_args()
+    bench_replays(args.records)
+    for users in (500, args.big_users):
+        bench_hash(users)
+
+
+if __name__ == "__main__":
+    main()

@@ -29,6 +29,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Literal
 
+import fastjsonschema
 from jsonschema import Draft202012Validator
 
 from environments.base import ToolEnvironment, ToolResult
@@ -97,6 +98,9 @@ class ToolWorld(ToolEnvironment):
     policy: ClassVar[str] = ""
     _specs: ClassVar[dict[str, ToolSpec]] = {}
     _validators: ClassVar[dict[str, Draft202012Validator]] = {}
+    # Compiled checks: ~50x faster than jsonschema on valid arguments, the common case in replays.
+    # jsonschema still words the error when one fails, so messages stay stable.
+    _fast_checks: ClassVar[dict[str, Callable[[Any], Any]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -110,6 +114,7 @@ class ToolWorld(ToolEnvironment):
             Draft202012Validator.check_schema(spec.parameters)
         cls._specs = specs
         cls._validators = {name: Draft202012Validator(spec.parameters) for name, spec in specs.items()}
+        cls._fast_checks = {name: fastjsonschema.compile(spec.parameters) for name, spec in specs.items()}
 
     def __init__(self, seed: int = 0, state: dict[str, Any] | Snapshot | None = None):
         self.reset(seed=seed, state=state)
@@ -168,12 +173,22 @@ class ToolWorld(ToolEnvironment):
         if not isinstance(arguments, dict):
             result = ToolResult(ok=False, error=f"arguments of {name} must be a JSON object")
             return self._log(name, arguments, spec.access, result, [])
-        validator = self._validators[name]
-        if not validator.is_valid(arguments):
-            first = min(validator.iter_errors(arguments), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
-            result = ToolResult(ok=False, error=f"invalid arguments for {name}: {_schema_error(first)}")
+        error = self._argument_error(name, arguments)
+        if error is not None:
+            result = ToolResult(ok=False, error=f"invalid arguments for {name}: {error}")
             return self._log(name, arguments, spec.access, result, [])
         return self._run(spec, arguments)
+
+    def _argument_error(self, name: str, arguments: dict[str, Any]) -> str | None:
+        try:
+            self._fast_checks[name](arguments)
+            return None
+        except fastjsonschema.JsonSchemaException:
+            pass
+        errors = list(self._validators[name].iter_errors(arguments))
+        if not errors:  # the two validators disagree: trust jsonschema, the reference implementation
+            return None
+        return _schema_error(min(errors, key=lambda e: (list(map(str, e.absolute_path)), e.validator)))
 
     def _run(self, spec: ToolSpec, arguments: dict[str, Any]) -> ToolResult:
         session_before = dict(self.session)

@@ -67,6 +67,8 @@ def test_tools_are_declared_once_with_access_and_schema(bank):
     ("balance", {"account": "a", "pin": 1}, "invalid arguments for balance: unexpected argument 'pin'"),
     ("transfer", {"source": "a", "target": "b", "amount": -1},
      "invalid arguments for transfer: argument 'amount' is invalid: -1 is less than or equal to the minimum of 0"),
+    ("transfer", {"source": "a", "target": "b", "amount": True},
+     "invalid arguments for transfer: argument 'amount' must be of type number"),
     ("balance", {"account": "zz"}, "account 'zz' not found"),
     ("transfer", {"source": "a", "target": "b", "amount": 11}, "insufficient funds"),
     ("transfer", {"source": "a", "target": "nobody", "amount": 1}, "account 'nobody' not found"),

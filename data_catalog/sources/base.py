@@ -115,3 +115,12 @@ def require(raw: Any, key: str, kind: type | tuple[type, ...]) -> Any:
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         raise ConversionError(f"field {key!r} is {type(value).__name__}, expected {names}")
     return value
+
+
+def each_object(values: list[Any], field: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, value)`` for each element of the list ``field``; a ConversionError at the first non-object."""
+    for i, value in enumerate(values):
+        where = f"{field}[{i}]"
+        if not isinstance(value, dict):
+            raise ConversionError(f"{where} is {type(value).__name__}, expected an object")
+        yield where, value

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, register, require
+from data_catalog.sources.base import ConversionError, Converter, each_object, register, require
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult, record_id
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
 
@@ -54,10 +54,7 @@ def message_steps(messages: list[Any]) -> tuple[list, str]:
     """The steps of a mini-swe-agent conversation and its task text."""
     steps: list = []
     task = None
-    for i, msg in enumerate(messages):
-        where = f"messages[{i}]"
-        if not isinstance(msg, dict):
-            raise ConversionError(f"{where} is {type(msg).__name__}, expected an object")
+    for where, msg in each_object(messages, "messages"):
         content = msg.get("content")
         if not isinstance(content, str):
             raise ConversionError(f"{where}: content is {type(content).__name__}, expected a string")

@@ -23,7 +23,7 @@ import re
 import shlex
 from typing import Any, Iterator
 
-from data_catalog.sources.base import ConversionError, Converter, register, require
+from data_catalog.sources.base import ConversionError, Converter, each_object, register, require
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Tool, Verifier, VerifierResult, record_id
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
 
@@ -174,10 +174,7 @@ def trajectory_steps(turns: list[Any]) -> tuple[list, list[Tool], str]:
     signatures: dict[str, Signature] = {}
     tools: list[Tool] = []
     task = None
-    for i, turn in enumerate(turns):
-        where = f"trajectory[{i}]"
-        if not isinstance(turn, dict):
-            raise ConversionError(f"{where} is {type(turn).__name__}, expected an object")
+    for where, turn in each_object(turns, "trajectory"):
         role = turn.get("role")
         if role == "system":
             prompt = _text(turn, "system_prompt" if turn.get("system_prompt") is not None else "text", where)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from data_catalog.sources.base import ConversionError
+from data_catalog.sources.base import ConversionError, each_object
 from data_catalog.sources.chat_common import parse_arguments
 from schemas.record import Task
 from schemas.steps import ApiAction, MessageAction, TextObservation
@@ -73,10 +73,7 @@ def conversation_steps(messages: Any, field: str) -> list:
         raise ConversionError(f"field {field!r} is {type(messages).__name__}, expected a list")
     calls: dict[str, str] = {}  # call id -> function name
     steps: list = []
-    for i, msg in enumerate(messages):
-        where = f"{field}[{i}]"
-        if not isinstance(msg, dict):
-            raise ConversionError(f"{where} is {type(msg).__name__}, expected an object")
+    for where, msg in each_object(messages, field):
         role = msg.get("role")
         if role == "assistant":
             steps.extend(_assistant_steps(msg, where, calls))

@@ -79,13 +79,16 @@ def test_bad_records_are_quarantined(raw, tmp_path):
     no_user = {**raw, "id": "no-user", "messages": [m for m in raw["messages"] if m["role"] != "user"]}
     text_verified = {**raw, "id": "x", "verified": "yes"}
     no_messages = {"id": "y", "patch": ""}
-    stats, records, quarantine = convert_lines("mini_swe_agent", [unknown_role, list_content, no_user, text_verified, no_messages, raw], tmp_path)
-    assert (stats.read, stats.converted, stats.quarantined) == (6, 1, 5)
+    string_message = {"id": "z", "messages": ["hi"]}
+    lines = [unknown_role, list_content, no_user, text_verified, no_messages, string_message, raw]
+    stats, records, quarantine = convert_lines("mini_swe_agent", lines, tmp_path)
+    assert (stats.read, stats.converted, stats.quarantined) == (7, 1, 6)
     assert [row["error"] for row in quarantine] == [
         "messages[3]: unknown role 'tool'",
         "messages[2]: content is list, expected a string",
         "messages have no user turn (the task)",
         "field 'verified' is str, expected bool",
         "missing field 'messages'",
+        "messages[0] is str, expected an object",
     ]
     assert records[0].source.original_id == raw["id"]

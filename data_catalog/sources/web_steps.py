@@ -25,7 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from data_catalog.sources.base import ConversionError, Converter, Quarantined, RawItem, describe_error, register, require
+from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, Quarantined, RawItem, describe_error, register, require
 from schemas.record import AgentRecord, Environment, Source, Task, record_id
 from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
 
@@ -123,6 +123,13 @@ class WebStepsConverter(Converter):
     description = "Web agent steps, one record per step (nnetnav-live), grouped by trajectory id into WebObservation + action trajectories."
     options = {"open_groups": "how many trajectories may be open at once while grouping (default 8)"}
 
+    def __init__(self, options: ConvertOptions | None = None):
+        super().__init__(options)
+        value = self.opts.extra.get("open_groups", "8")
+        if not str(value).isdigit() or int(value) < 1:
+            raise ValueError(f"option open_groups must be a positive integer, not {value!r}")
+        self.open_groups = int(value)
+
     def _record(self, steps: list[WebStep]) -> AgentRecord:
         steps.sort(key=lambda s: s.number)  # stable: rows with the same number keep their input order
         first = steps[0]
@@ -152,7 +159,7 @@ class WebStepsConverter(Converter):
             return Quarantined(source, index, describe_error(exc), {"id": step.trajectory_id})
 
     def convert_stream(self, items: Iterable[RawItem]) -> Iterator[AgentRecord | Quarantined]:
-        limit = max(1, int(self.opts.extra.get("open_groups", 8)))
+        limit = self.open_groups
         # Only parsed steps are held, not the raw rows (whose prompt/output repeat everything).
         groups: OrderedDict[str, list[tuple[str, int, WebStep]]] = OrderedDict()
         written: set[str] = set()

@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from data_catalog.sources import get_converter
-from data_catalog.sources.base import RawItem
+from data_catalog.sources.base import ConvertOptions, RawItem
 from data_catalog.sources.web_steps import parse_action
 from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
 from tests.conftest import ADP_FIXTURES
@@ -23,9 +23,7 @@ def rows():
 
 
 def _convert(rows, **options):
-    converter = get_converter("web_steps")
-    if options:
-        converter.opts.extra.update(options)
+    converter = get_converter("web_steps", ConvertOptions(extra=options))
     return list(converter.convert_stream(RawItem("sample", i, r) for i, r in enumerate(rows)))
 
 
@@ -126,3 +124,8 @@ def test_bad_rows_are_quarantined(rows, tmp_path):
     ]
     assert quarantine[3]["error"].startswith("invalid JSON line")
     assert len(records[0].trajectory) == 6 and records[0].details.get("step_numbers") is None
+
+
+def test_open_groups_must_be_a_positive_integer():
+    with pytest.raises(ValueError, match="option open_groups must be a positive integer, not '0'"):
+        get_converter("web_steps", ConvertOptions(extra={"open_groups": "0"}))

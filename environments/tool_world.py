@@ -270,3 +270,19 @@ class ToolWorld(ToolEnvironment):
         for (name, key), row in self._staged.items():
             if name == table and self._store.get(table, key) is None:
                 yield key, row
+
+
+class UserDatabaseWorld(ToolWorld):
+    """A tool world whose database comes from ``generate_db(users=N, seed=S)`` (retail, airline)."""
+
+    generate_db: ClassVar[Callable[..., dict[str, dict[str, Any]]]]
+
+    def __init__(self, users: int = 500, seed: int = 0, state: dict[str, Any] | Snapshot | None = None):
+        self.users = users
+        super().__init__(seed=seed, state=state)
+
+    def generate_state(self, seed: int) -> dict[str, dict[str, Any]]:
+        return type(self).generate_db(users=self.users, seed=seed)
+
+    def env_params(self) -> dict[str, Any]:
+        return {"users": self.users}

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from environments.db_files import save_db
 from environments.registry import environment_class, get_environment, list_environments
-from environments.tool_world import ToolWorld
+from environments.tool_world import UserDatabaseWorld
 from pipelines.cli_app import app
 from pipelines.cli_common import fail, out, print_json, say
 
@@ -35,7 +35,7 @@ def list_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON 
         cls = environment_class(name)
         tools = getattr(cls, "_specs", None)
         rows.append({"name": name, "tools": len(tools) if tools is not None else None,
-                     "doc": (inspect.getdoc(cls) or "").splitlines()[0] if inspect.getdoc(cls) else ""})
+                     "doc": (inspect.getdoc(cls) or "").partition("\n")[0]})
     if as_json:
         print_json(rows)
         return
@@ -53,7 +53,7 @@ def show_cmd(
     """Show an environment's tools (name, access, description) and its policy text."""
     _check_known(name)
     # A one-user database is enough to list tools and policy, and is instant.
-    env = get_environment(name, **({"users": 1} if _is_tool_world(name) else {}))
+    env = get_environment(name, **({"users": 1} if _has_user_db(name) else {}))
     tools = env.tools()
     if as_json:
         print_json({"name": name, "tools": [t.model_dump() for t in tools], "policy": env.policy})
@@ -65,9 +65,9 @@ def show_cmd(
     out.print(env.policy or "(no policy)", markup=False, highlight=False)
 
 
-def _is_tool_world(name: str) -> bool:
+def _has_user_db(name: str) -> bool:
     cls = environment_class(name)
-    return isinstance(cls, type) and issubclass(cls, ToolWorld)
+    return isinstance(cls, type) and issubclass(cls, UserDatabaseWorld)
 
 
 @env_app.command("make-db")
@@ -79,7 +79,7 @@ def make_db_cmd(
 ) -> None:
     """Generate a seeded database for a tool world and save it as JSON; prints its table sizes and state hash."""
     _check_known(name)
-    if not _is_tool_world(name):
+    if not _has_user_db(name):
         fail(f"environment {name!r} has no database to generate")
     env = get_environment(name, users=users, seed=seed)
     tables = env.snapshot().tables

@@ -23,34 +23,25 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from environments.airline.booking import AirlineBookingTools
 from environments.airline.generator import generate_airline_db
 from environments.airline.reservation_actions import AirlineReservationTools
 from environments.common_tools import CustomerServiceTools
-from environments.tool_world import ToolError, ToolWorld, params, tool
+from environments.tool_world import ToolError, UserDatabaseWorld, params, tool
 
 POLICY = (Path(__file__).parent / "policy.md").read_text()
 DATE = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$", "description": "YYYY-MM-DD"}
 AIRPORT = {"type": "string", "description": "IATA code, e.g. SEA"}
 
 
-class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerServiceTools, ToolWorld):
+class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerServiceTools, UserDatabaseWorld):
     """Airline reservations: flights by date with seats and fares, bookings, changes, refunds."""
 
     name = "airline"
     policy = POLICY
 
-    def __init__(self, users: int = 500, seed: int = 0, state: dict[str, Any] | None = None):
-        self.users = users
-        super().__init__(seed=seed, state=state)
-
-    def generate_state(self, seed: int) -> dict[str, dict[str, Any]]:
-        return generate_airline_db(users=self.users, seed=seed)
-
-    def env_params(self) -> dict[str, Any]:
-        return {"users": self.users}
+    generate_db = staticmethod(generate_airline_db)
 
     def now(self) -> datetime:
         return datetime.fromisoformat(self.row("meta", "clock", "meta")["now"])

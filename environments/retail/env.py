@@ -19,33 +19,24 @@ What the code enforces (the rest of policy.md is for verifiers to check):
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from environments.common_tools import CustomerServiceTools
 from environments.retail.generator import generate_retail_db
 from environments.retail.order_actions import RetailOrderTools
-from environments.tool_world import ToolError, ToolWorld, params, tool
+from environments.tool_world import ToolError, UserDatabaseWorld, params, tool
 
 POLICY = (Path(__file__).parent / "policy.md").read_text()
 
 ID = {"type": "string"}
 
 
-class RetailWorld(RetailOrderTools, CustomerServiceTools, ToolWorld):
+class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
     """Online store support: users, orders (pending to delivered), products with variants."""
 
     name = "retail"
     policy = POLICY
 
-    def __init__(self, users: int = 500, seed: int = 0, state: dict[str, Any] | None = None):
-        self.users = users
-        super().__init__(seed=seed, state=state)
-
-    def generate_state(self, seed: int) -> dict[str, dict[str, Any]]:
-        return generate_retail_db(users=self.users, seed=seed)
-
-    def env_params(self) -> dict[str, Any]:
-        return {"users": self.users}
+    generate_db = staticmethod(generate_retail_db)
 
     # ---- identity ---------------------------------------------------------------------
     def _verified(self, user_id: str) -> str:

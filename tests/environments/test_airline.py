@@ -8,6 +8,7 @@ from environments.airline.env import AirlineWorld
 from environments.airline.generator import generate_airline_db
 from environments.airline.rules import BAG_FEE, FREE_BAGS
 from environments.db_files import load_db, save_db
+from tests.environments.tool_calls import refused, succeed
 
 
 @pytest.fixture
@@ -17,20 +18,6 @@ def env() -> AirlineWorld:
 
 def _tables(env):
     return env.snapshot().tables
-
-
-def _call(env, name, **arguments):
-    result = env.call(name, arguments)
-    assert result.ok, result.error
-    return result.content
-
-
-def _refused(env, name, **arguments) -> str:
-    before = env.state_hash()
-    result = env.call(name, arguments)
-    assert not result.ok
-    assert env.state_hash() == before  # a failed call changes nothing
-    return result.error
 
 
 def _status(env, leg):
@@ -64,23 +51,23 @@ def _bookable(env, cabin="economy", seats=1):
 # ---- reads -----------------------------------------------------------------------------
 def test_reads_and_searches(env):
     flight, day = _bookable(env)
-    details = _call(env, "get_flight_details", flight_number=flight["flight_number"], date=day)
+    details = succeed(env, "get_flight_details", flight_number=flight["flight_number"], date=day)
     assert details["status"] == "available" and details["origin"] == flight["origin"]
     assert details["prices"] == flight["dates"][day]["prices"]
-    direct = _call(env, "search_direct_flight", origin=flight["origin"], destination=flight["destination"], date=day)
+    direct = succeed(env, "search_direct_flight", origin=flight["origin"], destination=flight["destination"], date=day)
     assert flight["flight_number"] in [f["flight_number"] for f in direct]
     assert all(f["status"] == "available" for f in direct)
-    assert _call(env, "list_all_airports")[:3] == ["ATL", "BOS", "CLT"]
+    assert succeed(env, "list_all_airports")[:3] == ["ATL", "BOS", "CLT"]
     user = next(iter(_tables(env)["users"].values()))
-    assert _call(env, "get_user_details", user_id=user["user_id"])["membership"] == user["membership"]
+    assert succeed(env, "get_user_details", user_id=user["user_id"])["membership"] == user["membership"]
     reservation_id = next(iter(_tables(env)["reservations"]))
-    assert _call(env, "get_reservation_details", reservation_id=reservation_id)["reservation_id"] == reservation_id
-    assert _refused(env, "get_flight_details", flight_number="ZA1", date=day) == "flight 'ZA1' not found"
-    assert _refused(env, "get_flight_details", flight_number=flight["flight_number"], date="2030-01-01") == \
+    assert succeed(env, "get_reservation_details", reservation_id=reservation_id)["reservation_id"] == reservation_id
+    assert refused(env, "get_flight_details", flight_number="ZA1", date=day) == "flight 'ZA1' not found"
+    assert refused(env, "get_flight_details", flight_number=flight["flight_number"], date="2030-01-01") == \
         f"flight '{flight['flight_number']}' does not fly on 2030-01-01"
-    assert _refused(env, "get_flight_details", flight_number=flight["flight_number"], date="tomorrow").startswith(
+    assert refused(env, "get_flight_details", flight_number=flight["flight_number"], date="tomorrow").startswith(
         "invalid arguments for get_flight_details: argument 'date' is invalid")
-    assert _refused(env, "get_reservation_details", reservation_id="NOPE") == "reservation 'NOPE' not found"
+    assert refused(env, "get_reservation_details", reservation_id="NOPE") == "reservation 'NOPE' not found"
 
 
 def test_onestop_search_connects_with_an_hour_to_spare(env):
@@ -88,7 +75,7 @@ def test_onestop_search_connects_with_an_hour_to_spare(env):
     for origin in ("SEA", "BOS", "ATL", "DEN"):
         for destination in ("MIA", "LAX", "JFK", "ORD"):
             if origin != destination:
-                found += _call(env, "search_onestop_flight", origin=origin, destination=destination, date="2025-06-20")
+                found += succeed(env, "search_onestop_flight", origin=origin, destination=destination, date="2025-06-20")
     assert found
     for first, second in found:
         assert first["destination"] == second["origin"] and first["date"] == second["date"] == "2025-06-20"
@@ -113,7 +100,7 @@ def test_book_takes_seats_charges_and_is_replayable(env):
     flight, day = _bookable(env, seats=2)
     arguments = _booking(env, user, flight, day, passengers=2, bags=3, insurance=True)
     seats = _seats(env, {"flight_number": flight["flight_number"], "date": day}, "economy")
-    reservation = _call(env, "book_reservation", **arguments)
+    reservation = succeed(env, "book_reservation", **arguments)
     price = flight["dates"][day]["prices"]["economy"]
     assert reservation["payment_history"][0]["amount"] == 2 * (price + 25) + BAG_FEE * 1  # 2 free bags, 1 paid
     assert reservation["nonfree_baggages"] == 1 and reservation["status"] == "active"
@@ -131,27 +118,27 @@ def test_book_refusals(env):
     good = _booking(env, user, flight, day)
     total = good["payment_methods"][0]["amount"]
     card, gift = _card(env, user["user_id"]), _card(env, user["user_id"], "gift_card")
-    assert _refused(env, "book_reservation", **{**good, "payment_methods": [{"payment_id": card["id"], "amount": 1}]}) \
+    assert refused(env, "book_reservation", **{**good, "payment_methods": [{"payment_id": card["id"], "amount": 1}]}) \
         == f"payments add up to 1.00 but the total is {total:.2f}"
-    assert _refused(env, "book_reservation", **{**good, "payment_methods": [{"payment_id": "credit_card_0",
+    assert refused(env, "book_reservation", **{**good, "payment_methods": [{"payment_id": "credit_card_0",
                                                                              "amount": total}]}) == \
         "payment method 'credit_card_0' is not in the user's profile"
     split = [{"payment_id": card["id"], "amount": total / 2}, {"payment_id": card["id"], "amount": total / 2}]
-    assert _refused(env, "book_reservation", **{**good, "payment_methods": split}) == \
+    assert refused(env, "book_reservation", **{**good, "payment_methods": split}) == \
         "at most 1 credit card payment(s) per reservation"
-    assert _refused(env, "book_reservation", **{**good, "payment_methods": [{"payment_id": gift["id"],
+    assert refused(env, "book_reservation", **{**good, "payment_methods": [{"payment_id": gift["id"],
                                                                              "amount": total}]}) == \
         f"gift card '{gift['id']}' balance {gift['balance']:.2f} does not cover {total:.2f}"
-    assert _refused(env, "book_reservation", **{**good, "destination": "XXX"}) == "the last flight must arrive at XXX"
-    assert _refused(env, "book_reservation", **{**good, "passengers": good["passengers"] * 6}).startswith(
+    assert refused(env, "book_reservation", **{**good, "destination": "XXX"}) == "the last flight must arrive at XXX"
+    assert refused(env, "book_reservation", **{**good, "passengers": good["passengers"] * 6}).startswith(
         "invalid arguments for book_reservation: argument 'passengers' is invalid")
     landed = next(d for d, e in flight["dates"].items() if e["status"] == "landed")
-    assert _refused(env, "book_reservation", **{**good, "flights": [{"flight_number": flight["flight_number"],
+    assert refused(env, "book_reservation", **{**good, "flights": [{"flight_number": flight["flight_number"],
                                                                      "date": landed}]}) == \
         f"flight '{flight['flight_number']}' on {landed} is landed and cannot be booked"
     full_flight, full_day = next((f, d) for f in _tables(env)["flights"].values() for d, e in f["dates"].items()
                                  if e["status"] == "available" and e["seats"]["business"] == 0)
-    assert _refused(env, "book_reservation", **_booking(env, user, full_flight, full_day, cabin="business")) == \
+    assert refused(env, "book_reservation", **_booking(env, user, full_flight, full_day, cabin="business")) == \
         f"flight '{full_flight['flight_number']}' on {full_day} has 0 free business seats"
 
 
@@ -172,7 +159,7 @@ def test_change_flights_settles_the_fare_difference(env):
     flight, day = _alternative(env, reservation)
     card = _card(env, reservation["user_id"])
     count = len(reservation["passengers"])
-    result = _call(env, "update_reservation_flights", reservation_id=reservation["reservation_id"],
+    result = succeed(env, "update_reservation_flights", reservation_id=reservation["reservation_id"],
                    flights=[{"flight_number": flight["flight_number"], "date": day}], payment_id=card["id"])
     new_price = flight["dates"][day]["prices"]["economy"]
     assert result["flights"][0]["price"] == new_price
@@ -186,18 +173,18 @@ def test_change_flights_settles_the_fare_difference(env):
 def test_change_flights_refusals(env):
     basic = next(r for r in _reservations(env, cabin="basic_economy"))
     card = _card(env, basic["user_id"])
-    assert _refused(env, "update_reservation_flights", reservation_id=basic["reservation_id"],
+    assert refused(env, "update_reservation_flights", reservation_id=basic["reservation_id"],
                     flights=[{"flight_number": leg["flight_number"], "date": leg["date"]} for leg in basic["flights"]],
                     payment_id=card["id"]) == "basic economy reservations cannot change flights"
     economy = next(r for r in _reservations(env, cabin="economy", trip_type="one_way"))
     wrong = next(f for f in _tables(env)["flights"].values() if f["origin"] != economy["origin"])
     day = next(d for d, e in wrong["dates"].items() if e["status"] == "available")
-    assert _refused(env, "update_reservation_flights", reservation_id=economy["reservation_id"],
+    assert refused(env, "update_reservation_flights", reservation_id=economy["reservation_id"],
                     flights=[{"flight_number": wrong["flight_number"], "date": day}],
                     payment_id=_card(env, economy["user_id"])["id"]) == f"the first flight must leave from {economy['origin']}"
     flown = next(r for r in _tables(env)["reservations"].values()
                  if r["status"] == "active" and _status(env, r["flights"][0]) == "landed")
-    assert _refused(env, "update_reservation_passengers", reservation_id=flown["reservation_id"],
+    assert refused(env, "update_reservation_passengers", reservation_id=flown["reservation_id"],
                     passengers=flown["passengers"]) == \
         f"flight '{flown['flights'][0]['flight_number']}' on {flown['flights'][0]['date']} has already flown; " \
         "transfer to a human agent"
@@ -208,9 +195,9 @@ def test_change_cabin_moves_seats_and_money(env):
                        if all(_tables(env)["flights"][leg["flight_number"]]["dates"][leg["date"]]["seats"]["business"]
                               >= len(r["passengers"]) for leg in r["flights"]))
     card = _card(env, reservation["user_id"])
-    assert _refused(env, "update_reservation_cabin", reservation_id=reservation["reservation_id"], cabin="economy",
+    assert refused(env, "update_reservation_cabin", reservation_id=reservation["reservation_id"], cabin="economy",
                     payment_id=card["id"]) == f"reservation '{reservation['reservation_id']}' is already in economy"
-    result = _call(env, "update_reservation_cabin", reservation_id=reservation["reservation_id"], cabin="business",
+    result = succeed(env, "update_reservation_cabin", reservation_id=reservation["reservation_id"], cabin="business",
                    payment_id=card["id"])
     count = len(reservation["passengers"])
     business = sum(_tables(env)["flights"][leg["flight_number"]]["dates"][leg["date"]]["prices"]["business"]
@@ -223,9 +210,9 @@ def test_change_cabin_moves_seats_and_money(env):
 def test_passengers_can_change_but_not_their_number(env):
     reservation = next(_reservations(env))
     people = [{"first_name": f"P{i}", "last_name": "Test", "dob": "2000-01-01"} for i in range(len(reservation["passengers"]))]
-    assert _call(env, "update_reservation_passengers", reservation_id=reservation["reservation_id"],
+    assert succeed(env, "update_reservation_passengers", reservation_id=reservation["reservation_id"],
                  passengers=people)["passengers"] == people
-    assert _refused(env, "update_reservation_passengers", reservation_id=reservation["reservation_id"],
+    assert refused(env, "update_reservation_passengers", reservation_id=reservation["reservation_id"],
                     passengers=people + people[:1]) == \
         f"the number of passengers cannot change (it is {len(people)})"
 
@@ -236,11 +223,11 @@ def test_bags_can_be_added_for_a_fee_but_not_removed(env):
     card = _card(env, user["user_id"])
     free = FREE_BAGS[user["membership"]][reservation["cabin"]] * len(reservation["passengers"])
     total = max(reservation["total_baggages"], free) + 2
-    result = _call(env, "update_reservation_baggages", reservation_id=reservation["reservation_id"],
+    result = succeed(env, "update_reservation_baggages", reservation_id=reservation["reservation_id"],
                    total_baggages=total, payment_id=card["id"])
     assert result["nonfree_baggages"] == total - free
     assert result["payment_history"][-1]["amount"] == BAG_FEE * (total - free - reservation["nonfree_baggages"])
-    assert _refused(env, "update_reservation_baggages", reservation_id=reservation["reservation_id"],
+    assert refused(env, "update_reservation_baggages", reservation_id=reservation["reservation_id"],
                     total_baggages=0, payment_id=card["id"]) == f"checked bags cannot be removed (the reservation has {total})"
 
 
@@ -249,37 +236,37 @@ def test_cancel_business_refunds_and_frees_seats(env):
     reservation = next(_reservations(env, cabin="business"))
     leg = reservation["flights"][0]
     seats = _seats(env, leg, "business")
-    result = _call(env, "cancel_reservation", reservation_id=reservation["reservation_id"], reason="change_of_plan")
+    result = succeed(env, "cancel_reservation", reservation_id=reservation["reservation_id"], reason="change_of_plan")
     paid = reservation["payment_history"][0]
     assert result["status"] == "cancelled"
     assert result["payment_history"][-1] == {"payment_id": paid["payment_id"], "amount": -paid["amount"]}
     assert _seats(env, leg, "business") == seats + len(reservation["passengers"])
-    assert "is cancelled" in _refused(env, "cancel_reservation", reservation_id=reservation["reservation_id"],
+    assert "is cancelled" in refused(env, "cancel_reservation", reservation_id=reservation["reservation_id"],
                                       reason="change_of_plan")
 
 
 def test_cancel_refusals(env):
     plain = next(r for r in _reservations(env, cabin="economy", insurance=False)
                  if not env.booked_within_24h(r))
-    assert _refused(env, "cancel_reservation", reservation_id=plain["reservation_id"], reason="change_of_plan") == \
+    assert refused(env, "cancel_reservation", reservation_id=plain["reservation_id"], reason="change_of_plan") == \
         "cancellation not allowed: booked over 24 hours ago, not business, and no airline cancellation or insured reason"
-    assert _refused(env, "cancel_reservation", reservation_id=plain["reservation_id"],
+    assert refused(env, "cancel_reservation", reservation_id=plain["reservation_id"],
                     reason="airline_cancelled_flight") == "no flight of this reservation was cancelled by the airline"
     insured = next(r for r in _reservations(env, cabin="economy", insurance=True) if not env.booked_within_24h(r))
-    assert _call(env, "cancel_reservation", reservation_id=insured["reservation_id"], reason="health")["status"] == \
+    assert succeed(env, "cancel_reservation", reservation_id=insured["reservation_id"], reason="health")["status"] == \
         "cancelled"
 
 
 def test_send_certificate(env):
     user = next(iter(_tables(env)["users"].values()))
-    message = _call(env, "send_certificate", user_id=user["user_id"], amount=100)
+    message = succeed(env, "send_certificate", user_id=user["user_id"], amount=100)
     methods = env.state()["users"][user["user_id"]]["payment_methods"]
     new = [m for m in methods.values() if m["id"] not in user["payment_methods"]]
     assert new == [{"id": new[0]["id"], "source": "certificate", "amount": 100.0}]
     assert message == f"Certificate {new[0]['id']} of 100.00 added to user {user['user_id']}"
-    assert _refused(env, "send_certificate", user_id=user["user_id"], amount=5000).startswith(
+    assert refused(env, "send_certificate", user_id=user["user_id"], amount=5000).startswith(
         "invalid arguments for send_certificate: argument 'amount' is invalid")
-    assert _refused(env, "send_certificate", user_id="ghost", amount=50) == "user 'ghost' not found"
+    assert refused(env, "send_certificate", user_id="ghost", amount=50) == "user 'ghost' not found"
 
 
 # ---- generator and DB files --------------------------------------------------------------
@@ -291,7 +278,7 @@ def test_generator_is_deterministic_per_seed():
 
 def test_db_round_trip(env, tmp_path):
     reservation = next(_reservations(env, cabin="business"))
-    _call(env, "cancel_reservation", reservation_id=reservation["reservation_id"], reason="other")
+    succeed(env, "cancel_reservation", reservation_id=reservation["reservation_id"], reason="other")
     path = save_db(env.state(), tmp_path / "airline.json")
     assert AirlineWorld(state=load_db(path)).state_hash() == env.state_hash()
 
@@ -302,4 +289,4 @@ def test_fifty_thousand_users():
     assert sum(len(u["reservations"]) for u in db["users"].values()) == len(db["reservations"])
     env = AirlineWorld(state=db)
     user = next(iter(db["users"].values()))
-    assert _call(env, "send_certificate", user_id=user["user_id"], amount=50).startswith("Certificate")
+    assert succeed(env, "send_certificate", user_id=user["user_id"], amount=50).startswith("Certificate")

@@ -7,6 +7,7 @@ import pytest
 from environments.db_files import load_db, save_db
 from environments.retail.env import RetailWorld
 from environments.retail.generator import generate_retail_db
+from tests.environments.tool_calls import refused, succeed
 
 
 @pytest.fixture
@@ -34,50 +35,36 @@ def _swap_target(env, item, available=True):
     return next(v for v in variants.values() if v["item_id"] != item["item_id"] and v["available"] is available)
 
 
-def _call(env, name, **arguments):
-    result = env.call(name, arguments)
-    assert result.ok, result.error
-    return result.content
-
-
-def _refused(env, name, **arguments) -> str:
-    before = env.state_hash()
-    result = env.call(name, arguments)
-    assert not result.ok
-    assert env.state_hash() == before  # a failed call changes nothing
-    return result.error
-
-
 # ---- lookups and reads -----------------------------------------------------------------
 def test_lookups_find_the_user_and_verify_only_the_first(env):
     order, user = next(_orders(env, "pending"))
     name = user["name"]
-    assert _call(env, "find_user_id_by_email", email=user["email"].upper()) == user["user_id"]
-    assert _call(env, "find_user_id_by_name_zip", first_name=name["first_name"], last_name=name["last_name"],
+    assert succeed(env, "find_user_id_by_email", email=user["email"].upper()) == user["user_id"]
+    assert succeed(env, "find_user_id_by_name_zip", first_name=name["first_name"], last_name=name["last_name"],
                  zip=user["address"]["zip"]) == user["user_id"]
     other = next(u for u in env.snapshot().tables["users"].values() if u["user_id"] != user["user_id"])
-    assert _call(env, "find_user_id_by_email", email=other["email"]) == other["user_id"]
+    assert succeed(env, "find_user_id_by_email", email=other["email"]) == other["user_id"]
     assert env.session["verified_user_id"] == user["user_id"]
-    assert _refused(env, "find_user_id_by_email", email="nobody@nowhere.test") == "no user with this email"
-    assert _refused(env, "find_user_id_by_name_zip", first_name="No", last_name="Body", zip="00000") == \
+    assert refused(env, "find_user_id_by_email", email="nobody@nowhere.test") == "no user with this email"
+    assert refused(env, "find_user_id_by_name_zip", first_name="No", last_name="Body", zip="00000") == \
         "no user with this name and zip"
 
 
 def test_reads_return_rows_and_copies(env):
     order, user = next(_orders(env, "delivered"))
-    details = _call(env, "get_user_details", user_id=user["user_id"])
+    details = succeed(env, "get_user_details", user_id=user["user_id"])
     assert details["email"] == user["email"] and order["order_id"] in details["orders"]
     details["email"] = "changed@example.com"  # editing a result must not reach the database
-    assert _call(env, "get_user_details", user_id=user["user_id"])["email"] == user["email"]
-    assert _call(env, "get_order_details", order_id=order["order_id"])["items"] == order["items"]
+    assert succeed(env, "get_user_details", user_id=user["user_id"])["email"] == user["email"]
+    assert succeed(env, "get_order_details", order_id=order["order_id"])["items"] == order["items"]
     product_id = order["items"][0]["product_id"]
-    assert _call(env, "get_product_details", product_id=product_id)["name"] == order["items"][0]["name"]
-    types = _call(env, "list_product_types")
+    assert succeed(env, "get_product_details", product_id=product_id)["name"] == order["items"][0]["name"]
+    types = succeed(env, "list_product_types")
     assert len(types) == 30 and types[order["items"][0]["name"]] == product_id
-    assert _refused(env, "get_user_details", user_id="ghost_0000") == "user 'ghost_0000' not found"
-    assert _refused(env, "get_order_details", order_id="#R0") == "order '#R0' not found"
-    assert _refused(env, "get_product_details", product_id="1") == "product '1' not found"
-    assert _refused(env, "get_order_details", order_id=12) == \
+    assert refused(env, "get_user_details", user_id="ghost_0000") == "user 'ghost_0000' not found"
+    assert refused(env, "get_order_details", order_id="#R0") == "order '#R0' not found"
+    assert refused(env, "get_product_details", product_id="1") == "product '1' not found"
+    assert refused(env, "get_order_details", order_id=12) == \
         "invalid arguments for get_order_details: argument 'order_id' must be of type string"
 
 
@@ -87,7 +74,7 @@ def test_cancel_refunds_a_gift_card_at_once(env):
     card_id = order["payment_history"][0]["payment_method_id"]
     balance = user["payment_methods"][card_id]["balance"]
     _login(env, user)
-    result = _call(env, "cancel_pending_order", order_id=order["order_id"], reason="no longer needed")
+    result = succeed(env, "cancel_pending_order", order_id=order["order_id"], reason="no longer needed")
     assert result["status"] == "cancelled" and result["cancel_reason"] == "no longer needed"
     assert result["payment_history"][-1] == {"kind": "refund", "payment_method_id": card_id,
                                              "amount": order["payment_history"][0]["amount"]}
@@ -99,16 +86,16 @@ def test_cancel_refunds_a_gift_card_at_once(env):
 def test_cancel_refuses_wrong_status_reason_identity_and_other_users(env):
     delivered, user = next(_orders(env, "delivered"))
     pending, owner = next(o for o in _orders(env, "pending") if o[1]["user_id"] != user["user_id"])
-    assert _refused(env, "cancel_pending_order", order_id=pending["order_id"], reason="ordered by mistake") == \
+    assert refused(env, "cancel_pending_order", order_id=pending["order_id"], reason="ordered by mistake") == \
         "user identity not verified: look the user up by email or by name and zip first"
     _login(env, user)
-    assert _refused(env, "cancel_pending_order", order_id=delivered["order_id"], reason="ordered by mistake") == \
+    assert refused(env, "cancel_pending_order", order_id=delivered["order_id"], reason="ordered by mistake") == \
         f"order '{delivered['order_id']}' is 'delivered'; only pending orders can be cancelled"
-    assert _refused(env, "cancel_pending_order", order_id=pending["order_id"], reason="ordered by mistake") == \
+    assert refused(env, "cancel_pending_order", order_id=pending["order_id"], reason="ordered by mistake") == \
         f"order '{pending['order_id']}' belongs to another user than the verified one"
-    assert _refused(env, "cancel_pending_order", order_id=delivered["order_id"], reason="too expensive").startswith(
+    assert refused(env, "cancel_pending_order", order_id=delivered["order_id"], reason="too expensive").startswith(
         "invalid arguments for cancel_pending_order: argument 'reason' must be one of")
-    assert _refused(env, "cancel_pending_order", order_id="#R0", reason="ordered by mistake") == "order '#R0' not found"
+    assert refused(env, "cancel_pending_order", order_id="#R0", reason="ordered by mistake") == "order '#R0' not found"
 
 
 # ---- modify pending orders ---------------------------------------------------------------
@@ -118,14 +105,14 @@ def test_modify_items_swaps_variants_settles_the_difference_and_freezes_the_orde
     item = order["items"][0]
     new = _swap_target(env, item)
     _login(env, user)
-    result = _call(env, "modify_pending_order_items", order_id=order["order_id"], item_ids=[item["item_id"]],
+    result = succeed(env, "modify_pending_order_items", order_id=order["order_id"], item_ids=[item["item_id"]],
                    new_item_ids=[new["item_id"]], payment_method_id=paypal)
     difference = round(new["price"] - item["price"], 2)
     assert result["status"] == "pending (items modified)"
     assert result["items"][0] == {**item, "item_id": new["item_id"], "options": new["options"], "price": new["price"]}
     assert result["payment_history"][-1] == {"kind": "payment" if difference > 0 else "refund",
                                              "payment_method_id": paypal, "amount": abs(difference)}
-    assert _refused(env, "modify_pending_order_items", order_id=order["order_id"], item_ids=[new["item_id"]],
+    assert refused(env, "modify_pending_order_items", order_id=order["order_id"], item_ids=[new["item_id"]],
                     new_item_ids=[item["item_id"]], payment_method_id=paypal) == \
         f"order '{order['order_id']}' is 'pending (items modified)'; only pending orders can be modified"
 
@@ -138,7 +125,7 @@ def test_modify_items_refusals(env):
     _login(env, user)
 
     def modify(new_ids, item_ids=(item["item_id"],), pay=method):
-        return _refused(env, "modify_pending_order_items", order_id=order["order_id"], item_ids=list(item_ids),
+        return refused(env, "modify_pending_order_items", order_id=order["order_id"], item_ids=list(item_ids),
                         new_item_ids=list(new_ids), payment_method_id=pay)
 
     assert modify([other_product["item_id"]]) == \
@@ -164,7 +151,7 @@ def test_modify_items_needs_a_gift_card_that_covers_the_difference(env):
             break
     (item, new), card = pricier[0], cards[0]
     _login(env, user)
-    assert _refused(env, "modify_pending_order_items", order_id=order["order_id"], item_ids=[item["item_id"]],
+    assert refused(env, "modify_pending_order_items", order_id=order["order_id"], item_ids=[item["item_id"]],
                     new_item_ids=[new["item_id"]], payment_method_id=card["id"]) == \
         f"gift card '{card['id']}' balance {card['balance']:.2f} does not cover {new['price'] - item['price']:.2f}"
 
@@ -180,10 +167,10 @@ def test_modify_address_of_a_pending_order(env):
     address = {"address1": "1 Test Street", "address2": "", "city": "Boise", "state": "ID", "country": "USA",
                "zip": "83700"}
     _login(env, user)
-    assert _call(env, "modify_pending_order_address", order_id=order["order_id"], **address)["address"] == address
-    assert "only pending orders can be modified" in _refused(
+    assert succeed(env, "modify_pending_order_address", order_id=order["order_id"], **address)["address"] == address
+    assert "only pending orders can be modified" in refused(
         env, "modify_pending_order_address", order_id=delivered["order_id"], **address)
-    assert _refused(env, "modify_pending_order_address", order_id=order["order_id"], **{**address, "city": 3}) == \
+    assert refused(env, "modify_pending_order_address", order_id=order["order_id"], **{**address, "city": 3}) == \
         "invalid arguments for modify_pending_order_address: argument 'city' must be of type string"
 
 
@@ -193,15 +180,15 @@ def test_modify_payment_pays_with_the_new_method_and_refunds_the_old(env):
     original = order["payment_history"][0]
     paypal = next(m for m in user["payment_methods"] if m.startswith("paypal"))
     _login(env, user)
-    assert _refused(env, "modify_pending_order_payment", order_id=order["order_id"],
+    assert refused(env, "modify_pending_order_payment", order_id=order["order_id"],
                     payment_method_id=original["payment_method_id"]) == \
         "the new payment method is the same as the original one"
-    history = _call(env, "modify_pending_order_payment", order_id=order["order_id"],
+    history = succeed(env, "modify_pending_order_payment", order_id=order["order_id"],
                     payment_method_id=paypal)["payment_history"]
     assert history[1:] == [{"kind": "payment", "payment_method_id": paypal, "amount": original["amount"]},
                            {"kind": "refund", "payment_method_id": original["payment_method_id"],
                             "amount": original["amount"]}]
-    assert _refused(env, "modify_pending_order_payment", order_id=order["order_id"],
+    assert refused(env, "modify_pending_order_payment", order_id=order["order_id"],
                     payment_method_id=original["payment_method_id"]) == \
         f"order '{order['order_id']}' has 2 payments; only a single payment can be replaced"
 
@@ -213,13 +200,13 @@ def test_return_to_the_original_method_or_a_gift_card_only(env):
     card = next(m for m in user["payment_methods"] if m.startswith("credit_card"))
     items = [order["items"][0]["item_id"]]
     _login(env, user)
-    assert _refused(env, "return_delivered_order_items", order_id=order["order_id"], item_ids=items,
+    assert refused(env, "return_delivered_order_items", order_id=order["order_id"], item_ids=items,
                     payment_method_id=card) == "a return refund must go to the original payment method or a gift card"
-    result = _call(env, "return_delivered_order_items", order_id=order["order_id"], item_ids=items,
+    result = succeed(env, "return_delivered_order_items", order_id=order["order_id"], item_ids=items,
                    payment_method_id=order["payment_history"][0]["payment_method_id"])
     assert result["status"] == "return requested" and result["return_items"] == items
     assert result["return_refund"] == order["items"][0]["price"]
-    assert "only delivered orders can be returned" in _refused(
+    assert "only delivered orders can be returned" in refused(
         env, "return_delivered_order_items", order_id=order["order_id"], item_ids=items,
         payment_method_id=order["payment_history"][0]["payment_method_id"])
 
@@ -230,11 +217,11 @@ def test_exchange_a_delivered_item_and_refuse_a_processed_order(env):
     new = _swap_target(env, item)
     method = order["payment_history"][0]["payment_method_id"]
     _login(env, user)
-    result = _call(env, "exchange_delivered_order_items", order_id=order["order_id"], item_ids=[item["item_id"]],
+    result = succeed(env, "exchange_delivered_order_items", order_id=order["order_id"], item_ids=[item["item_id"]],
                    new_item_ids=[new["item_id"]], payment_method_id=method)
     assert result["status"] == "exchange requested"
     assert result["exchange_price_difference"] == round(new["price"] - item["price"], 2)
-    assert "only delivered orders can be exchanged" in _refused(
+    assert "only delivered orders can be exchanged" in refused(
         env, "exchange_delivered_order_items", order_id=processed["order_id"],
         item_ids=[processed["items"][0]["item_id"]], new_item_ids=["1"], payment_method_id=method)
 
@@ -243,18 +230,18 @@ def test_modify_user_address_only_for_the_verified_user(env):
     _, user = next(_orders(env, "pending"))
     other = next(u for u in env.snapshot().tables["users"].values() if u["user_id"] != user["user_id"])
     address = {**user["address"], "address2": "Apt 1"}
-    assert _refused(env, "modify_user_address", user_id=user["user_id"], **address).startswith(
+    assert refused(env, "modify_user_address", user_id=user["user_id"], **address).startswith(
         "user identity not verified")
     _login(env, user)
-    assert _refused(env, "modify_user_address", user_id=other["user_id"], **address) == \
+    assert refused(env, "modify_user_address", user_id=other["user_id"], **address) == \
         f"user '{other['user_id']}' belongs to another user than the verified one"
-    assert _call(env, "modify_user_address", user_id=user["user_id"], **address)["address"] == address
+    assert succeed(env, "modify_user_address", user_id=user["user_id"], **address)["address"] == address
     assert env.action_log[-1]["writes"] == [["users", user["user_id"]]]
 
 
 def test_transfer_and_calculate(env):
-    assert _call(env, "transfer_to_human_agents", summary="wants a refund in cash") == "Transfer successful"
-    assert _call(env, "calculate", expression="129.99 - 20") == 109.99
+    assert succeed(env, "transfer_to_human_agents", summary="wants a refund in cash") == "Transfer successful"
+    assert succeed(env, "calculate", expression="129.99 - 20") == 109.99
 
 
 # ---- generator and DB files --------------------------------------------------------------
@@ -283,4 +270,4 @@ def test_fifty_thousand_users():
     assert sum(len(u["orders"]) for u in users) == len(db["orders"])
     env = RetailWorld(state=db)
     user = next(iter(users))
-    assert _call(env, "find_user_id_by_email", email=user["email"]) == user["user_id"]
+    assert succeed(env, "find_user_id_by_email", email=user["email"]) == user["user_id"]

@@ -29,7 +29,9 @@ class AirlineReservationTools:
 
     def _settle(self, reservation: dict, payment_id: str, amount: float) -> None:
         method = self.row("users", reservation["user_id"], "user")["payment_methods"].get(payment_id)
-        if method is not None and method["source"] not in ("credit_card", "gift_card"):
+        if method is None:
+            raise ToolError(f"payment method '{payment_id}' is not in the user's profile")
+        if method["source"] not in ("credit_card", "gift_card"):
             raise ToolError("changes are paid or refunded with a credit card or a gift card")
         if money(amount) != 0:
             reservation["payment_history"].append(self.pay(reservation["user_id"], payment_id, amount))

@@ -142,6 +142,22 @@ def test_book_refusals(env):
         f"flight '{full_flight['flight_number']}' on {full_day} has 0 free business seats"
 
 
+def test_a_certificate_pays_part_of_a_booking_and_is_used_up(env):
+    user = next(u for u in _tables(env)["users"].values()
+                if any(m["source"] == "certificate" for m in u["payment_methods"].values()))
+    certificate, card = _card(env, user["user_id"], "certificate"), _card(env, user["user_id"])
+    flight, day = _bookable(env, cabin="business")
+    total = _booking(env, user, flight, day, cabin="business")["payment_methods"][0]["amount"]
+    from_certificate = min(certificate["amount"], total)
+    payments = [{"payment_id": certificate["id"], "amount": from_certificate}]
+    payments += [{"payment_id": card["id"], "amount": total - from_certificate}] if total > from_certificate else []
+    reservation = succeed(env, "book_reservation", **_booking(env, user, flight, day, cabin="business", pay=payments))
+    assert [p["payment_id"] for p in reservation["payment_history"]] == [p["payment_id"] for p in payments]
+    assert certificate["id"] not in env.state()["users"][user["user_id"]]["payment_methods"]
+    refund = succeed(env, "cancel_reservation", reservation_id=reservation["reservation_id"], reason="change_of_plan")
+    assert certificate["id"] not in [p["payment_id"] for p in refund["payment_history"][len(payments):]]
+
+
 # ---- changes ---------------------------------------------------------------------------
 def _alternative(env, reservation):
     """Another bookable flight/date on the same one-way route."""
@@ -227,6 +243,9 @@ def test_bags_can_be_added_for_a_fee_but_not_removed(env):
                    total_baggages=total, payment_id=card["id"])
     assert result["nonfree_baggages"] == total - free
     assert result["payment_history"][-1]["amount"] == BAG_FEE * (total - free - reservation["nonfree_baggages"])
+    assert refused(env, "update_reservation_baggages", reservation_id=reservation["reservation_id"],
+                   total_baggages=total, payment_id="credit_card_0") == \
+        "payment method 'credit_card_0' is not in the user's profile"
     assert refused(env, "update_reservation_baggages", reservation_id=reservation["reservation_id"],
                     total_baggages=0, payment_id=card["id"]) == f"checked bags cannot be removed (the reservation has {total})"
 

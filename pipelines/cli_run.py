@@ -37,7 +37,7 @@ def summary_table(outcomes) -> Table:
     for o in outcomes:
         m = o.metadata
         check = {True: "passed", False: "FAILED", None: "-"}[o.check_passed]
-        status = "ok" if o.ok else Text(f"FAILED: {o.error or 'quarantine rate over the limit'}", style="red")
+        status = Text("ok") if o.ok else Text("FAILED", style="red")
         rate = f"{m['quarantine_rate']:.1%}" if "quarantine_rate" in m else "-"
         table.add_row(o.source, str(m.get("format", "-")), str(m.get("read", "-")), str(m.get("converted", "-")),
                       str(m.get("quarantined", "-")), rate, check, status)
@@ -47,7 +47,7 @@ def summary_table(outcomes) -> Table:
 @app.command()
 def run(
     max_quarantine_rate: Annotated[float, typer.Option("--max-quarantine-rate", min=0.0, max=1.0, help="A source whose quarantined/read exceeds this fails its check.")] = DEFAULT_MAX_QUARANTINE_RATE,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show Dagster's own run log (INFO and up).")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show Dagster's own run log (INFO and up, with tracebacks of failures).")] = False,
 ) -> None:
     """The main job on embedded defaults: generate the demo sources, ingest every catalog source through Dagster, register the outputs.
 
@@ -65,12 +65,15 @@ def run(
 
     try:
         with DagsterInstance.get() as instance:
-            outcomes = run_ingest(instance, max_quarantine_rate=max_quarantine_rate, log_level="INFO" if verbose else "WARNING")
+            outcomes = run_ingest(instance, max_quarantine_rate=max_quarantine_rate, log_level="INFO" if verbose else "CRITICAL")
     except EntryError as exc:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")
     out.print(summary_table(outcomes))
-    say(f"data: {home}\ncatalog: {catalog_path()}  (try: aceforge catalog list; aceforge catalog sql \"SELECT count(*) FROM demo_bookstore_chat\")\n"
+    example = next((o.source for o in outcomes if o.ok), "datasets")
+    say(f"data: {home}\ncatalog: {catalog_path()}  (try: aceforge catalog list; aceforge catalog sql \"SELECT count(*) FROM {example}\")\n"
         f"dagster: DAGSTER_HOME={dagster_home()} dagster dev -f pipelines/definitions.py")
-    failed = [o.source for o in outcomes if not o.ok]
+    failed = [o for o in outcomes if not o.ok]
+    for o in failed:
+        say(f"{o.source}: {o.error or 'quarantine rate over the limit'}")
     if failed:
-        fail(f"{len(failed)} of {len(outcomes)} sources failed: {', '.join(failed)}", FAILED)
+        fail(f"{len(failed)} of {len(outcomes)} sources failed: {', '.join(o.source for o in failed)}", FAILED)

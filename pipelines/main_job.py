@@ -40,11 +40,16 @@ def _metadata(result) -> dict[str, Any]:
 
 
 def _error(result) -> str | None:
+    """The root cause of a failed run, in one line (Dagster wraps the asset's own exception)."""
     failures = result.get_step_failure_events()
     if not failures:
         return None if result.success else "run failed"
-    data = failures[0].step_failure_data
-    return data.error.message.strip() if data and data.error else "step failed"
+    error = failures[0].step_failure_data.error if failures[0].step_failure_data else None
+    if error is None:
+        return "step failed"
+    while error.cause is not None:
+        error = error.cause
+    return " ".join(error.message.split())
 
 
 def run_ingest(

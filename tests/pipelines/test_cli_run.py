@@ -1,0 +1,90 @@
+"""`aceforge run` (the main job) end to end in a fresh data directory, and `aceforge demo`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
+from typer.testing import CliRunner
+
+from data_catalog.catalog import Catalog
+from data_catalog.entries import PACKAGE_DIR
+from pipelines.cli import app
+
+runner = CliRunner()
+ACEFORGE = Path(sys.executable).with_name("aceforge")
+
+# source -> (read, converted, quarantined), as the demo generator plants them
+DEMO = {
+    "demo_bookstore_adp": (12, 10, 2),
+    "demo_bookstore_chat": (28, 24, 4),
+    "demo_bookstore_qa": (17, 16, 1),
+    "demo_bookstore_react": (11, 10, 1),
+    "demo_bookstore_runs": (13, 12, 1),
+}
+
+
+def run_main_job(env: dict) -> subprocess.CompletedProcess:
+    command = [str(ACEFORGE)] if ACEFORGE.exists() else [sys.executable, "-m", "pipelines.cli"]
+    return subprocess.run([*command, "run"], env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DAGSTER_HOME", "ACEFORGE_ENTRIES")}
+    first = run_main_job(env)
+    assert first.returncode == 0, first.stderr
+    for source, (read, converted, quarantined) in DEMO.items():
+        row = next(line for line in first.stdout.splitlines() if f" {source} " in line)
+        cells = [c.strip() for c in row.strip("│ ").split("│")]
+        assert cells[2:5] == [str(read), str(converted), str(quarantined)] and cells[6:] == ["passed", "ok"], row
+    assert f"catalog: {data_home / 'catalog.duckdb'}" in first.stderr
+    catalog = Catalog()
+    rows = {e.name: (e.rows, e.version) for e in catalog.list_datasets()}
+    for source, (_, converted, quarantined) in DEMO.items():
+        assert rows[source] == (converted, 1) and rows[f"{source}_quarantine"] == (quarantined, 1)
+    assert catalog.sql("SELECT count(*) FROM demo_bookstore_chat WHERE env_kind IS NOT NULL").rows == [(24,)]
+
+    # A second run converts the same bytes: same files, same catalog versions, five more Dagster runs.
+    second = run_main_job(env)
+    assert second.returncode == 0, second.stderr
+    assert {e.name: (e.rows, e.version) for e in Catalog().list_datasets()} == rows
+    with DagsterInstance.from_config(str(data_home / "dagster")) as instance:
+        runs = instance.get_runs(RunsFilter(tags={"aceforge/job": "run"}))
+        assert len(runs) == 10 and {r.status for r in runs} == {DagsterRunStatus.SUCCESS}
+
+
+def test_run_exits_1_and_names_a_failing_source(data_home, tmp_path, monkeypatch):
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    (entries / "demo.yaml").write_text((PACKAGE_DIR / "demo_bookstore_qa.yaml").read_text())
+    (entries / "gone.yaml").write_text("name: gone\nformat: adp\npaths: [nowhere.jsonl]\nlicense: MIT\n")
+    monkeypatch.setenv("ACEFORGE_ENTRIES", str(entries))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))  # restored after the test; `run` points it at the data directory
+    result = runner.invoke(app, ["run"])
+    assert result.exit_code == 1
+    assert "1 of 2 sources failed: gone" in result.stderr
+    assert "gone: FileNotFoundError: source 'gone': no input matches" in result.stderr
+    assert next(line for line in result.stdout.splitlines() if " gone " in line).rstrip(" │").endswith("FAILED")
+    assert Catalog().get("demo_bookstore_qa").rows == 16
+
+
+def test_run_refuses_invalid_entries_with_usage_error(data_home, tmp_path, monkeypatch):
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    (entries / "bad.yaml").write_text("name: bad\nformat: adp\npaths: [x]\nlicense: MIT\nlicence: typo\n")
+    monkeypatch.setenv("ACEFORGE_ENTRIES", str(entries))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))
+    result = runner.invoke(app, ["run"])
+    assert result.exit_code == 2 and "licence: Extra inputs are not permitted" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_demo_command_writes_the_raw_files(tmp_path):
+    result = runner.invoke(app, ["demo", "-o", str(tmp_path / "raw")])
+    assert result.exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "raw").iterdir()) == [
+        "bookstore_adp.jsonl", "bookstore_chat.jsonl", "bookstore_qa.jsonl.gz", "bookstore_react.json", "bookstore_runs.json",
+    ]

@@ -147,7 +147,7 @@ class OpenAIBackend(Backend):
         try:
             response = await self._with_retries(client, self._payload(request, params, messages))
         except openai.APIStatusError as exc:  # a 4xx other than 429: this request's problem
-            return GenerationResult(error=f"server refused the request ({exc.status_code}): {exc.message}")
+            return GenerationResult(error=f"server refused the request: {exc.message}")
         tools = normalize_tools(request.tools)
         return GenerationResult(
             completions=[_completion(choice, tools) for choice in response.choices],

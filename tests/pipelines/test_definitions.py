@@ -3,7 +3,16 @@ materializing every partition on the real fixtures writes Parquet, registers it 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
@@ -13,7 +22,10 @@ from data_catalog.catalog import Catalog
 from data_catalog.entries import PACKAGE_DIR, load_entries
 from pipelines.definitions import build_definitions
 from pipelines.main_job import run_ingest
-from tests.conftest import ADP_FIXTURES, FIXTURES, TAU_FIXTURES
+from tests.conftest import ADP_FIXTURES, FIXTURES, ROOT, TAU_FIXTURES
+
+DAGSTER = Path(sys.executable).with_name("dagster")
+DEFINITIONS = ROOT / "pipelines" / "definitions.py"
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
@@ -139,3 +151,61 @@ def test_missing_input_fails_the_partition_with_its_reason(data_home, tmp_path):
     (outcome,) = run_ingest(DagsterInstance.ephemeral(), entries, log_level="CRITICAL")
     assert not outcome.ok and outcome.metadata == {}
     assert "source 'gone': no input matches" in outcome.error
+
+
+def dagster_env(data_home) -> dict:
+    (data_home / "dagster").mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "ACEFORGE_ENTRIES"}
+    return {**env, "ACEFORGE_HOME": str(data_home), "DAGSTER_HOME": str(data_home / "dagster")}
+
+
+def test_dagster_cli_materializes_a_partition(data_home):
+    command = [str(DAGSTER), "asset", "materialize", "-f", str(DEFINITIONS), "--select", "*", "--partition", "demo_bookstore_qa"]
+    done = subprocess.run(command, env=dagster_env(data_home), capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "RUN_SUCCESS" in done.stderr
+    assert Catalog().get("demo_bookstore_qa").rows == 16
+    with DagsterInstance.from_config(str(data_home / "dagster")) as instance:
+        assert instance.get_materialized_partitions(AssetKey("converted")) == {"demo_bookstore_qa"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def graphql(port: int, query: str) -> dict:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/graphql", data=json.dumps({"query": query}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())["data"]
+
+
+@pytest.mark.slow
+def test_dagster_dev_serves_the_partitioned_asset_and_its_check(data_home):
+    port = free_port()
+    server = subprocess.Popen(
+        [str(DAGSTER), "dev", "-f", str(DEFINITIONS), "-p", str(port), "-h", "127.0.0.1"],
+        env=dagster_env(data_home), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        while True:
+            try:
+                nodes = graphql(port, "{ assetNodes { assetKey { path } partitionKeys hasAssetChecks } }")["assetNodes"]
+                break
+            except (OSError, KeyError, TypeError):
+                assert server.poll() is None and time.monotonic() < deadline, "dagster dev did not come up"
+                time.sleep(1)
+        assert nodes == [{"assetKey": {"path": ["converted"]}, "partitionKeys": [e.name for e in load_entries(PACKAGE_DIR)], "hasAssetChecks": True}]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=60)
+        finally:
+            # Its code servers exit on their own heartbeat timeout; don't leave them waiting.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGKILL)

@@ -3,9 +3,10 @@
 Walls (kernel): wall-clock timeout with the whole process group killed, CPU
 time (RLIMIT_CPU), address space (RLIMIT_AS), file size, open files, and, when
 the caller is root, a private unused uid so that RLIMIT_NPROC binds and every
-leftover process of that uid can be swept after the run; a new network
-namespace (loopback only) where the platform allows it; a fresh temporary
-directory as cwd. Reporting (audit hook in the child, sandbox_runner.py):
+leftover process of that uid can be swept after the run, plus a private mount
+namespace where every mount but the work directory is read-only; a new
+network namespace (loopback only) where the platform allows it; a fresh
+temporary directory as cwd, the only writable place. Reporting (audit hook in the child, sandbox_runner.py):
 writes outside that directory, process creation and network calls are refused
 and recorded. The design contains accidents and misbehaviour of generated
 code; it is not a defence against code crafted to forge its own test report.
@@ -107,7 +108,7 @@ def run_python(
 def _launch(payload: dict, workdir: Path, private: Path, uid: int | None, limits: SandboxLimits) -> SandboxResult:
     files = {name: open(private / name, "w+b") for name in ("stdout", "stderr", "events")}
     python = _sandbox_python(uid is not None)
-    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1",
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
            "HOME": str(workdir), "TMPDIR": str(workdir)}
     started = time.monotonic()
     timed_out = False
@@ -115,7 +116,7 @@ def _launch(payload: dict, workdir: Path, private: Path, uid: int | None, limits
         events_fd = files["events"].fileno()
         payload["result_fd"] = events_fd
         proc = subprocess.Popen(
-            [python, "-I", "-S", "-c", RUNNER_SOURCE], stdin=subprocess.PIPE, stdout=files["stdout"],
+            [python, "-I", "-S", "-B", "-c", RUNNER_SOURCE], stdin=subprocess.PIPE, stdout=files["stdout"],
             stderr=files["stderr"], cwd=workdir, env=env, start_new_session=True, pass_fds=(events_fd,),
         )
         try:
@@ -125,18 +126,22 @@ def _launch(payload: dict, workdir: Path, private: Path, uid: int | None, limits
         _kill_group(proc.pid)
         proc.wait()
         outputs = {name: _read_excerpt(f) for name, f in files.items() if name != "events"}
+        size_cap = limits.file_size_mb * 1024 * 1024
+        output_full = any(os.fstat(files[name].fileno()).st_size >= size_cap for name in ("stdout", "stderr"))
         files["events"].seek(0)
         events = [_parse_event(line) for line in files["events"].read().splitlines() if line.strip()]
     finally:
         for f in files.values():
             f.close()
-    result = _interpret(events, proc.returncode, timed_out, len(payload["tests"]), limits)
+    result = _interpret(events, proc.returncode, timed_out, len(payload["tests"]))
+    if output_full:  # the child hit RLIMIT_FSIZE on its own output
+        result.status = min(result.status, "output_limit", key=STATUS_ORDER.index)
     result.stdout, result.stderr = outputs["stdout"], outputs["stderr"]
     result.wall_s = round(time.monotonic() - started, 4)
     return result
 
 
-def _interpret(events: list[dict], returncode: int | None, timed_out: bool, n_tests: int, limits: SandboxLimits) -> SandboxResult:
+def _interpret(events: list[dict], returncode: int | None, timed_out: bool, n_tests: int) -> SandboxResult:
     result = SandboxResult(status="ok", tests_total=n_tests, returncode=returncode)
     kinds: set[str] = set()
     for event in events:

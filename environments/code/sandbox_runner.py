@@ -6,24 +6,30 @@ limits, the code, optional hidden tests, and the number of the file descriptor
 for result events. This program then, in order:
 
 1. isolates itself while it still may: a new network namespace (loopback only),
-   resource limits (CPU, address space, processes, file size, open files),
-   and, when started as root, a drop to an unused uid/gid of its own;
+   and, when started as root, a private mount namespace in which every mount
+   but the work directory is read-only; resource limits (CPU, address space,
+   processes, file size, open files); when root, a drop to an unused uid/gid;
 2. installs an audit hook that refuses writes outside the work directory,
    process creation and network access, and records each refusal;
 3. runs the code, then each hidden test, writing one JSON event per line.
 
 The audit hook is the reporting layer; the kernel limits are the walls (a
-caller of libc through ctypes passes the hook but not RLIMIT_NPROC, the uid
-or the empty network namespace).
+caller of libc through ctypes passes the hook but not RLIMIT_NPROC, the uid,
+the read-only mounts or the empty network namespace).
 """
 
 import json
 import os
+import re
 import resource
 import sys
 
+CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
+MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+KEPT_MOUNT_FLAGS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC}
 
 SPAWN_EVENTS = frozenset(
     {"os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "os.spawn", "os.system", "subprocess.Popen", "pty.spawn"}
@@ -46,9 +52,11 @@ ALLOWED_WRITE_PATHS = frozenset({"/dev/null"})
 
 def isolate(cfg):
     """Cut the network, set the kernel limits and drop privileges; report what held."""
-    report = {"net_isolated": False, "uid": os.getuid(), "nproc_limit": False}
+    report = {"net_isolated": False, "fs_readonly": False, "uid": os.getuid(), "nproc_limit": False}
     if not cfg["limits"]["network"]:
         report["net_isolated"] = _unshare_network()
+    if os.geteuid() == 0:
+        report["fs_readonly"] = _read_only_filesystem(os.path.realpath(os.getcwd()))
     limits = cfg["limits"]
     cpu = int(limits["cpu_s"])
     memory = int(limits["memory_mb"]) * 1024 * 1024
@@ -77,6 +85,32 @@ def _unshare_network():
         libc = ctypes.CDLL(None, use_errno=True)
         flags = CLONE_NEWNET if os.geteuid() == 0 else CLONE_NEWUSER | CLONE_NEWNET
         return libc.unshare(flags) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _read_only_filesystem(workdir):
+    """In a private mount namespace, remount everything read-only except the work directory."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
+        work = workdir.encode()
+        if (libc.unshare(CLONE_NEWNS) != 0 or libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0
+                or libc.mount(work, work, None, MS_BIND, None) != 0):
+            return False
+        with open("/proc/self/mountinfo") as f:
+            mounts = [line.split() for line in f]
+        for fields in mounts:
+            target = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+            if target == workdir:
+                continue
+            kept = sum(KEPT_MOUNT_FLAGS.get(option, 0) for option in fields[5].split(","))
+            if libc.mount(None, target.encode(), None, MS_BIND | MS_REMOUNT | MS_RDONLY | kept, None) != 0:
+                return False
+        os.chdir(workdir)  # the old cwd is the directory under the bind mount, on a now read-only mount
+        return True
     except (OSError, AttributeError):
         return False
 

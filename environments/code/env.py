@@ -4,7 +4,8 @@ Tools: ``run_python`` (read: runs code in a fresh sandbox and returns its
 status and output; the hidden tests are never run here) and ``submit_solution``
 (write: the submitted code becomes the state that the unit-test verifier
 checks). The state is ``{"task_id", "submission", "submissions"}``, so replay
-and state hashes work as in the tool worlds.
+and state hashes work as in the tool worlds. A record names its task with
+``E.sandbox["env_params"] = {"task_id": ...}``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Any
 
 from environments.base import ToolEnvironment, ToolResult, canonical_hash
 from environments.code.sandbox import SandboxLimits, run_python
-from environments.code.task import CodeTask, example_task
 from schemas.record import Tool
 
 CODE_PARAMS = {
@@ -33,17 +33,16 @@ class CodeEnvironment(ToolEnvironment):
     name = "code"
     policy = POLICY
 
-    def __init__(self, task: CodeTask | dict | str = "run_length_encode", seed: int = 0,
-                 state: dict[str, Any] | None = None, limits: SandboxLimits | None = None):
-        if isinstance(task, str):
-            task = example_task(task)
-        self.task = task if isinstance(task, CodeTask) else CodeTask.model_validate(task)
+    def __init__(self, task_id: str = "task", seed: int = 0, state: dict[str, Any] | None = None,
+                 limits: SandboxLimits | None = None):
+        # The environment never sees the hidden tests: they live in q, for the verifier only.
+        self.task_id = task_id
         self.limits = limits or SandboxLimits(wall_s=5.0, cpu_s=3)
         self.reset(seed=seed, state=state)
 
     def reset(self, seed: int | None = None, state: dict[str, Any] | None = None) -> None:
         # The seed has nothing to vary: a code task's start state is the empty submission.
-        self._state = dict(state) if state is not None else {"task_id": self.task.id, "submission": None, "submissions": 0}
+        self._state = dict(state) if state is not None else {"task_id": self.task_id, "submission": None, "submissions": 0}
 
     def tools(self) -> list[Tool]:
         return [

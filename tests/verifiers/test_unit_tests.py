@@ -53,3 +53,32 @@ def test_no_solution_and_no_tests():
     record = code_record([MessageAction(content="```python\nx = 1\n```")])
     record.task.expected_outputs = {}
     assert UnitTestVerifier().check(CheckContext(record=record)).reasons == ["no_tests"]
+
+
+def code_env_record(submission: str) -> AgentRecord:
+    """A trajectory in the code environment: try the function, then submit it."""
+    from environments.code import CodeEnvironment
+    from environments.record_env import to_record_environment
+
+    live = CodeEnvironment("is_balanced")
+    environment = to_record_environment(live, snapshot_id="code-is_balanced", kind="code_sandbox")
+    environment.sandbox = {"env_params": {"task_id": "is_balanced"}}
+    probe = submission + "\nprint(is_balanced('([])'))\n"
+    steps = [TextObservation(content=TASK.instruction(), source="user")]
+    for cid, (tool, code) in enumerate((("run_python", probe), ("submit_solution", submission))):
+        steps.append(ApiAction(function=tool, kwargs={"code": code}, tool_call_id=f"c{cid}"))
+        steps.append(TextObservation(content=live.call(tool, {"code": code}).as_text(), source="tool", tool_call_id=f"c{cid}"))
+    steps.append(MessageAction(content="Submitted."))
+    return AgentRecord(id="code-env", environment=environment, task=TASK.to_task(), trajectory=steps,
+                       verifier=Verifier(kind="unit_tests"), source=Source(dataset="unit", format="literal"))
+
+
+def test_a_code_environment_trajectory_is_replayed_then_its_submission_tested():
+    from verifiers.runner import verify_record
+
+    good = verify_record(code_env_record(TASK.reference))
+    assert (good.passed, good.reasons) == (True, [])
+    assert [s["verifier"] for s in good.evidence["stages"]] == ["structure", "replay", "unit_tests"]
+    wrong = verify_record(code_env_record("def is_balanced(text):\n    return len(text) % 2 == 0\n"))
+    assert wrong.reasons == ["tests_failed"]
+    assert wrong.evidence["unit_tests"]["tests_passed"] == 2  # only the two even-length balanced cases

@@ -42,21 +42,32 @@ def schema_problems(path: Path) -> list[str]:
     return problems or ["column order differs from the record schema"]
 
 
+def _raw_rows(path: Path) -> Iterator[bytes | dict]:
+    if path.suffix == ".jsonl":
+        with path.open("rb") as f:
+            yield from (line for line in f if line.strip())
+    else:
+        yield from iter_parquet_rows(path)
+
+
+def _row_id(row: bytes | dict) -> object:
+    if isinstance(row, bytes):
+        try:
+            row = orjson.loads(row)
+        except orjson.JSONDecodeError:
+            return None
+    return row.get("id") if isinstance(row, dict) else None
+
+
 def row_errors(path: Path) -> Iterator[tuple[int, str, str]]:
     """(row index, id, error) for every row that does not parse into an AgentRecord, or repeats an id."""
     seen: set[str] = set()
-    if path.suffix == ".jsonl":
-        rows = (line for line in path.open("rb") if line.strip())
-        parse = AgentRecord.model_validate_json
-    else:
-        rows = iter_parquet_rows(path)
-        parse = row_to_record
-    for index, row in enumerate(rows):
+    parse = AgentRecord.model_validate_json if path.suffix == ".jsonl" else row_to_record
+    for index, row in enumerate(_raw_rows(path)):
         try:
             record = parse(row)
         except (ValidationError, ValueError, TypeError, KeyError) as exc:
-            row_id = row.get("id") if isinstance(row, dict) else None
-            yield index, str(row_id), " ".join(str(exc).split())[:300]
+            yield index, str(_row_id(row)), " ".join(str(exc).split())[:300]
             continue
         if record.id in seen:
             yield index, record.id, "duplicate record id"

@@ -61,6 +61,25 @@ def test_validate_rejects_a_foreign_schema(tmp_path):
     assert "unexpected column 'text'" in result.stderr
 
 
+def test_validate_reports_an_unreadable_file(tmp_path):
+    broken = tmp_path / "broken.parquet"
+    broken.write_bytes(b"PAR1 this is not parquet")
+    result = invoke("validate", broken)
+    assert result.exit_code == 1 and "cannot read" in result.stderr and "Traceback" not in result.output
+
+
+def test_validate_checks_jsonl_records_too(tau_parquet, tmp_path):
+    from schemas.io import read_records, write_jsonl
+
+    good = tmp_path / "tau.jsonl"
+    write_jsonl(read_records(tau_parquet), good)
+    assert invoke("validate", good).exit_code == 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(good.read_text() + '{"id": "x"}\n')
+    result = invoke("validate", bad)
+    assert result.exit_code == 1 and result.stdout.startswith("row 8 (id x): ") and "source" in result.stdout
+
+
 def test_validate_usage_errors(tmp_path):
     assert invoke("validate", tmp_path / "none.parquet").exit_code == 2
     (tmp_path / "x.csv").write_text("a,b\n")

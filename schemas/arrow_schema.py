@@ -90,13 +90,19 @@ def _json(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+_EMPTY_STEP_ROW = dict.fromkeys(STEP_TYPE.names)
+_EXTRA_KINDS = frozenset({"web_observation", "image_observation"})
+
+
 def _step_to_row(step: dict[str, Any]) -> dict[str, Any]:
-    row = {"class_": step["class_"]}
-    for key in _STEP_COLUMNS:
-        row[key] = step.get(key)
-    row["kwargs"] = _json(step["kwargs"]) if "kwargs" in step else None
-    extra = {k: step[k] for k in _STEP_EXTRA if step.get(k) is not None}
-    row["extra"] = _json(extra) if extra else None
+    row = _EMPTY_STEP_ROW.copy()
+    row.update(step)
+    if "kwargs" in step:
+        row["kwargs"] = _json(step["kwargs"])
+    if step["class_"] in _EXTRA_KINDS:
+        extra = {k: row.pop(k) for k in _STEP_EXTRA if k in row}
+        extra = {k: v for k, v in extra.items() if v is not None}
+        row["extra"] = _json(extra) if extra else None
     return row
 
 

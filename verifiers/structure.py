@@ -40,6 +40,8 @@ def _validator(schema_json: bytes) -> Draft202012Validator:
 def argument_errors(tool: Tool, arguments: Any) -> list[str]:
     """Schema violations of one call's arguments (raises SchemaError when the tool's schema is broken)."""
     validator = _validator(orjson.dumps(tool.parameters, option=orjson.OPT_SORT_KEYS))
+    if validator.is_valid(arguments):  # the common case, several times faster than collecting errors
+        return []
     return [f"{'.'.join(map(str, e.absolute_path)) or '<args>'}: {e.message}" for e in validator.iter_errors(arguments)]
 
 

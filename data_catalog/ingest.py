@@ -25,6 +25,8 @@ from data_catalog.sources.base import ConvertOptions
 from schemas.record import SCHEMA_VERSION, stable_id
 
 QUARANTINE_SUFFIX = "_quarantine"
+# Above this share of quarantined records a source's format or data is likely wrong.
+DEFAULT_MAX_QUARANTINE_RATE = 0.25
 QUARANTINE_SCHEMA_VERSION = "quarantine-1"
 
 

@@ -16,10 +16,9 @@ from rich.text import Text
 from data_catalog.demo import DEFAULT_SEED, write_demo_sources
 from data_catalog.entries import EntryError, default_entries_dir
 from data_catalog.home import catalog_path, dagster_home, data_home, demo_dir
+from data_catalog.ingest import DEFAULT_MAX_QUARANTINE_RATE
 from pipelines.cli_app import app
 from pipelines.cli_common import FAILED, fail, out, say
-
-DEFAULT_MAX_QUARANTINE_RATE = 0.25  # the default of pipelines.ingest_assets.IngestConfig
 
 
 @app.command()

@@ -28,11 +28,10 @@ from pydantic import Field
 
 from data_catalog.entries import CatalogEntry
 from data_catalog.home import catalog_path
-from data_catalog.ingest import IngestResult, ingest_entry
+from data_catalog.ingest import DEFAULT_MAX_QUARANTINE_RATE, IngestResult, ingest_entry
 
 ASSET_NAME = "converted"
 CHECK_NAME = "quarantine_rate"
-DEFAULT_MAX_QUARANTINE_RATE = 0.25
 
 
 class IngestConfig(Config):

@@ -15,7 +15,8 @@ from typing import Any
 from dagster import DagsterInstance, materialize
 
 from data_catalog.entries import load_entries
-from pipelines.ingest_assets import ASSET_NAME, DEFAULT_MAX_QUARANTINE_RATE, build_ingest_assets
+from data_catalog.ingest import DEFAULT_MAX_QUARANTINE_RATE
+from pipelines.ingest_assets import ASSET_NAME, build_ingest_assets
 
 
 @dataclass

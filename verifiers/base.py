@@ -31,7 +31,6 @@ class CheckContext:
 
     record: AgentRecord
     env_factory: EnvFactory = default_env_factory
-    judge: Any = None  # an object with a generation interface, see verifiers/llm_judge.py
     # Filled by the replay verifier: the environments at the start and at the end of τ.
     initial_env: ToolEnvironment | None = None
     final_env: ToolEnvironment | None = None
@@ -44,9 +43,18 @@ class CheckContext:
         return self.record.verifier.spec
 
     def tools(self) -> dict[str, Tool]:
-        """The tools the agent was given (E.tools), else those of the live environment."""
-        tools = self.record.environment.tools or self.live_tools or []
-        return {t.name: t for t in tools}
+        """The tools the agent was given (E.tools), else those of the named live environment."""
+        env = self.record.environment
+        if env.tools:
+            return {t.name: t for t in env.tools}
+        if self.live_tools is None:
+            self.live_tools = []
+            if env.name:
+                try:
+                    self.live_tools = self.env_factory(env.name, **dict(env.sandbox.get("env_params", {}))).tools()
+                except Exception:  # an unknown or broken environment: every call is then an unknown tool
+                    pass
+        return {t.name: t for t in self.live_tools}
 
 
 class RecordVerifier(ABC):

@@ -82,12 +82,11 @@ def chain_version(chain: list[RecordVerifier]) -> str:
 def verify_record(record: AgentRecord, env_factory: EnvFactory = default_env_factory, judge: Any = None) -> VerifierResult:
     """Run the record's chain and combine the stage results into one VerifierResult."""
     chain = plan(record, judge)
-    ctx = CheckContext(record=record, env_factory=env_factory, judge=judge)
+    ctx = CheckContext(record=record, env_factory=env_factory)
     results: list[VerifierResult] = []
     for stage in chain:
-        is_judge = isinstance(stage, LLMJudge)
-        if is_judge and any(r.passed is False for r in results):
-            break
+        if isinstance(stage, LLMJudge) and any(r.passed is False for r in results):
+            break  # the paid check is not spent on a trajectory already rejected
         result = _run_stage(stage, ctx)
         results.append(result)
         crashed = any(reason.startswith("verifier_error:") for reason in result.reasons)

@@ -86,3 +86,14 @@ def test_calls_and_results_without_ids_pair_by_position():
     trajectory = [ApiAction(function="get_balance", kwargs={"account_id": "a1"}),
                   TextObservation(content="x", source="tool"), say("ok")]
     assert check(trajectory).passed
+
+
+def test_tools_come_from_the_named_environment_when_e_lists_none():
+    from tests.verifiers.toy_bank import bank_factory
+
+    record = bank_record(good_trajectory())
+    record.environment.tools = []
+    assert StructureVerifier().check(CheckContext(record=record, env_factory=bank_factory)).passed
+    record.environment.name = "casino"
+    verdict = StructureVerifier().check(CheckContext(record=record, env_factory=bank_factory))
+    assert verdict.reasons == ["unknown_tool"]

@@ -71,6 +71,11 @@ def test_the_judge_runs_last_and_only_after_every_check_passed():
     assert len(model.seen) == 1  # not asked again
 
 
+def test_a_record_without_a_deterministic_check_is_not_verifiable():
+    verdict = verify_record(bank_record(good_trajectory(), kind="reward"))
+    assert (verdict.passed, verdict.reasons) == (None, ["not_verifiable"])
+
+
 def test_a_judge_kind_without_a_model_has_no_verdict():
     verdict = verify_record(bank_record(good_trajectory(), kind="judge"))
     assert (verdict.passed, verdict.reasons) == (None, ["judge_unavailable"])

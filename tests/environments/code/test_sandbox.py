@@ -139,3 +139,15 @@ def test_a_write_through_libc_behind_the_audit_hook_hits_a_read_only_filesystem(
     assert result.isolation["fs_readonly"] is True
     assert result.stdout.strip() == "-1 Read-only file system"
     assert not target.exists()
+
+
+def test_a_sandbox_that_cannot_start_reports_sandbox_error(monkeypatch):
+    from environments.code import sandbox
+
+    def no_interpreter(dropping_privileges: bool) -> str:
+        raise OSError("no Python interpreter reachable by an unprivileged uid")
+
+    monkeypatch.setattr(sandbox, "_sandbox_python", no_interpreter)
+    result = run_python("print(1)", ["assert True"])
+    assert (result.status, result.tests_total) == ("sandbox_error", 1)
+    assert "no Python interpreter" in result.errors[0]["detail"]

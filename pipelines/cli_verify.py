@@ -3,20 +3,57 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Iterator, Optional
 
 import typer
+from pydantic import ValidationError
 
 from pipelines.cli_app import app
 from pipelines.cli_common import fail, out, print_json, say
-from schemas.io import read_records, write_records
+from schemas.arrow_schema import row_to_record
+from schemas.io import QuarantineWriter, iter_parquet_rows, write_records
+from schemas.record import AgentRecord
 from verifiers.batch import VerifyStats, reverify
+
+
+class LazyQuarantine:
+    """Opens the quarantine file only when the first unreadable row arrives."""
+
+    def __init__(self, path: Path):
+        self.path, self.writer, self.rows = path, None, 0
+
+    def write(self, source: str, index: int, error: str, raw: Any) -> None:
+        if self.writer is None:
+            self.writer = QuarantineWriter(self.path)
+        self.writer.write_row(source, index, error, raw)
+        self.rows += 1
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def read_or_quarantine(path: Path, quarantine: LazyQuarantine) -> Iterator[AgentRecord]:
+    """Stream records; a row that does not parse goes to the quarantine with its error instead of stopping the run."""
+    if path.suffix == ".jsonl":
+        rows = (line for line in path.open("rb") if line.strip())
+        parse = AgentRecord.model_validate_json
+    else:
+        rows = iter_parquet_rows(path)
+        parse = row_to_record
+    for index, row in enumerate(rows):
+        try:
+            yield parse(row)
+        except (ValidationError, ValueError, TypeError, KeyError) as exc:
+            quarantine.write(str(path), index, " ".join(str(exc).split())[:500], row)
 
 
 @app.command("verify")
 def verify_cmd(
     input: Annotated[Path, typer.Argument(help="Records to verify (.parquet or .jsonl).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the re-verified records (.parquet or .jsonl).")],
+    quarantine: Annotated[Optional[Path], typer.Option(
+        "-q", "--quarantine", help="Where unreadable rows go (default: OUTPUT's name + .quarantine.parquet; written only if needed).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object instead of text.")] = False,
 ) -> None:
     """Re-run the verifier chain (structure, replay, constraints, unit tests, answer match) on every record
@@ -30,9 +67,13 @@ def verify_cmd(
     if output.resolve() == input.resolve():
         fail("OUTPUT must differ from INPUT (the input is read while the output is written)")
     stats = VerifyStats()
-    write_records(reverify(read_records(input), stats), output)
+    bad_rows = LazyQuarantine(quarantine or output.with_name(output.stem + ".quarantine.parquet"))
+    try:
+        write_records(reverify(read_or_quarantine(input, bad_rows), stats), output)
+    finally:
+        bad_rows.close()
     if as_json:
-        print_json({"input": str(input), "output": str(output), **stats.as_dict()})
+        print_json({"input": str(input), "output": str(output), **stats.as_dict(), "quarantined": bad_rows.rows})
         return
     out.print(f"{stats.records} records: {stats.verified} verified, {stats.skipped} skipped (no deterministic check)")
     out.print(f"passed {stats.passed}, failed {stats.failed}, undecided {stats.undecided}")
@@ -40,4 +81,6 @@ def verify_cmd(
               f"verifier versions changed: {stats.versions_changed})")
     if stats.reasons:
         out.print("reasons: " + ", ".join(f"{reason} {count}" for reason, count in stats.reasons.most_common()))
+    if bad_rows.rows:
+        say(f"{bad_rows.rows} unreadable rows quarantined in {bad_rows.path}")
     say(f"wrote {output}")

@@ -45,6 +45,7 @@ def test_verify_counts_changed_verdicts_and_writes_every_record(tmp_path):
     assert written["right-but-stored-failed"].verifier.result.passed is True
     assert written["not-verifiable"].verifier.result.verifier == "old"
     assert written["retail-cancel"].verifier.version == "structure@1+replay@1+constraints@1"
+    assert summary["quarantined"] == 0 and not (tmp_path / "out.quarantine.parquet").exists()
 
 
 def test_verify_prints_a_text_summary_and_rerunning_changes_nothing(tmp_path):
@@ -64,3 +65,18 @@ def test_verify_refuses_bad_paths(tmp_path):
     write_records(inputs()[:1], source)
     same = CliRunner().invoke(app, ["verify", str(source), "-o", str(source)])
     assert same.exit_code == 2
+
+
+def test_unreadable_rows_are_quarantined_not_fatal(tmp_path):
+    from schemas.io import iter_parquet_rows
+
+    source, target = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    write_records(inputs()[:2], source)
+    with source.open("ab") as f:
+        f.write(b'{"id": "broken", "trajectory": "not a list"}\n')
+    result = CliRunner().invoke(app, ["verify", str(source), "-o", str(target), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = orjson.loads(result.stdout.strip().splitlines()[-1])
+    assert (summary["records"], summary["quarantined"]) == (2, 1)
+    rows = list(iter_parquet_rows(tmp_path / "out.quarantine.parquet"))
+    assert rows[0]["index"] == 2 and "broken" in rows[0]["raw_excerpt"]

@@ -20,31 +20,58 @@ from schemas.arrow_schema import QUARANTINE_SCHEMA, RECORD_SCHEMA, record_to_row
 from schemas.record import AgentRecord
 
 DEFAULT_ROW_GROUP = 2048
+# A row group is also cut when its Arrow data reaches this size, so a format with
+# big records (web pages, ~300 KB each) does not hold 2048 of them at once.
+DEFAULT_ROW_GROUP_BYTES = 128 * 2**20
+# Rows are turned into Arrow every BATCH_ROWS rows: Arrow holds them compactly, and
+# the garbage collector does not rescan thousands of buffered dicts on every pass.
+BATCH_ROWS = 64
 
 
 class ParquetRowWriter:
     """Writes dict rows of a fixed schema to Parquet, atomically, in row groups."""
 
-    def __init__(self, path: str | os.PathLike, schema: pa.Schema, row_group_size: int = DEFAULT_ROW_GROUP):
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        schema: pa.Schema,
+        row_group_size: int = DEFAULT_ROW_GROUP,
+        row_group_bytes: int = DEFAULT_ROW_GROUP_BYTES,
+    ):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.schema = schema
         self.row_group_size = row_group_size
+        self.row_group_bytes = row_group_bytes
         self._tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         self._writer = pq.ParquetWriter(self._tmp, schema, compression="zstd")
         self._buffer: list[dict[str, Any]] = []
+        self._batches: list[pa.RecordBatch] = []  # the row group being filled
+        self._batched_rows = 0
+        self._batched_bytes = 0
         self.rows = 0
 
     def write(self, row: dict[str, Any]) -> None:
         self._buffer.append(row)
-        if len(self._buffer) >= self.row_group_size:
-            self._flush()
+        if len(self._buffer) >= min(BATCH_ROWS, self.row_group_size - self._batched_rows):
+            self._to_arrow()
+            if self._batched_rows >= self.row_group_size or self._batched_bytes >= self.row_group_bytes:
+                self._flush()
+
+    def _to_arrow(self) -> None:
+        if self._buffer:
+            batch = pa.RecordBatch.from_pylist(self._buffer, schema=self.schema)
+            self._batches.append(batch)
+            self._batched_rows += batch.num_rows
+            self._batched_bytes += batch.nbytes
+            self._buffer = []
 
     def _flush(self) -> None:
-        if self._buffer:
-            self._writer.write_table(pa.Table.from_pylist(self._buffer, schema=self.schema))
-            self.rows += len(self._buffer)
-            self._buffer = []
+        self._to_arrow()
+        if self._batches:
+            self._writer.write_table(pa.Table.from_batches(self._batches, schema=self.schema))
+            self.rows += self._batched_rows
+            self._batches, self._batched_rows, self._batched_bytes = [], 0, 0
 
     def close(self) -> Path:
         self._flush()

@@ -85,7 +85,7 @@ class ChatRequest(_Model):
         return self.sampling or default
 
 
-FinishReason = Literal["stop", "length", "tool_calls", "error"]
+FinishReason = Literal["stop", "length", "tool_calls"]
 
 
 class Completion(_Model):

@@ -1,8 +1,9 @@
 """Usage accounting: tokens, model calls, cache hits and time, per run and per record.
 
-A "call" is one request sent to a model (cache hits are counted apart); wall
-time is measured per backend batch, so throughput is tokens out over the time
-the engine was busy.
+A "call" is one request handed to a backend, whether it generated or was
+refused (refusals are also counted in ``errors``); cache hits are counted
+apart. Wall time is measured per backend batch, so throughput is tokens out
+over the time the engine was busy.
 """
 
 from __future__ import annotations

@@ -12,8 +12,10 @@ from typing import Any
 
 import orjson
 import pyarrow as pa
+from pydantic_core import to_jsonable_python
 
 from schemas.record import AgentRecord
+from schemas.steps import Step
 
 STEP_TYPE = pa.struct(
     [
@@ -90,24 +92,32 @@ def _json(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-_EMPTY_STEP_ROW = dict.fromkeys(STEP_TYPE.names)
-_EXTRA_KINDS = frozenset({"web_observation", "image_observation"})
+# Step kinds whose fields are all strings (or None): the model's field values are its row as they are.
+_STRING_KINDS = frozenset({"message_action", "code_action", "text_observation"})
 
 
-def _step_to_row(step: dict[str, Any]) -> dict[str, Any]:
-    row = _EMPTY_STEP_ROW.copy()
-    row.update(step)
-    if "kwargs" in step:
-        row["kwargs"] = _json(step["kwargs"])
-    if step["class_"] in _EXTRA_KINDS:
-        extra = {k: row.pop(k) for k in _STEP_EXTRA if k in row}
-        extra = {k: v for k, v in extra.items() if v is not None}
-        row["extra"] = _json(extra) if extra else None
+def _step_to_row(step: Step) -> dict[str, Any]:
+    """One step as a STEP_TYPE row.
+
+    Arrow reads a row's fields by name, fills the ones a step kind lacks with
+    null and ignores keys it has no column for, so a row only needs its JSON
+    columns built. Dumping every step through pydantic cost more than the rest
+    of the row; only the kinds with nested models (web, image) still are.
+    """
+    kind = step.class_
+    if kind in _STRING_KINDS:
+        return step.__dict__.copy()  # a copy: the row must not change if the record does before it is written
+    if kind == "api_action":
+        # to_jsonable_python is what model_dump(mode="json") does to an Any value.
+        return {**step.__dict__, "kwargs": _json(to_jsonable_python(step.kwargs))}
+    row = step.model_dump(mode="json")
+    extra = {k: row[k] for k in _STEP_EXTRA if row.get(k) is not None}
+    row["extra"] = _json(extra) if extra else None
     return row
 
 
 def record_to_row(record: AgentRecord) -> dict[str, Any]:
-    d = record.model_dump(mode="json")
+    d = record.model_dump(mode="json", exclude={"trajectory"})
     verifier = d["verifier"]
     result = verifier.get("result") or {}
     scores = d["scores"]
@@ -118,8 +128,8 @@ def record_to_row(record: AgentRecord) -> dict[str, Any]:
         "environment": _json(d["environment"]),
         "instruction": d["task"]["instruction"],
         "task": _json(d["task"]),
-        "trajectory": [_step_to_row(s) for s in d["trajectory"]],
-        "num_steps": len(d["trajectory"]),
+        "trajectory": [_step_to_row(s) for s in record.trajectory],
+        "num_steps": len(record.trajectory),
         "verifier_kind": verifier["kind"],
         "verifier_passed": result.get("passed"),
         "verifier_score": result.get("score"),

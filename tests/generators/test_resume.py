@@ -18,14 +18,14 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.slow
 
 QUESTIONS = [f"Give one word that rhymes with '{w}'." for w in
-             ["cat", "tree", "moon", "light", "stone", "rain", "fire", "sea", "day", "bell"]]
+             ["cat", "tree", "moon", "light", "stone", "rain", "fire", "sea"]]
 OUTPUT_FIELDS = ("id", "texts", "tool_calls", "finish_reasons", "tokens_in", "tokens_out", "error")
 
 
 def _command(prompts, output, summary, *extra) -> list[str]:
     return [
         sys.executable, "-m", "pipelines.cli", "generate", str(prompts), "-o", str(output),
-        "--backend", "transformers", "--max-tokens", "12", "--temperature", "0.7", "--seed", "3",
+        "--backend", "transformers", "--max-tokens", "8", "--temperature", "0.7", "--seed", "3",
         "--batch-size", "1", "--summary", str(summary), *extra,
     ]
 
@@ -55,7 +55,7 @@ def test_killed_batch_resumes_without_duplicates_losses_or_rework(data_home, tmp
     # The uninterrupted run, in this process and without a cache (sampled requests run one by one
     # after seeding, so the batch size of the shared backend does not matter).
     pairs = read_requests(prompts)
-    params = SamplingParams(max_tokens=12, temperature=0.7, seed=3)
+    params = SamplingParams(max_tokens=8, temperature=0.7, seed=3)
     reference = CachedGenerator(transformers_backend, cache=None).generate([r for _, r in pairs], params)
     expected = [{k: result_row(rid, res)[k] for k in OUTPUT_FIELDS} for (rid, _), res in zip(pairs, reference)]
 

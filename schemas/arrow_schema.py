@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 import pyarrow as pa
+from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from schemas.record import AgentRecord
@@ -92,6 +93,30 @@ def _json(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+# orjson raises on these (and on non-string keys and ints over 64 bits) instead of
+# writing them its own way, which is not always pydantic's (datetimes, str subclasses).
+_PLAIN_JSON_ONLY = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def _model_fields(value: Any) -> dict[str, Any]:
+    if isinstance(value, BaseModel):
+        return value.__dict__
+    raise TypeError(f"{type(value).__name__} is not plain JSON")
+
+
+def _to_json(value: Any) -> str:
+    """``value`` (a model, or a free-form dict) as the JSON text of its ``model_dump(mode="json")``.
+
+    orjson writes models from their field values directly, several times faster
+    than dumping them through pydantic first; values that are not plain JSON
+    make it raise, and then they do go through pydantic, so the text is the same.
+    """
+    try:
+        return orjson.dumps(value, default=_model_fields, option=_PLAIN_JSON_ONLY).decode()
+    except TypeError:
+        return _json(to_jsonable_python(value))
+
+
 # Step kinds whose fields are all strings (or None): the model's field values are its row as they are.
 _STRING_KINDS = frozenset({"message_action", "code_action", "text_observation"})
 
@@ -108,8 +133,7 @@ def _step_to_row(step: Step) -> dict[str, Any]:
     if kind in _STRING_KINDS:
         return step.__dict__.copy()  # a copy: the row must not change if the record does before it is written
     if kind == "api_action":
-        # to_jsonable_python is what model_dump(mode="json") does to an Any value.
-        return {**step.__dict__, "kwargs": _json(to_jsonable_python(step.kwargs))}
+        return {**step.__dict__, "kwargs": _to_json(step.kwargs)}
     row = step.model_dump(mode="json")
     extra = {k: row[k] for k in _STEP_EXTRA if row.get(k) is not None}
     row["extra"] = _json(extra) if extra else None
@@ -117,27 +141,24 @@ def _step_to_row(step: Step) -> dict[str, Any]:
 
 
 def record_to_row(record: AgentRecord) -> dict[str, Any]:
-    d = record.model_dump(mode="json", exclude={"trajectory"})
-    verifier = d["verifier"]
-    result = verifier.get("result") or {}
-    scores = d["scores"]
+    verifier, scores = record.verifier, record.scores
     return {
-        "id": d["id"],
-        "schema_version": d["schema_version"],
-        "env_kind": d["environment"]["kind"],
-        "environment": _json(d["environment"]),
-        "instruction": d["task"]["instruction"],
-        "task": _json(d["task"]),
+        "id": record.id,
+        "schema_version": record.schema_version,
+        "env_kind": record.environment.kind,
+        "environment": _to_json(record.environment),
+        "instruction": record.task.instruction,
+        "task": _to_json(record.task),
         "trajectory": [_step_to_row(s) for s in record.trajectory],
         "num_steps": len(record.trajectory),
-        "verifier_kind": verifier["kind"],
-        "verifier_passed": result.get("passed"),
-        "verifier_score": result.get("score"),
-        "verifier": _json(verifier),
-        "source": d["source"],
-        "lineage": _json(d["lineage"]),
-        "scores": {**scores, "extra": _json(scores["extra"])},
-        "details": _json(d["details"]),
+        "verifier_kind": verifier.kind,
+        "verifier_passed": verifier.result.passed if verifier.result else None,
+        "verifier_score": verifier.result.score if verifier.result else None,
+        "verifier": _to_json(verifier),
+        "source": record.source.__dict__.copy(),
+        "lineage": _to_json(record.lineage),
+        "scores": {**scores.__dict__, "extra": _to_json(scores.extra)},
+        "details": _to_json(record.details),
     }
 
 

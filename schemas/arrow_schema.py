@@ -117,26 +117,23 @@ def _to_json(value: Any) -> str:
         return _json(to_jsonable_python(value))
 
 
-# Step kinds whose fields are all strings (or None): the model's field values are its row as they are.
-_STRING_KINDS = frozenset({"message_action", "code_action", "text_observation"})
+_EXTRA_KINDS = frozenset({"web_observation", "image_observation"})  # fields not in STEP_TYPE go to "extra"
 
 
 def _step_to_row(step: Step) -> dict[str, Any]:
-    """One step as a STEP_TYPE row.
+    """One step as a STEP_TYPE row: its field values, with the JSON columns added.
 
     Arrow reads a row's fields by name, fills the ones a step kind lacks with
-    null and ignores keys it has no column for, so a row only needs its JSON
-    columns built. Dumping every step through pydantic cost more than the rest
-    of the row; only the kinds with nested models (web, image) still are.
+    null and ignores keys it has no column for (the nested values left in the
+    row), so a row only needs its JSON columns built; dumping every step through
+    pydantic first cost more than the rest of the row.
     """
-    kind = step.class_
-    if kind in _STRING_KINDS:
-        return step.__dict__.copy()  # a copy: the row must not change if the record does before it is written
-    if kind == "api_action":
-        return {**step.__dict__, "kwargs": _to_json(step.kwargs)}
-    row = step.model_dump(mode="json")
-    extra = {k: row[k] for k in _STEP_EXTRA if row.get(k) is not None}
-    row["extra"] = _json(extra) if extra else None
+    row = step.__dict__.copy()  # a copy: the row must not change if the record does before it is written
+    if step.class_ == "api_action":
+        row["kwargs"] = _to_json(step.kwargs)
+    elif step.class_ in _EXTRA_KINDS:
+        extra = {k: row[k] for k in _STEP_EXTRA if row.get(k) is not None}
+        row["extra"] = _to_json(extra) if extra else None
     return row
 
 

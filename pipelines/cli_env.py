@@ -32,16 +32,14 @@ def list_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON 
     """List the registered environments with their number of tools."""
     rows = []
     for name in list_environments():
-        cls = environment_class(name)
-        tools = getattr(cls, "_specs", None)
-        rows.append({"name": name, "tools": len(tools) if tools is not None else None,
-                     "doc": (inspect.getdoc(cls) or "").partition("\n")[0]})
+        rows.append({"name": name, "tools": len(_small_instance(name).tools()),
+                     "doc": (inspect.getdoc(environment_class(name)) or "").partition("\n")[0]})
     if as_json:
         print_json(rows)
         return
     table = Table("name", "tools", "description")
     for row in rows:
-        table.add_row(row["name"], "" if row["tools"] is None else str(row["tools"]), row["doc"])
+        table.add_row(row["name"], str(row["tools"]), row["doc"])
     out.print(table)
 
 
@@ -52,8 +50,7 @@ def show_cmd(
 ) -> None:
     """Show an environment's tools (name, access, description) and its policy text."""
     _check_known(name)
-    # A one-user database is enough to list tools and policy, and is instant.
-    env = get_environment(name, **({"users": 1} if _has_user_db(name) else {}))
+    env = _small_instance(name)
     tools = env.tools()
     if as_json:
         print_json({"name": name, "tools": [t.model_dump() for t in tools], "policy": env.policy})
@@ -68,6 +65,11 @@ def show_cmd(
 def _has_user_db(name: str) -> bool:
     cls = environment_class(name)
     return isinstance(cls, type) and issubclass(cls, UserDatabaseWorld)
+
+
+def _small_instance(name: str):
+    """An instance for listing tools and policy: a one-user database is enough, and instant."""
+    return get_environment(name, **({"users": 1} if _has_user_db(name) else {}))
 
 
 @env_app.command("make-db")

@@ -22,6 +22,7 @@ def test_list_names_the_tool_worlds():
     assert result.exit_code == 0, result.output
     listed = {row["name"]: row for row in json.loads(result.stdout)}
     assert listed["retail"]["tools"] == 15 and listed["airline"]["tools"] == 15
+    assert listed["code"]["tools"] == 2  # run_python, submit_solution
     assert listed["retail"]["doc"].startswith("Online store support")
 
 

@@ -12,11 +12,20 @@ from typing import Any
 
 import orjson
 import pyarrow as pa
-from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from schemas.record import AgentRecord
-from schemas.steps import Step
+from schemas.record import AgentRecord, Environment, Lineage, Scores, Source, StateRef, Task, Tool, Verifier, VerifierResult
+from schemas.steps import (
+    ApiAction,
+    BoundingBox,
+    CodeAction,
+    ImageAnnotation,
+    ImageObservation,
+    MessageAction,
+    Step,
+    TextObservation,
+    WebObservation,
+)
 
 STEP_TYPE = pa.struct(
     [
@@ -98,8 +107,16 @@ def _json(value: Any) -> str:
 _PLAIN_JSON_ONLY = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
+# The schema's own models have plain fields (no aliases, computed fields, custom serializers
+# or extra fields), so their field values are what pydantic dumps. Other models go through pydantic.
+_SCHEMA_MODELS = frozenset(
+    {AgentRecord, Environment, Task, Verifier, VerifierResult, Source, Lineage, Scores, Tool, StateRef}
+    | {MessageAction, ApiAction, CodeAction, TextObservation, ImageObservation, WebObservation, ImageAnnotation, BoundingBox}
+)
+
+
 def _model_fields(value: Any) -> dict[str, Any]:
-    if isinstance(value, BaseModel):
+    if type(value) in _SCHEMA_MODELS:
         return value.__dict__
     raise TypeError(f"{type(value).__name__} is not plain JSON")
 

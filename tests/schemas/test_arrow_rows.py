@@ -8,6 +8,7 @@ import uuid
 
 import orjson
 import pytest
+from pydantic import BaseModel, field_serializer
 
 from schemas.arrow_schema import record_to_row
 from tests.schemas.test_arrow_io import full_record
@@ -21,6 +22,16 @@ class Name(str):
     pass
 
 
+class Shouting(BaseModel):
+    """A model that is not the schema's: its own serializer decides its dump."""
+
+    word: str
+
+    @field_serializer("word")
+    def _upper(self, word: str) -> str:
+        return word.upper()
+
+
 ODD_VALUES = {
     "datetime": datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc),
     "non_string_keys": {1: "x", None: "y", 2.5: 1},
@@ -30,7 +41,8 @@ ODD_VALUES = {
     "bytes": b"hi",
     "uuid": uuid.UUID(int=5),
     "nan": float("nan"),
-    "model_inside": full_record().source,
+    "schema_model_inside": full_record().source,
+    "other_model_inside": Shouting(word="hi"),
 }
 
 

@@ -7,7 +7,6 @@ The server only stands in for an overloaded or broken endpoint (429, 500,
 from __future__ import annotations
 
 import json
-import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -16,6 +15,7 @@ import pytest
 from generators.aimd import AimdLimiter, RetryPolicy
 from generators.interface import ChatRequest, GenerationError, SamplingParams
 from generators.openai_backend import OpenAIBackend
+from generators.vllm_server import free_port
 
 FAST = RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05)
 
@@ -94,9 +94,7 @@ def test_a_server_that_keeps_failing_gives_a_clear_error_after_bounded_retries()
 
 
 def test_a_server_that_is_down_gives_a_clear_error():
-    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()  # free a moment ago: nothing listens there
     backend = OpenAIBackend("scripted", f"http://127.0.0.1:{port}/v1", retry=FAST)
     with pytest.raises(GenerationError, match=rf"127.0.0.1:{port}/v1 did not answer after 4 attempts: APIConnectionError"):
         backend.generate([REQUEST], SamplingParams())

@@ -173,7 +173,9 @@ def run_case(label: str, n: int, directory: Path) -> dict:
 
 
 def _fmt(value, spec: str) -> str:
-    return "-" if value is None else format(value, spec)
+    if value is None:
+        return format("-", spec.split(".")[0])  # same alignment and width, no precision
+    return format(value, spec)
 
 
 def main() -> None:

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from data_catalog.home import demo_dir
+from schemas.io import atomic_output
 
 DEFAULT_SEED = 7
 
@@ -231,8 +231,7 @@ def write_demo_sources(directory: str | Path | None = None, seed: int = DEFAULT_
             # mtime=0 keeps the compressed bytes identical from run to run.
             data = gzip.compress(data, mtime=0)
         # Write then rename: a concurrent reader never sees a half-written file.
-        tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        with atomic_output(path) as tmp:
+            tmp.write_bytes(data)
         written[name] = path
     return written

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import gzip
-import os
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+from schemas.io import atomic_output
 
 
 def save_db(state: dict[str, Any], path: str | Path) -> Path:
@@ -16,10 +17,8 @@ def save_db(state: dict[str, Any], path: str | Path) -> Path:
     blob = orjson.dumps(state, option=orjson.OPT_INDENT_2 if path.suffix == ".json" else 0)
     if path.suffix == ".gz":
         blob = gzip.compress(blob, mtime=0)  # mtime=0: the same DB gives the same bytes
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(blob)
-    os.replace(tmp, path)
+    with atomic_output(path) as tmp:
+        tmp.write_bytes(blob)
     return path
 
 

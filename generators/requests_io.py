@@ -15,6 +15,7 @@ import orjson
 from pydantic import ValidationError
 
 from generators.interface import ChatRequest, GenerationResult
+from schemas.io import write_jsonl_rows
 
 
 class RequestFileError(ValueError):
@@ -80,13 +81,4 @@ def result_row(request_id: str, result: GenerationResult) -> dict[str, Any]:
 
 def write_results(rows: Iterable[dict[str, Any]], path: str | os.PathLike) -> int:
     """Write JSONL atomically (temp file, then rename): a killed run leaves no half file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    count = 0
-    with open(tmp, "wb") as handle:
-        for row in rows:
-            handle.write(orjson.dumps(row) + b"\n")
-            count += 1
-    os.replace(tmp, path)
-    return count
+    return write_jsonl_rows(rows, path)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Iterator, Optional
 
@@ -17,7 +16,7 @@ from pipelines.cli_common import FAILED, fail, out, say
 from pipelines.record_view import render_record
 from schemas.adp import record_to_adp
 from schemas.arrow_schema import RECORD_SCHEMA, row_to_record
-from schemas.io import iter_parquet_rows, read_records
+from schemas.io import atomic_output, iter_parquet_rows, read_records
 from schemas.record import AgentRecord
 
 MAX_LISTED = 20
@@ -122,17 +121,12 @@ def export_adp(
 ) -> None:
     """Export records as ADP v1 JSONL (ADP's own schema: class_ fields, details as strings)."""
     check_file(file)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
     count = 0
     try:
-        with open(tmp, "wb") as f:
+        with atomic_output(output) as tmp, open(tmp, "wb") as f:
             for record in read_records(file):
                 f.write(orjson.dumps(record_to_adp(record)) + b"\n")
                 count += 1
-        os.replace(tmp, output)
     except (ValidationError, ValueError, KeyError, pa.ArrowException) as exc:
         fail(f"{file}: record {count} cannot be exported: {' '.join(str(exc).split())[:300]}", FAILED)
-    finally:
-        tmp.unlink(missing_ok=True)
     say(f"wrote {count} ADP records to {output}")

@@ -9,6 +9,7 @@ leaves a half-written Parquet file under the final name.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -150,16 +151,38 @@ def read_records(path: str | os.PathLike, batch_size: int = 1024) -> Iterator[Ag
         yield row_to_record(row)
 
 
-def write_jsonl(records: Iterable[AgentRecord], path: str | os.PathLike) -> int:
+@contextmanager
+def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
+    """A temporary path beside ``path``, renamed onto it when the block succeeds and removed when it fails.
+
+    A killed or failed writer never leaves a half-written file under the final name.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_jsonl_rows(rows: Iterable[Any], path: str | os.PathLike) -> int:
+    """Write JSON-able rows as JSONL, atomically; returns the count."""
     count = 0
-    with open(tmp, "wb") as f:
-        for record in records:
-            f.write(record.model_dump_json(exclude_none=False).encode() + b"\n")
+    with atomic_output(path) as tmp, open(tmp, "wb") as f:
+        for row in rows:
+            f.write(orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS) + b"\n")
             count += 1
-    os.replace(tmp, path)
+    return count
+
+
+def write_jsonl(records: Iterable[AgentRecord], path: str | os.PathLike) -> int:
+    count = 0
+    with atomic_output(path) as tmp, open(tmp, "wb") as f:
+        for record in records:
+            f.write(record.model_dump_json().encode() + b"\n")
+            count += 1
     return count
 
 

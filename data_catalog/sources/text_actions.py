@@ -42,25 +42,26 @@ _LANGUAGE_ALIASES = {"py": "python", "python3": "python", "ipython": "python", "
 # Fenced blocks with these tags are text (program output, prose), not code to run.
 _TEXT_TAGS = frozenset({"", "text", "txt", "plaintext", "output", "markdown", "md"})
 
-# The alfworld action grammar: (pattern, function, keyword names), tried by the action's first word.
-_ALFWORLD: dict[str, list[tuple[re.Pattern[str], str, tuple[str, ...]]]] = {}
-for _pattern, _function, _names in (
-    (r"go to (.+)", "go", ("location",)),
-    (r"take (.+) from (.+)", "take", ("item", "source")),
-    (r"put (.+) in/on (.+)", "put", ("item", "target")),
-    (r"put (.+) (?:in|on) (.+)", "put", ("item", "target")),
-    (r"open (.+)", "open", ("obj",)),
-    (r"close (.+)", "close", ("obj",)),
-    (r"heat (.+) with (.+)", "heat", ("item", "appliance")),
-    (r"cool (.+) with (.+)", "cool", ("item", "appliance")),
-    (r"clean (.+) with (.+)", "clean", ("item", "appliance")),
-    (r"examine (.+)", "examine", ("obj",)),
-    (r"use (.+)", "use", ("obj",)),
-    (r"look at (.+) under (.+)", "look_at_under", ("item", "reference")),
-    (r"inventory", "inventory", ()),
-    (r"look", "look", ()),
+# The alfworld action grammar, indexed by the action's first word; each pattern's
+# named groups are the call's keyword names, so a match's groupdict() is its kwargs.
+_ALFWORLD: dict[str, list[tuple[re.Pattern[str], str]]] = {}
+for _pattern, _function in (
+    (r"go to (?P<location>.+)", "go"),
+    (r"take (?P<item>.+) from (?P<source>.+)", "take"),
+    (r"put (?P<item>.+) in/on (?P<target>.+)", "put"),
+    (r"put (?P<item>.+) (?:in|on) (?P<target>.+)", "put"),
+    (r"open (?P<obj>.+)", "open"),
+    (r"close (?P<obj>.+)", "close"),
+    (r"heat (?P<item>.+) with (?P<appliance>.+)", "heat"),
+    (r"cool (?P<item>.+) with (?P<appliance>.+)", "cool"),
+    (r"clean (?P<item>.+) with (?P<appliance>.+)", "clean"),
+    (r"examine (?P<obj>.+)", "examine"),
+    (r"use (?P<obj>.+)", "use"),
+    (r"look at (?P<item>.+) under (?P<reference>.+)", "look_at_under"),
+    (r"inventory", "inventory"),
+    (r"look", "look"),
 ):
-    _ALFWORLD.setdefault(_pattern.split()[0], []).append((re.compile(_pattern + r"\Z", re.I | re.S), _function, _names))
+    _ALFWORLD.setdefault(_pattern.split()[0], []).append((re.compile(_pattern + r"\Z", re.I | re.S), _function))
 
 
 class Block(NamedTuple):
@@ -112,33 +113,41 @@ def language_of(tag: str) -> str:
 def text_action(action: str, thought: str | None) -> dict:
     """A text action as an ApiAction: the alfworld grammar, else ``name[arg]``, else verb + the rest as ``argument``."""
     verb, _, rest = action.partition(" ")
-    for pattern, function, names in _ALFWORLD.get(verb.lower(), ()):
+    for pattern, function in _ALFWORLD.get(verb.lower(), ()):
         match = pattern.match(action)
         if match:
-            return api_call(function, dict(zip(names, match.groups())), reasoning=thought)
+            return api_call(function, match.groupdict(), None, thought)
     bracketed = _BRACKETED.match(action)
     if bracketed is not None:
         argument = bracketed.group("square") if bracketed.group("square") is not None else bracketed.group("round")
-        return api_call(bracketed.group("name").lower(), {"argument": argument} if argument else {}, reasoning=thought)
-    return api_call(verb.lower(), {"argument": rest} if rest else {}, reasoning=thought)
+        return api_call(bracketed.group("name").lower(), {"argument": argument} if argument else {}, None, thought)
+    return api_call(verb.lower(), {"argument": rest} if rest else {}, None, thought)
 
 
 def react_steps(text: str) -> list:
+    # The checks below run once per assistant turn (alfworld has ~18 a record), so each
+    # costly one has a cheap guard that skips it for the plain "ACTION: go to shelf 1" turn.
     key = _ACTION_KEY.search(text)
     if key is None:
         return [message(text)]
-    head = text[: key.start()]
-    label = _THOUGHT_LABEL.match(head)
-    thought = (head[label.end() :] if label else head).strip() or None
+    thought = None
+    if key.start():  # text before the action word: the thought, after its optional label
+        head = text[: key.start()]
+        label = _THOUGHT_LABEL.match(head)
+        thought = (head[label.end() :] if label else head).strip() or None
     action = text[key.end() :].strip()
-    word = action.split(None, 1)[0].lower() if action else ""
-    fence = next(fenced_blocks(action), None) if "```" in action else None
-    if fence is not None and word in (fence.lang.lower(), "bash", "python", "sql"):
-        return [code(language_of(fence.lang or word), fence.code, thought)]
-    answer = _ANSWER.match(action)
-    if answer is not None:
-        return [message(answer.group("answer").strip(), thought)]
-    if word == "finish" or not action:
+    if not action:
+        return [message(action, thought)]
+    word = action.split(None, 1)[0].lower()
+    if "```" in action:
+        fence = next(fenced_blocks(action), None)
+        if fence is not None and word in (fence.lang.lower(), "bash", "python", "sql"):
+            return [code(language_of(fence.lang or word), fence.code, thought)]
+    if word.startswith("answer"):  # _ANSWER matches only there
+        answer = _ANSWER.match(action)
+        if answer is not None:
+            return [message(answer.group("answer").strip(), thought)]
+    if word == "finish":
         return [message(action, thought)]
     return [text_action(action, thought)]
 

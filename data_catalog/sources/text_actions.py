@@ -74,13 +74,21 @@ class Block(NamedTuple):
 
 
 def fenced_blocks(text: str) -> Iterator[Block]:
-    """Markdown fenced blocks; the closing fence must start a line. A scan with str.find:
-    a lazy regex over long replies was the converter's hot spot."""
-    position = 0
+    """Markdown fenced blocks; the closing fence must start a line."""
+    block = first_fence(text)
+    while block is not None:
+        yield block
+        block = first_fence(text, block.end)
+
+
+def first_fence(text: str, position: int = 0) -> Block | None:
+    """The first fenced block from ``position``. A scan with str.find: a lazy regex over long
+    replies was the converter's hot spot. A plain function, not a generator, for callers that
+    want one block: a generator left unfinished costs more to create and discard than the scan."""
     while (start := text.find("```", position)) >= 0:
         eol = text.find("\n", start + 3)
         if eol < 0:
-            return
+            return None
         info = text[start + 3 : eol]
         if "```" in info:  # inline ```code``` on one line
             position = start + 3 + info.index("```") + 3
@@ -89,15 +97,15 @@ def fenced_blocks(text: str) -> Iterator[Block]:
         while True:
             close = text.find("```", close + 1)
             if close < 0:
-                return
+                return None
             if text[close - 1] == "\n" or not text[text.rfind("\n", 0, close) + 1 : close].strip():
                 break
         code = text[eol + 1 : close].rstrip(" \t")
         code = code[:-1] if code.endswith("\n") else code
         code = code[:-1] if code.endswith("\r") else code
         words = info.split()
-        yield Block(start, close + 3, words[0] if words else "", code)
-        position = close + 3
+        return Block(start, close + 3, words[0] if words else "", code)
+    return None
 
 
 def _execute_blocks(text: str) -> Iterator[Block]:
@@ -140,7 +148,7 @@ def react_steps(text: str) -> list:
         return [message(action, thought)]
     word = action.split(None, 1)[0].lower()
     if "```" in action:
-        fence = next(fenced_blocks(action), None)
+        fence = first_fence(action)
         if fence is not None and word in (fence.lang.lower(), "bash", "python", "sql"):
             return [code(language_of(fence.lang or word), fence.code, thought)]
     if word.startswith("answer"):  # _ANSWER matches only there

@@ -9,6 +9,8 @@ unique in an output.
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -52,6 +54,19 @@ class _Counted:
             yield item
 
 
+@contextmanager
+def _fewer_gc_passes(threshold: int = 50_000):
+    """Conversion allocates many short-lived containers that die by reference counting;
+    at the default threshold (700) the cycle collector scans them thousands of times a
+    second (measured: alfworld 34 -> 38 MB/s). Collection still runs, just less often."""
+    before = gc.get_threshold()
+    gc.set_threshold(threshold, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def convert_files(
     fmt: str,
     inputs: list[str],
@@ -71,7 +86,7 @@ def convert_files(
     stats = ConvertStats(output=str(output), quarantine=str(quarantine))
     raw = _Counted(iter_inputs(inputs, converter.items))
     seen: set[str] = set()
-    with RecordWriter(output) as writer, QuarantineWriter(quarantine) as qwriter:
+    with _fewer_gc_passes(), RecordWriter(output) as writer, QuarantineWriter(quarantine) as qwriter:
         for result in converter.convert_stream(raw):
             if isinstance(result, AgentRecord) and result.id in seen:
                 result = Quarantined(result.source.dataset, -1, f"duplicate record id {result.id}", result.source.original_id)

@@ -35,6 +35,10 @@ class ConvertStats:
     def as_dict(self) -> dict:
         return {"read": self.read, "converted": self.converted, "quarantined": self.quarantined, "output": self.output}
 
+    def top_errors(self, n: int) -> list[tuple[str, int]]:
+        """The ``n`` most frequent quarantine reasons, most frequent first, with their counts."""
+        return sorted(self.errors.items(), key=lambda kv: -kv[1])[:n]
+
 
 def iter_inputs(inputs: Iterable[str], split) -> Iterator[RawItem]:
     for path in inputs:

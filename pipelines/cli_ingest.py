@@ -74,8 +74,7 @@ def run_with_progress(fmt: str, inputs: list[str], output: Path, quarantine: Opt
 def nothing_converted(stats: ConvertStats, fmt: str) -> str:
     if stats.read == 0:
         return "no record converted: the inputs hold no records"
-    common = sorted(stats.errors.items(), key=lambda kv: -kv[1])[:3]
-    reasons = "; ".join(f"{text} ({count}x)" for text, count in common)
+    reasons = "; ".join(f"{text} ({count}x)" for text, count in stats.top_errors(3))
     return f"no record converted of {stats.read} read; most common errors: {reasons}; is --format {fmt} right?"
 
 

@@ -43,7 +43,6 @@ class IngestConfig(Config):
 
 def materialize_result(result: IngestResult, max_rate: float) -> MaterializeResult:
     stats = result.stats
-    top_errors = sorted(stats.errors.items(), key=lambda kv: -kv[1])[:5]
     check = AssetCheckResult(
         check_name=CHECK_NAME,
         passed=result.quarantine_rate <= max_rate,
@@ -64,7 +63,7 @@ def materialize_result(result: IngestResult, max_rate: float) -> MaterializeResu
             "catalog_dataset": f"{result.records.name}@{result.records.version}" if result.records else "",
             "catalog": MetadataValue.path(str(catalog_path())),
             "config_hash": result.config_hash,
-            "top_errors": MetadataValue.json({text: count for text, count in top_errors}),
+            "top_errors": MetadataValue.json(dict(stats.top_errors(5))),
         },
         check_results=[check],
     )

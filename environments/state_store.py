@@ -17,6 +17,7 @@ users.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
@@ -137,7 +138,15 @@ class TableOverlay:
                 merged[name].pop(key, None)
             else:
                 merged[name][key] = row
-        return copy_row(merged)
+        # The copy builds millions of containers at 50,000 users; with the cycle collector on it
+        # scans them again and again (measured 4.8 s -> 0.9 s). A JSON copy holds no cycles.
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return copy_row(merged)
+        finally:
+            if was_enabled:
+                gc.enable()
 
     def _digest_of(self, table: str, key: str, row: Any) -> int:
         return 0 if row is None or row is _DELETED else row_digest(table, key, row)

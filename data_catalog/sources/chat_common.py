@@ -1,4 +1,4 @@
-"""Pieces shared by the chat-shaped formats (openai_chat, sharegpt).
+"""Pieces shared by the chat-shaped formats (openai_chat, sharegpt, the τ-bench ones).
 
 Message content, tool lists and tool-call arguments arrive in a few shapes
 (a string or a list of parts; a list or a JSON string; a dict or a JSON
@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from data_catalog.sources.base import ConversionError
-from data_catalog.sources.step_dicts import image, observation
+from data_catalog.sources.step_dicts import api_call, image, message, observation
 from schemas.adp import first_user_text
 from schemas.record import AgentRecord, Tool, record_id
 
@@ -71,6 +71,16 @@ def parse_arguments(arguments: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ConversionError(f"{where}: arguments are JSON {type(value).__name__}, expected an object")
     return value
+
+
+def assistant_turn(text: str, thought: str | None, calls: list[tuple[str | None, str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One assistant message as steps: a MessageAction, or one ApiAction per ``(id, name, kwargs)`` call.
+    Text sent along with calls is the lead-in to them, so it becomes the *first call's* reasoning
+    (after the model's own): the turn stays one action group and renders back as one message."""
+    if not calls:
+        return [message(text, thought)]
+    lead = "\n\n".join(part for part in (thought, text) if part) or None
+    return [api_call(name, kwargs, call_id, lead if j == 0 else None) for j, (call_id, name, kwargs) in enumerate(calls)]
 
 
 def parse_tools(value: Any) -> list[Tool]:

@@ -23,9 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, register, require
-from data_catalog.sources.chat_common import chat_record, content_parts, observation_steps, parse_arguments, parse_tools
+from data_catalog.sources.chat_common import assistant_turn, chat_record, content_parts, observation_steps, parse_arguments, parse_tools
 from schemas.record import AgentRecord
-from data_catalog.sources.step_dicts import api_call, message
 
 _CONSUMED = ("messages", "tools")
 
@@ -75,15 +74,10 @@ def _assistant_steps(msg: dict[str, Any], where: str, calls: _Calls) -> list:
         raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
     if msg.get("function_call"):  # the legacy single call
         raw_calls = [*raw_calls, {"type": "function", "function": msg["function_call"]}]
-    if not raw_calls:
-        return [message(text, thought)]
-    lead = "\n\n".join(part for part in (thought, text) if part) or None
-    steps = []
-    for j, call in enumerate(raw_calls):
-        call_id, name, kwargs = _tool_call(call, f"{where} tool_calls[{j}]")
+    parsed = [_tool_call(call, f"{where} tool_calls[{j}]") for j, call in enumerate(raw_calls)]
+    for call_id, name, _ in parsed:
         calls.add(call_id, name)
-        steps.append(api_call(name, kwargs, call_id, lead if j == 0 else None))
-    return steps
+    return assistant_turn(text, thought, parsed)
 
 
 def _message_steps(msg: Any, where: str, calls: _Calls) -> list:

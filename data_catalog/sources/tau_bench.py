@@ -22,7 +22,6 @@ from typing import Any
 from data_catalog.sources.base import ConversionError, Converter, register, require
 from data_catalog.sources.tau_common import conversation_steps, policy_domain
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult, record_id
-from schemas.steps import TextObservation
 
 _NUMBER = (int, float)
 
@@ -76,7 +75,7 @@ class TauBenchConverter(Converter):
             raise ConversionError("field 'traj' is empty")
         reward_info = info.get("reward_info") if isinstance(info.get("reward_info"), dict) else {}
         breakdown = reward_info.get("info") if isinstance(reward_info.get("info"), dict) else {}
-        policy = next((s.content for s in steps if isinstance(s, TextObservation) and s.source == "system"), None)
+        policy = next((s["content"] for s in steps if s["class_"] == "text_observation" and s["source"] == "system"), None)
         original_id = f"{task_id}/{trial}"
         return AgentRecord(
             id=record_id(self.dataset, self.name, original_id),

@@ -13,9 +13,9 @@ import re
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, each_object
-from data_catalog.sources.chat_common import parse_arguments
+from data_catalog.sources.chat_common import assistant_turn, parse_arguments
+from data_catalog.sources.step_dicts import observation
 from schemas.record import Task
-from schemas.steps import ApiAction, MessageAction, TextObservation
 
 # "# Airline Agent Policy" / "# Retail agent policy": the domain named by the policy's title.
 _POLICY_TITLE = re.compile(r"\A\s*#\s*(\w+)\s+agent\s+policy", re.IGNORECASE)
@@ -51,24 +51,18 @@ def _call(call: Any, where: str) -> tuple[str, str, dict[str, Any]]:
 
 def _assistant_steps(msg: dict[str, Any], where: str, calls: dict[str, str]) -> list:
     text = _text(msg, where)
-    thought = msg.get("reasoning") or None
     raw_calls = msg.get("tool_calls") or []
     if not isinstance(raw_calls, list):
         raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
-    if not raw_calls:
-        return [MessageAction(content=text, reasoning=thought)]
-    # Text sent along with calls is the lead-in to them: the first call's reasoning (as in openai_chat).
-    lead = "\n\n".join(part for part in (thought, text) if part) or None
-    steps = []
-    for j, raw_call in enumerate(raw_calls):
-        call_id, name, kwargs = _call(raw_call, f"{where} tool_calls[{j}]")
+    parsed = [_call(raw_call, f"{where} tool_calls[{j}]") for j, raw_call in enumerate(raw_calls)]
+    for call_id, name, _ in parsed:
         calls[call_id] = name
-        steps.append(ApiAction(function=name, kwargs=kwargs, tool_call_id=call_id, reasoning=lead if j == 0 else None))
-    return steps
+    return assistant_turn(text, msg.get("reasoning") or None, parsed)
 
 
 def conversation_steps(messages: Any, field: str) -> list:
-    """The steps of one τ / τ² conversation; ``field`` names the message list in errors."""
+    """The steps of one τ / τ² conversation as step dicts (see step_dicts.py; the record's
+    validation checks them); ``field`` names the message list in errors."""
     if not isinstance(messages, list):
         raise ConversionError(f"field {field!r} is {type(messages).__name__}, expected a list")
     calls: dict[str, str] = {}  # call id -> function name
@@ -81,9 +75,9 @@ def conversation_steps(messages: Any, field: str) -> list:
             if msg.get("tool_calls"):
                 # τ² telecom's simulated user acts on its own device; the record has no place for that yet.
                 raise ConversionError(f"{where}: user-side tool calls (τ² dual control) are not supported")
-            steps.append(TextObservation(content=_text(msg, where), source="user"))
+            steps.append(observation(_text(msg, where), "user"))
         elif role == "system":
-            steps.append(TextObservation(content=_text(msg, where), source="system"))
+            steps.append(observation(_text(msg, where), "system"))
         elif role == "tool":
             steps.append(_tool_result(msg, where, calls))
         else:
@@ -91,14 +85,14 @@ def conversation_steps(messages: Any, field: str) -> list:
     return steps
 
 
-def _tool_result(msg: dict[str, Any], where: str, calls: dict[str, str]) -> TextObservation:
+def _tool_result(msg: dict[str, Any], where: str, calls: dict[str, str]) -> dict[str, Any]:
     if msg.get("requestor") == "user":
         raise ConversionError(f"{where}: user-side tool results (τ² dual control) are not supported")
     call_id = msg.get("tool_call_id", msg.get("id"))
     if call_id is None or str(call_id) not in calls:
         raise ConversionError(f"{where}: tool result for call id {call_id!r} answers no earlier call")
     call_id = str(call_id)
-    return TextObservation(content=_text(msg, where), source="tool", name=msg.get("name") or calls[call_id], tool_call_id=call_id)
+    return observation(_text(msg, where), "tool", msg.get("name") or calls[call_id], call_id)
 
 
 _TAU2_TASK_KEYS = ("id", "user_scenario", "evaluation_criteria")

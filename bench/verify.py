@@ -3,10 +3,13 @@
 Run: python bench/verify.py [--records 300] [--big-users 50000]
 
 Prints, for retail worlds of 500 and 50,000 users: full-chain verifications
-per second (structure → replay → constraints) and replay-only per second, on
-one core (run it under `taskset -c 0`); then, at 500 and 50,000 users: generating the DB, the full canonical hash of
-state() (sha256 of sorted JSON), the snapshot's first (precomputed) hash, and
-the incremental hash after a trajectory's writes, which is what replay pays.
+per second (structure → replay → constraints), replay-only per second, and raw
+environment replays per second (reset + the 10 calls + state_hash, no verifier,
+with the hash's share of that time), on one core (run it under `taskset -c 0`);
+then, at 500 and 50,000 users: generating the retail and airline DBs, the
+state() copy, the full canonical hash of state() (sha256 of sorted JSON), the
+snapshot's first (precomputed) hash, and the incremental hash after a
+trajectory's writes, which is what replay pays.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from environments.airline.generator import generate_airline_db
 from environments.base import canonical_hash
 from environments.record_env import to_record_environment
 from environments.registry import get_environment
@@ -52,8 +56,7 @@ def ten_calls(order_id: str, order: dict, user: dict) -> list[tuple[str, dict]]:
 
 def make_record(index: int, order_id: str, order: dict, user: dict, users: int) -> AgentRecord:
     env = get_environment("retail", users=users)
-    environment = to_record_environment(env, snapshot_id=f"retail-seed0-users{users}")
-    environment.sandbox = {"seed": 0, "env_params": {"users": users}}
+    environment = to_record_environment(env)  # snapshot "retail-seed0-users<N>", sandbox {seed 0, env_params}
     steps: list = [TextObservation(content=f"Please cancel {order_id}.", source="user")]
     for n, (name, args) in enumerate(ten_calls(order_id, order, user)):
         steps.append(ApiAction(function=name, kwargs=args, tool_call_id=f"c{n}"))
@@ -77,9 +80,25 @@ def rate(fn, items, repeats: int = 3) -> tuple[float, float]:
     return len(items) / best, best / len(items) * 1000
 
 
+def raw_replay_rate(env, scripts: list[list[tuple[str, dict]]]) -> tuple[float, float]:
+    """Replays/s of reset + calls + state_hash on one shared snapshot, and the hash's share of the time."""
+    hashing = 0.0
+    start = time.perf_counter()
+    for script in scripts:
+        env.reset(seed=0)
+        for name, args in script:
+            env.call(name, args)
+        t = time.perf_counter()
+        env.state_hash()
+        hashing += time.perf_counter() - t
+    total = time.perf_counter() - start
+    return len(scripts) / total, hashing / total
+
+
 def bench_replays(users: int, count: int) -> None:
     env = get_environment("retail", users=users)
-    records = [make_record(i, *row, users=users) for i, row in enumerate(pending_orders(env, count))]
+    orders = pending_orders(env, count)
+    records = [make_record(i, *row, users=users) for i, row in enumerate(orders)]
     passed = sum(bool(verify_record(r).passed) for r in records)  # also warms the snapshot's hash
     print(f"{users:>6,} users: {passed}/{len(records)} benchmark trajectories pass (a benchmark of failures would mislead)")
     per_s, ms = rate(verify_record, records)
@@ -87,12 +106,18 @@ def bench_replays(users: int, count: int) -> None:
     replay = ReplayVerifier()
     per_s, ms = rate(lambda r: replay.check(CheckContext(record=r)), records)
     print(f"{users:>6,} users: replay only, 10 calls: {per_s:,.0f} replays/s ({ms:.2f} ms each)")
+    per_s, hash_share = raw_replay_rate(env, [ten_calls(*row) for row in orders])
+    print(f"{users:>6,} users: raw environment replay (reset + 10 calls + state_hash): {per_s:,.0f} replays/s, "
+          f"state_hash {hash_share:.1%} of that time")
 
 
 def bench_hash(users: int) -> None:
     start = time.perf_counter()
     env = get_environment("retail", users=users, seed=1)  # seed 1: not cached by earlier runs
     generate_s = time.perf_counter() - start
+    start = time.perf_counter()
+    generate_airline_db(users=users, seed=1)
+    airline_s = time.perf_counter() - start
     start = time.perf_counter()
     state = env.state()
     copy_s = time.perf_counter() - start
@@ -109,7 +134,7 @@ def bench_hash(users: int) -> None:
     for _ in range(100):
         env.state_hash()
     incremental_ms = (time.perf_counter() - start) / 100 * 1000
-    print(f"{users:>6,} users: generate {generate_s:.2f} s, state() copy {copy_s * 1000:.1f} ms, "
+    print(f"{users:>6,} users: generate retail {generate_s:.2f} s, airline {airline_s:.2f} s, state() copy {copy_s * 1000:.1f} ms, "
           f"full canonical hash {full_s * 1000:.1f} ms, first snapshot hash {first_s * 1000:.1f} ms, "
           f"incremental hash after the writes {incremental_ms:.3f} ms")
 

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, each_object, register, require
+from data_catalog.sources.text_actions import text_around
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult, record_id
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
 
@@ -30,8 +31,7 @@ _CONSUMED = ("id", "instance_id", "model", "messages", "patch", "verified")
 
 
 def _reasoning(text: str, start: int, end: int) -> str | None:
-    thought = (text[:start].strip() + "\n" + text[end:].strip()).strip()
-    return thought.removeprefix(_THOUGHT).lstrip() or None
+    return text_around(text, start, end).removeprefix(_THOUGHT).lstrip() or None
 
 
 def assistant_step(text: str) -> ApiAction | CodeAction | MessageAction:

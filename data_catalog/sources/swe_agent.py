@@ -24,6 +24,7 @@ import shlex
 from typing import Any, Iterator
 
 from data_catalog.sources.base import ConversionError, Converter, each_object, register, require
+from data_catalog.sources.text_actions import text_around
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Tool, Verifier, VerifierResult, record_id
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
 
@@ -99,7 +100,7 @@ def split_command_block(text: str) -> tuple[str, str] | None:
         return None
     (open_at, open_end, _), (close_at, close_end, _) = last
     command = text[open_end + 1 : close_at].rstrip("\n")
-    discussion = (text[:open_at].strip() + "\n" + text[close_end:].strip()).strip()
+    discussion = text_around(text, open_at, close_end)
     if discussion.startswith("DISCUSSION"):
         discussion = discussion[len("DISCUSSION") :].lstrip()
     return discussion, command

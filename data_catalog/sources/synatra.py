@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, register, require
+from data_catalog.sources.text_actions import text_around
 from schemas.record import AgentRecord, Environment, Source, Task, record_id
 from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
 
@@ -48,7 +49,7 @@ def response_action(response: str) -> ApiAction | MessageAction:
         call = parse_call(match[0])
         if call is None:
             continue
-        reasoning = (response[: match.start()].strip() + "\n" + response[match.end() :].strip()).strip() or None
+        reasoning = text_around(response, match.start(), match.end()) or None
         name, kwargs = call
         if name == "stop":
             return MessageAction(content=str(kwargs.get("answer", "")), reasoning=reasoning)

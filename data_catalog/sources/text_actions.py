@@ -122,6 +122,12 @@ def language_of(tag: str) -> str:
     return _LANGUAGE_ALIASES.get(tag, tag)
 
 
+def text_around(text: str, start: int, end: int) -> str:
+    """The text before and after ``text[start:end]`` (an action), each stripped, on two lines: its
+    reasoning. Also for the formats that find one action in a turn (mini_swe_agent, swe_agent, synatra)."""
+    return (text[:start].strip() + "\n" + text[end:].strip()).strip()
+
+
 def text_action(action: str, thought: str | None) -> dict:
     """A text action as an ApiAction: the alfworld grammar, else ``name[arg]``, else verb + the rest as ``argument``."""
     verb, _, rest = action.partition(" ")

@@ -40,11 +40,10 @@ class ParquetRowWriter:
         row_group_bytes: int = DEFAULT_ROW_GROUP_BYTES,
     ):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.schema = schema
         self.row_group_size = row_group_size
         self.row_group_bytes = row_group_bytes
-        self._tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self._tmp = _temp_beside(self.path)
         self._writer = pq.ParquetWriter(self._tmp, schema, compression="zstd")
         self._buffer: list[dict[str, Any]] = []
         self._batches: list[pa.RecordBatch] = []  # the row group being filled
@@ -151,6 +150,12 @@ def read_records(path: str | os.PathLike, batch_size: int = 1024) -> Iterator[Ag
         yield row_to_record(row)
 
 
+def _temp_beside(path: Path) -> Path:
+    """A temporary name in ``path``'s directory (created if missing), for a write renamed onto ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
     """A temporary path beside ``path``, renamed onto it when the block succeeds and removed when it fails.
@@ -158,8 +163,7 @@ def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
     A killed or failed writer never leaves a half-written file under the final name.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = _temp_beside(path)
     try:
         yield tmp
         os.replace(tmp, path)
@@ -167,23 +171,22 @@ def atomic_output(path: str | os.PathLike) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
-def write_jsonl_rows(rows: Iterable[Any], path: str | os.PathLike) -> int:
-    """Write JSON-able rows as JSONL, atomically; returns the count."""
+def _write_lines(lines: Iterable[bytes], path: str | os.PathLike) -> int:
     count = 0
     with atomic_output(path) as tmp, open(tmp, "wb") as f:
-        for row in rows:
-            f.write(orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS) + b"\n")
+        for line in lines:
+            f.write(line + b"\n")
             count += 1
     return count
+
+
+def write_jsonl_rows(rows: Iterable[Any], path: str | os.PathLike) -> int:
+    """Write JSON-able rows as JSONL, atomically; returns the count."""
+    return _write_lines((orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS) for row in rows), path)
 
 
 def write_jsonl(records: Iterable[AgentRecord], path: str | os.PathLike) -> int:
-    count = 0
-    with atomic_output(path) as tmp, open(tmp, "wb") as f:
-        for record in records:
-            f.write(record.model_dump_json().encode() + b"\n")
-            count += 1
-    return count
+    return _write_lines((record.model_dump_json().encode() for record in records), path)
 
 
 def read_jsonl(path: str | os.PathLike) -> Iterator[AgentRecord]:

@@ -15,17 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from schemas.arrow_schema import json_text
 from schemas.record import AgentRecord, Source, Task, record_id
-from schemas.steps import TextObservation
+from schemas.steps import ACTION_CLASSES, TextObservation
 
 _ADP_SOURCES = {"user": "user", "agent": "agent", "environment": "environment", "tool": "environment"}
 
 
 def step_from_adp(step: dict[str, Any]) -> dict[str, Any]:
     out = dict(step)
-    if "description" in out and out["class_"] in ("api_action", "code_action", "message_action"):
+    if "description" in out and out["class_"] in ACTION_CLASSES:
         out["reasoning"] = out.pop("description")
     return out
 
@@ -33,7 +32,7 @@ def step_from_adp(step: dict[str, Any]) -> dict[str, Any]:
 def step_to_adp(step: dict[str, Any]) -> dict[str, Any]:
     """One step (as a dict from model_dump) in ADP v1 shape."""
     kind = step["class_"]
-    if kind in ("api_action", "code_action", "message_action"):
+    if kind in ACTION_CLASSES:
         out = {k: v for k, v in step.items() if k not in ("reasoning", "tool_call_id")}
         out["description"] = step.get("reasoning")
         return out
@@ -58,7 +57,7 @@ def step_to_adp(step: dict[str, Any]) -> dict[str, Any]:
 
 
 def _as_str(value: Any) -> str:
-    return value if isinstance(value, str) else orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    return value if isinstance(value, str) else json_text(value)
 
 
 def record_to_adp(record: AgentRecord) -> dict[str, Any]:

@@ -98,7 +98,8 @@ _STEP_COLUMNS = ("content", "source", "name", "tool_call_id", "reasoning", "func
 _STEP_EXTRA = ("image_observation", "viewport_size", "annotations")
 
 
-def _json(value: Any) -> str:
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON text (non-string keys written as strings)."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -131,7 +132,7 @@ def _to_json(value: Any) -> str:
     try:
         return orjson.dumps(value, default=_model_fields, option=_PLAIN_JSON_ONLY).decode()
     except TypeError:
-        return _json(to_jsonable_python(value))
+        return json_text(to_jsonable_python(value))
 
 
 _EXTRA_KINDS = frozenset({"web_observation", "image_observation"})  # fields not in STEP_TYPE go to "extra"

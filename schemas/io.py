@@ -17,7 +17,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from schemas.arrow_schema import QUARANTINE_SCHEMA, RECORD_SCHEMA, record_to_row, row_to_record
+from schemas.arrow_schema import QUARANTINE_SCHEMA, RECORD_SCHEMA, json_text, record_to_row, row_to_record
 from schemas.record import AgentRecord
 
 DEFAULT_ROW_GROUP = 2048
@@ -118,7 +118,7 @@ def excerpt(raw: Any, limit: int = 2000) -> str:
         text = raw
     else:
         try:
-            text = orjson.dumps(raw, option=orjson.OPT_NON_STR_KEYS).decode()
+            text = json_text(raw)
         except TypeError:
             text = repr(raw)
     return text if len(text) <= limit else text[:limit] + "…"

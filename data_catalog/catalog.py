@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS datasets (
 )
 """
 _COLUMNS = ("name", "version", "kind", "path", "rows", "schema_version", "config_hash", "parents", "details", "created_at")
+_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM datasets"
 
 
 @dataclass(frozen=True)
@@ -170,14 +171,14 @@ class Catalog:
         """The latest version of every dataset (or every version), by name."""
         where = "" if all_versions else "WHERE (name, version) IN (SELECT name, max(version) FROM datasets GROUP BY name)"
         with self._connect(read_only=True) as con:
-            rows = con.execute(f"SELECT {', '.join(_COLUMNS)} FROM datasets {where} ORDER BY name, version").fetchall()
+            rows = con.execute(f"{_SELECT} {where} ORDER BY name, version").fetchall()
         return [_entry(row) for row in rows]
 
     def get(self, name: str, version: int | None = None) -> DatasetVersion | None:
         with self._connect(read_only=True) as con:
             if version is None:
                 return self._latest(con, name)
-            row = con.execute(f"SELECT {', '.join(_COLUMNS)} FROM datasets WHERE name = ? AND version = ?", [name, version]).fetchone()
+            row = con.execute(f"{_SELECT} WHERE name = ? AND version = ?", [name, version]).fetchone()
         return _entry(row) if row else None
 
     def sql(self, query: str, params: Sequence[Any] | None = None) -> QueryResult:
@@ -190,9 +191,7 @@ class Catalog:
 
     @staticmethod
     def _latest(con: duckdb.DuckDBPyConnection, name: str) -> DatasetVersion | None:
-        row = con.execute(
-            f"SELECT {', '.join(_COLUMNS)} FROM datasets WHERE name = ? ORDER BY version DESC LIMIT 1", [name]
-        ).fetchone()
+        row = con.execute(f"{_SELECT} WHERE name = ? ORDER BY version DESC LIMIT 1", [name]).fetchone()
         return _entry(row) if row else None
 
 

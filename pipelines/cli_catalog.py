@@ -11,7 +11,7 @@ from rich.text import Text
 
 from data_catalog.catalog import Catalog
 from pipelines.cli_app import app
-from pipelines.cli_common import FAILED, clip, fail, out, print_json, say
+from pipelines.cli_common import FAILED, clip, fail, one_line, out, print_json, say
 
 catalog_app = typer.Typer(
     help="The DuckDB catalog (<ACEFORGE_HOME>/catalog.duckdb): every dataset written, each a view over its Parquet files.",
@@ -53,7 +53,7 @@ def sql_cmd(
     try:
         result = Catalog().sql(query)
     except duckdb.Error as exc:
-        fail(" ".join(str(exc).split()), FAILED)
+        fail(one_line(exc), FAILED)
     if as_json:
         print_json(result.as_dicts())
         return

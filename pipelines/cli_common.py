@@ -39,6 +39,11 @@ def print_json(value: Any) -> None:
     typer.echo(orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS).decode())
 
 
+def one_line(error: object, limit: int | None = None) -> str:
+    """An error's message on one line (each run of whitespace made one space), cut at ``limit`` characters."""
+    return " ".join(str(error).split())[:limit]
+
+
 def clip(text: str | None, limit: int) -> str:
     if text is None:
         return ""

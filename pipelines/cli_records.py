@@ -12,7 +12,7 @@ import typer
 from pydantic import ValidationError
 
 from pipelines.cli_app import app
-from pipelines.cli_common import FAILED, fail, out, say
+from pipelines.cli_common import FAILED, fail, one_line, out, say
 from pipelines.record_view import render_record
 from schemas.adp import record_to_adp
 from schemas.arrow_schema import RECORD_SCHEMA, row_to_record
@@ -66,7 +66,7 @@ def row_errors(path: Path) -> Iterator[tuple[int, str, str]]:
         try:
             record = parse(row)
         except (ValidationError, ValueError, TypeError, KeyError) as exc:
-            yield index, str(_row_id(row)), " ".join(str(exc).split())[:300]
+            yield index, str(_row_id(row)), one_line(exc, 300)
             continue
         if record.id in seen:
             yield index, record.id, "duplicate record id"
@@ -128,5 +128,5 @@ def export_adp(
                 f.write(orjson.dumps(record_to_adp(record)) + b"\n")
                 count += 1
     except (ValidationError, ValueError, KeyError, pa.ArrowException) as exc:
-        fail(f"{file}: record {count} cannot be exported: {' '.join(str(exc).split())[:300]}", FAILED)
+        fail(f"{file}: record {count} cannot be exported: {one_line(exc, 300)}", FAILED)
     say(f"wrote {count} ADP records to {output}")

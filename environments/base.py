@@ -32,9 +32,14 @@ class ToolResult:
         return orjson.dumps(self.content, option=orjson.OPT_SORT_KEYS).decode()
 
 
+def canonical_json(value: Any) -> bytes:
+    """Canonical JSON: sorted keys (non-string keys as strings), no whitespace."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+
+
 def canonical_hash(value: Any) -> str:
     """sha256 of canonical JSON (sorted keys, no whitespace)."""
-    return hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)).hexdigest()
+    return hashlib.sha256(canonical_json(value)).hexdigest()
 
 
 class ToolEnvironment(ABC):

@@ -24,16 +24,14 @@ from typing import Any, Callable, Iterator
 
 import orjson
 
-from environments.base import canonical_hash
+from environments.base import canonical_hash, canonical_json
 
 _MOD = 1 << 256
 _DELETED = object()  # overlay marker for a removed row
-_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
 def row_digest(table: str, key: str, row: Any) -> int:
-    blob = orjson.dumps([table, key, row], option=_SORTED)
-    return int.from_bytes(hashlib.sha256(blob).digest(), "big")
+    return int.from_bytes(hashlib.sha256(canonical_json([table, key, row])).digest(), "big")
 
 
 def copy_row(row: Any) -> Any:

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT.parent / "shared" / "fixtures"
 ADP = FIXTURES / "adp"
 TAU = FIXTURES / "tau"
+TAU_AIRLINE = TAU / "tau-bench/historical_trajectories/gpt-4o-airline.excerpt.json"
 
 # ADP's reference converters on these samples (MB/s, ~30 MB RSS), as given in issue 2.
 ADP_REFERENCE_MBPS = {
@@ -58,20 +59,16 @@ def _vary_synatra(raw: dict, i: int) -> dict:
     return {**raw, "prompt": f"# replica {i}\n" + raw["prompt"]}
 
 
-def _vary_tau(raw: dict, i: int) -> dict:
-    return {**raw, "task_id": f"{raw['task_id']}-r{i}"}
-
-
 def _openai_chat_samples() -> list[dict]:
     # τ-bench trajectories are OpenAI chat messages with tool_calls.
-    return [{"id": f"{r['task_id']}-{r['trial']}", "messages": r["traj"]} for r in _load(TAU / "tau-bench/historical_trajectories/gpt-4o-airline.excerpt.json")]
+    return [{"id": f"{r['task_id']}-{r['trial']}", "messages": r["traj"]} for r in _load(TAU_AIRLINE)]
 
 
 def _tau2_simulations() -> list[dict]:
     return _load(TAU / "tau2-bench/feature-gym/results/gpt-4.1_airline_default_gpt-4.1_1trials.json")["simulations"]
 
 
-# label -> (format, options, samples loader, id variation, "group" key for per-step formats)
+# label -> (format, options, samples loader, id variation)
 CASES = {
     "adp": ("adp", {}, lambda: [r for p in sorted(ADP.glob("*/sample_std.json")) for r in _load(p)], _vary_key("id")),
     "openai_chat": ("openai_chat", {}, _openai_chat_samples, _vary_key("id")),
@@ -83,7 +80,7 @@ CASES = {
     "mini_swe_agent": ("mini_swe_agent", {}, lambda: _load(ADP / "mini-coder/sample_raw.json"), _vary_key("id")),
     "web_steps": ("web_steps", {}, lambda: _load(ADP / "nnetnav-live/sample_raw.json"), _vary_key("id")),
     "synatra": ("synatra", {}, lambda: _load(ADP / "synatra/sample_raw.json"), _vary_synatra),
-    "tau_bench": ("tau_bench", {}, lambda: _load(TAU / "tau-bench/historical_trajectories/gpt-4o-airline.excerpt.json"), _vary_tau),
+    "tau_bench": ("tau_bench", {}, lambda: _load(TAU_AIRLINE), _vary_key("task_id")),
     "tau2_results": ("tau2_results", {}, _tau2_simulations, _vary_key("id")),
     "tau2_tasks": ("tau2_tasks", {"domain": "retail"}, lambda: _load(TAU / "tau2-bench/v1.0.1/domains/retail/tasks.json"), _vary_key("id")),
 }

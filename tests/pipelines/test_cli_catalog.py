@@ -5,31 +5,22 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from pipelines.cli import app
-from tests.conftest import ADP_FIXTURES, TAU_FIXTURES
-
-runner = CliRunner()
-TAU_RUNS = TAU_FIXTURES / "tau-bench" / "historical_trajectories" / "gpt-4o-airline.excerpt.json"
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
+from tests.pipelines.cli_helpers import OS_STD, TAU_RUNS, invoke, last_json
 
 
 @pytest.fixture
 def converted(data_home, tmp_path):
     """The tau-bench excerpt and the ADP agenttuning_os sample, converted and registered."""
     assert invoke("convert", "-f", "tau_bench", TAU_RUNS, "-o", tmp_path / "airline_runs.parquet").exit_code == 0
-    assert invoke("convert", "-f", "adp", ADP_FIXTURES / "agenttuning_os" / "sample_std.json", "-o", tmp_path / "os.parquet").exit_code == 0
+    assert invoke("convert", "-f", "adp", OS_STD, "-o", tmp_path / "os.parquet").exit_code == 0
     return tmp_path
 
 
 def sql_json(query):
     result = invoke("catalog", "sql", query, "--json")
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return last_json(result)
 
 
 def test_list_shows_every_dataset_and_its_quarantine(converted):
@@ -54,7 +45,7 @@ def test_sql_counts_match_the_raw_files(converted):
         "FROM airline_runs"
     )
     assert rows == [{"records": len(raw), "passed": passed, "calls": tool_calls}]
-    os_raw = json.loads((ADP_FIXTURES / "agenttuning_os" / "sample_std.json").read_text())
+    os_raw = json.loads(OS_STD.read_text())
     assert sql_json("SELECT sum(num_steps) AS steps FROM os") == [{"steps": sum(len(r["content"]) for r in os_raw)}]
 
 

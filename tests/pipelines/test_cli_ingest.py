@@ -9,24 +9,11 @@ import sys
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 from data_catalog.catalog import Catalog
-from pipelines.cli import app
 from schemas.io import read_records
-from tests.conftest import ADP_FIXTURES, TAU_FIXTURES
-
-runner = CliRunner()
-OS_STD = ADP_FIXTURES / "agenttuning_os" / "sample_std.json"
-TAU_RUNS = TAU_FIXTURES / "tau-bench" / "historical_trajectories" / "gpt-4o-airline.excerpt.json"
-
-
-def invoke(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
-
-
-def last_json(result) -> dict:
-    return json.loads(result.stdout.strip().splitlines()[-1])
+from tests.conftest import ADP_FIXTURES
+from tests.pipelines.cli_helpers import OS_STD, TAU_RUNS, invoke, last_json
 
 
 def test_formats_lists_each_format_with_description_and_options():

@@ -8,20 +8,13 @@ import jsonschema
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 from data_catalog.convert import convert_files
-from pipelines.cli import app
 from schemas.arrow_schema import RECORD_SCHEMA
-from tests.conftest import ADP_FIXTURES, FIXTURES, TAU_FIXTURES
+from tests.conftest import FIXTURES
+from tests.pipelines.cli_helpers import OS_STD, TAU_RUNS, invoke
 
-runner = CliRunner()
-TAU_RUNS = TAU_FIXTURES / "tau-bench" / "historical_trajectories" / "gpt-4o-airline.excerpt.json"
 ADP_SCHEMA = json.loads((FIXTURES.parent / "adp-v1.schema.json").read_text())
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture
@@ -107,7 +100,7 @@ def test_show_first_record_and_unknown_id(tau_parquet):
 
 
 def test_export_adp_writes_jsonl_that_adp_schema_accepts(tmp_path):
-    src = ADP_FIXTURES / "agenttuning_os" / "sample_std.json"
+    src = OS_STD
     parquet = tmp_path / "os.parquet"
     convert_files("adp", [str(src)], parquet)
     out = tmp_path / "sub" / "os.adp.jsonl"

@@ -8,13 +8,11 @@ import sys
 from pathlib import Path
 
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
-from typer.testing import CliRunner
 
 from data_catalog.catalog import Catalog
 from data_catalog.entries import PACKAGE_DIR
-from pipelines.cli import app
+from tests.pipelines.cli_helpers import invoke
 
-runner = CliRunner()
 ACEFORGE = Path(sys.executable).with_name("aceforge")
 
 # source -> (read, converted, quarantined), as the demo generator plants them
@@ -63,7 +61,7 @@ def test_run_exits_1_and_names_a_failing_source(data_home, tmp_path, monkeypatch
     (entries / "gone.yaml").write_text("name: gone\nformat: adp\npaths: [nowhere.jsonl]\nlicense: MIT\n")
     monkeypatch.setenv("ACEFORGE_ENTRIES", str(entries))
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))  # restored after the test; `run` points it at the data directory
-    result = runner.invoke(app, ["run"])
+    result = invoke("run")
     assert result.exit_code == 1
     assert "1 of 2 sources failed: gone" in result.stderr
     assert "gone: FileNotFoundError: source 'gone': no input matches" in result.stderr
@@ -77,13 +75,13 @@ def test_run_refuses_invalid_entries_with_usage_error(data_home, tmp_path, monke
     (entries / "bad.yaml").write_text("name: bad\nformat: adp\npaths: [x]\nlicense: MIT\nlicence: typo\n")
     monkeypatch.setenv("ACEFORGE_ENTRIES", str(entries))
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))
-    result = runner.invoke(app, ["run"])
+    result = invoke("run")
     assert result.exit_code == 2 and "licence: Extra inputs are not permitted" in result.stderr
     assert "Traceback" not in result.output
 
 
 def test_demo_command_writes_the_raw_files(tmp_path):
-    result = runner.invoke(app, ["demo", "-o", str(tmp_path / "raw")])
+    result = invoke("demo", "-o", tmp_path / "raw")
     assert result.exit_code == 0
     assert sorted(p.name for p in (tmp_path / "raw").iterdir()) == [
         "bookstore_adp.jsonl", "bookstore_chat.jsonl", "bookstore_qa.jsonl.gz", "bookstore_react.json", "bookstore_runs.json",

@@ -94,7 +94,8 @@ QUARANTINE_SCHEMA = pa.schema(
     ]
 )
 
-_STEP_COLUMNS = ("content", "source", "name", "tool_call_id", "reasoning", "function", "language", "html", "axtree", "url")
+# The plain string columns of a step, read back as they are (class_ and the JSON columns are read apart).
+_STEP_COLUMNS = tuple(f.name for f in STEP_TYPE if f.name not in ("class_", "kwargs", "extra"))
 _STEP_EXTRA = ("image_observation", "viewport_size", "annotations")
 
 

@@ -9,7 +9,8 @@ from pipelines.cli import app
 from schemas.io import read_records, write_records
 from schemas.record import AgentRecord, Source, Task, Verifier, VerifierResult
 from schemas.steps import MessageAction, TextObservation
-from tests.verifiers.test_retail_verification import actions, record as retail_record, rollout
+from tests.verifiers.handwritten import rollout
+from tests.verifiers.test_retail_verification import actions, record as retail_record
 
 
 def qa(rid: str, answer: str, expected: str, stored: bool | None, kind: str = "answer_match") -> AgentRecord:
@@ -20,7 +21,7 @@ def qa(rid: str, answer: str, expected: str, stored: bool | None, kind: str = "a
 
 
 def inputs() -> list[AgentRecord]:
-    retail = retail_record(rollout(actions("no longer needed")))  # fails constraint 'reason'
+    retail = retail_record(rollout("retail", actions("no longer needed")))  # fails constraint 'reason'
     retail.verifier.result = VerifierResult(passed=True, score=1.0)  # a stale verdict
     return [
         qa("right-but-stored-failed", "Paris", "paris", stored=False),  # changes

@@ -215,15 +215,3 @@ def _connect_with_retry(path: Path, read_only: bool) -> duckdb.DuckDBPyConnectio
             time.sleep(delay)
             delay = min(delay * 2, 1.0)
 
-
-def register_dataset(name: str, path: str | Path, rows: int, **kwargs: Any) -> DatasetVersion:
-    """Register in the catalog of the current data directory (see Catalog.register_dataset)."""
-    return Catalog().register_dataset(name, path, rows, **kwargs)
-
-
-def list_datasets(all_versions: bool = False) -> list[DatasetVersion]:
-    return Catalog().list_datasets(all_versions)
-
-
-def sql(query: str, params: Sequence[Any] | None = None) -> QueryResult:
-    return Catalog().sql(query, params)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from data_catalog.catalog import Catalog, check_name, list_datasets, register_dataset, safe_name, sql
+from data_catalog.catalog import Catalog, check_name, safe_name
 from data_catalog.convert import convert_files
 from data_catalog.home import catalog_path
 from tests.conftest import ADP_FIXTURES
@@ -24,14 +24,14 @@ def converted(tmp_path):
 
 def test_register_creates_catalog_under_data_home_and_view_answers_sql(data_home, converted):
     out, stats = converted
-    entry = register_dataset("agenttuning_os", out, stats.converted, config_hash="h1", details={"format": "adp"})
+    entry = Catalog().register_dataset("agenttuning_os", out, stats.converted, config_hash="h1", details={"format": "adp"})
     assert catalog_path() == data_home / "catalog.duckdb" and catalog_path().exists()
     assert (entry.name, entry.version, entry.kind, entry.rows) == ("agenttuning_os", 1, "records", 5)
-    result = sql("SELECT count(*) AS n, count(DISTINCT id) AS ids, min(num_steps) > 0 AS nonempty FROM agenttuning_os")
+    result = Catalog().sql("SELECT count(*) AS n, count(DISTINCT id) AS ids, min(num_steps) > 0 AS nonempty FROM agenttuning_os")
     assert result.columns == ["n", "ids", "nonempty"]
     assert result.rows == [(5, 5, True)]
     # Nested columns are queryable: every trajectory starts with the user's task.
-    first = sql("SELECT DISTINCT trajectory[1].class_, trajectory[1].source FROM agenttuning_os").rows
+    first = Catalog().sql("SELECT DISTINCT trajectory[1].class_, trajectory[1].source FROM agenttuning_os").rows
     assert first == [("text_observation", "user")]
 
 
@@ -57,19 +57,19 @@ def test_versions_are_addressable_and_identical_reregistration_keeps_the_version
 
 def test_datasets_table_holds_the_registered_fields(data_home, converted):
     out, _ = converted
-    register_dataset("os", out, 5, config_hash="abc", parents=["raw@1"], details={"license": "MIT"})
-    row = sql("SELECT name, version, kind, path, rows, schema_version, config_hash, parents, details FROM datasets").as_dicts()[0]
+    Catalog().register_dataset("os", out, 5, config_hash="abc", parents=["raw@1"], details={"license": "MIT"})
+    row = Catalog().sql("SELECT name, version, kind, path, rows, schema_version, config_hash, parents, details FROM datasets").as_dicts()[0]
     assert row["path"] == str(out) and row["rows"] == 5 and row["schema_version"] == "1.0"
     assert row["parents"] == ["raw@1"] and row["details"] == '{"license": "MIT"}'
-    assert sql("SELECT typeof(created_at) FROM datasets").rows == [("TIMESTAMP",)]
+    assert Catalog().sql("SELECT typeof(created_at) FROM datasets").rows == [("TIMESTAMP",)]
 
 
 def test_sql_is_read_only(data_home, converted):
     out, _ = converted
-    register_dataset("os", out, 5)
+    Catalog().register_dataset("os", out, 5)
     with pytest.raises(Exception, match="read-only"):
-        sql("DELETE FROM datasets")
-    assert len(list_datasets()) == 1
+        Catalog().sql("DELETE FROM datasets")
+    assert len(Catalog().list_datasets()) == 1
 
 
 @pytest.mark.parametrize("bad", ["1abc", "has-dash", "x__v3", "datasets", ""])
@@ -86,7 +86,7 @@ def test_safe_name_makes_valid_names():
 
 def test_register_waits_for_another_process_holding_the_write_lock(data_home, converted):
     out, _ = converted
-    register_dataset("first", out, 5)
+    Catalog().register_dataset("first", out, 5)
     holder = subprocess.Popen(
         [sys.executable, "-c", (
             "import duckdb, sys, time\n"
@@ -99,8 +99,8 @@ def test_register_waits_for_another_process_holding_the_write_lock(data_home, co
     )
     try:
         assert holder.stdout.readline().strip() == "locked"
-        second = register_dataset("second", out, 5)  # retried until the holder closes
+        second = Catalog().register_dataset("second", out, 5)  # retried until the holder closes
     finally:
         holder.wait(timeout=30)
     assert second.version == 1
-    assert [e.name for e in list_datasets()] == ["first", "second"]
+    assert [e.name for e in Catalog().list_datasets()] == ["first", "second"]

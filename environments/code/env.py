@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from environments.base import ToolEnvironment, ToolResult, canonical_hash
+from environments.base import ToolEnvironment, ToolResult
 from environments.code.sandbox import SandboxLimits, run_python
 from schemas.record import Tool
 
@@ -66,6 +66,3 @@ class CodeEnvironment(ToolEnvironment):
 
     def state(self) -> dict[str, Any]:
         return dict(self._state)
-
-    def state_hash(self) -> str:
-        return canonical_hash(self._state)

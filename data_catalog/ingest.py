@@ -84,22 +84,22 @@ def register_outputs(
     return records, quarantine
 
 
-def ensure_generated(entry: CatalogEntry) -> None:
-    """Write a generated source's files when any is missing (the demo sources)."""
-    if entry.generated_by != "demo":
-        return
+def input_paths(entry: CatalogEntry) -> list[str]:
+    """The entry's input files; a generated source's files (the demo sources) are written first when any is missing."""
     try:
-        entry.resolve_paths()
+        return entry.resolve_paths()
     except FileNotFoundError:
-        write_demo_sources()
+        if entry.generated_by != "demo":
+            raise
+    write_demo_sources()
+    return entry.resolve_paths()
 
 
 def ingest_entry(
     entry: CatalogEntry, catalog: Catalog | None = None, on_progress: Callable[[int], None] | None = None
 ) -> IngestResult:
     """Convert one source into the data directory and register its outputs."""
-    ensure_generated(entry)
-    inputs = entry.resolve_paths()
+    inputs = input_paths(entry)
     options = entry.convert_options()
     chash = config_hash(entry.format, options, inputs)
     out_dir = datasets_dir() / entry.name / chash

@@ -123,8 +123,9 @@ def convert(
 
 def register_output(name: str, fmt: str, stats: ConvertStats, chash: str | None, inputs: list[str], license: str | None) -> None:
     try:
-        records, _ = register_outputs(Catalog(), name, fmt, stats, chash or "", inputs, license)
+        catalog = Catalog()
+        records, _ = register_outputs(catalog, name, fmt, stats, chash or "", inputs, license)
     except Exception as exc:  # the conversion itself succeeded: say so, don't fail it
         say(f"warning: could not register {name!r} in the catalog: {exc}")
         return
-    say(f"registered as {records.name} (version {records.version}) in {Catalog().path}")
+    say(f"registered as {records.name} (version {records.version}) in {catalog.path}")

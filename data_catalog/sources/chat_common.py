@@ -8,12 +8,12 @@ that says which message or call is wrong.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
-from data_catalog.sources.base import ConversionError
-from data_catalog.sources.step_dicts import api_call, image, message, observation
+from data_catalog.sources.base import ConversionError, each_object
+from data_catalog.sources.step_dicts import api_call, image, observation
 from schemas.adp import first_user_text
 from schemas.record import AgentRecord, Tool, record_id
 
@@ -73,14 +73,26 @@ def parse_arguments(arguments: Any, where: str) -> dict[str, Any]:
     return value
 
 
-def assistant_turn(text: str, thought: str | None, calls: list[tuple[str | None, str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """One assistant message as steps: a MessageAction, or one ApiAction per ``(id, name, kwargs)`` call.
-    Text sent along with calls is the lead-in to them, so it becomes the *first call's* reasoning
-    (after the model's own): the turn stays one action group and renders back as one message."""
-    if not calls:
-        return [message(text, thought)]
+def call_steps(
+    text: str,
+    thought: str | None,
+    raw_calls: list[Any],
+    where: str,
+    parse_call: Callable[[dict[str, Any], str], tuple[Any, str, dict[str, Any]]],
+    register: Callable[[Any, str], None],
+) -> list[dict[str, Any]]:
+    """The steps of an assistant message that makes tool calls: one ApiAction per call, read by
+    ``parse_call(call, where) -> (id, name, kwargs)`` (each format has its call shape) and passed to
+    ``register(id, name)`` so that later tool results can be linked to it. Text sent along with the
+    calls is the lead-in to them, so it becomes the *first call's* reasoning (after the model's own):
+    the turn stays one action group and renders back as one message."""
     lead = "\n\n".join(part for part in (thought, text) if part) or None
-    return [api_call(name, kwargs, call_id, lead if j == 0 else None) for j, (call_id, name, kwargs) in enumerate(calls)]
+    steps = []
+    for at, call in each_object(raw_calls, f"{where} tool_calls"):
+        call_id, name, kwargs = parse_call(call, at)
+        register(call_id, name)
+        steps.append(api_call(name, kwargs, call_id, None if steps else lead))
+    return steps
 
 
 def parse_tools(value: Any) -> list[Tool]:

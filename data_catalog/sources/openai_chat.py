@@ -23,7 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, register, require
-from data_catalog.sources.chat_common import assistant_turn, chat_record, content_parts, observation_steps, parse_arguments, parse_tools
+from data_catalog.sources.chat_common import call_steps, chat_record, content_parts, observation_steps, parse_arguments, parse_tools
+from data_catalog.sources.step_dicts import message
 from schemas.record import AgentRecord
 
 _CONSUMED = ("messages", "tools")
@@ -52,9 +53,7 @@ class _Calls:
         return call_id, self.names[call_id]
 
 
-def _tool_call(call: Any, where: str) -> tuple[str | None, str, dict[str, Any]]:
-    if not isinstance(call, dict):
-        raise ConversionError(f"{where} is {type(call).__name__}, expected an object")
+def _tool_call(call: dict[str, Any], where: str) -> tuple[str | None, str, dict[str, Any]]:
     if call.get("type", "function") != "function":
         raise ConversionError(f"{where}: unsupported tool call type {call.get('type')!r}")
     function = call.get("function")
@@ -74,10 +73,9 @@ def _assistant_steps(msg: dict[str, Any], where: str, calls: _Calls) -> list:
         raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
     if msg.get("function_call"):  # the legacy single call
         raw_calls = [*raw_calls, {"type": "function", "function": msg["function_call"]}]
-    parsed = [_tool_call(call, f"{where} tool_calls[{j}]") for j, call in enumerate(raw_calls)]
-    for call_id, name, _ in parsed:
-        calls.add(call_id, name)
-    return assistant_turn(text, thought, parsed)
+    if not raw_calls:
+        return [message(text, thought)]
+    return call_steps(text, thought, raw_calls, where, _tool_call, calls.add)
 
 
 def _message_steps(msg: Any, where: str, calls: _Calls) -> list:

@@ -13,8 +13,8 @@ import re
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, each_object
-from data_catalog.sources.chat_common import assistant_turn, parse_arguments
-from data_catalog.sources.step_dicts import observation
+from data_catalog.sources.chat_common import call_steps, parse_arguments
+from data_catalog.sources.step_dicts import message, observation
 from schemas.record import Task
 
 # "# Airline Agent Policy" / "# Retail agent policy": the domain named by the policy's title.
@@ -35,10 +35,8 @@ def _text(msg: dict[str, Any], where: str) -> str:
     return content
 
 
-def _call(call: Any, where: str) -> tuple[str, str, dict[str, Any]]:
+def _call(call: dict[str, Any], where: str) -> tuple[str, str, dict[str, Any]]:
     """(id, name, arguments) of one tool call in either the OpenAI or the τ² shape."""
-    if not isinstance(call, dict):
-        raise ConversionError(f"{where} is {type(call).__name__}, expected an object")
     spec = call["function"] if isinstance(call.get("function"), dict) else call
     name = spec.get("name")
     if not isinstance(name, str) or not name:
@@ -51,20 +49,18 @@ def _call(call: Any, where: str) -> tuple[str, str, dict[str, Any]]:
 
 def _assistant_steps(msg: dict[str, Any], where: str, calls: dict[str, str]) -> list:
     text = _text(msg, where)
+    thought = msg.get("reasoning") or None
     raw_calls = msg.get("tool_calls") or []
     if not isinstance(raw_calls, list):
         raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
-    parsed = [_call(raw_call, f"{where} tool_calls[{j}]") for j, raw_call in enumerate(raw_calls)]
-    for call_id, name, _ in parsed:
-        calls[call_id] = name
-    return assistant_turn(text, msg.get("reasoning") or None, parsed)
+    if not raw_calls:
+        return [message(text, thought)]
+    return call_steps(text, thought, raw_calls, where, _call, calls.__setitem__)
 
 
-def conversation_steps(messages: Any, field: str) -> list:
+def conversation_steps(messages: list[Any], field: str) -> list:
     """The steps of one τ / τ² conversation as step dicts (see step_dicts.py; the record's
     validation checks them); ``field`` names the message list in errors."""
-    if not isinstance(messages, list):
-        raise ConversionError(f"field {field!r} is {type(messages).__name__}, expected a list")
     calls: dict[str, str] = {}  # call id -> function name
     steps: list = []
     for where, msg in each_object(messages, field):

@@ -130,6 +130,7 @@ def test_export_to_adp_validates_and_maps_tool_output_to_environment():
         ([{"role": "tool", "content": "y"}], "messages[0]: tool result answers no earlier call"),
         ([{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "[1, 2]"}}]}], "messages[0] tool_calls[0]: arguments are JSON list, expected an object"),
         ([{"role": "assistant", "tool_calls": [{"id": "c", "function": {"arguments": "{}"}}]}], "messages[0] tool_calls[0] has no function name"),
+        ([{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f"}}, "g()"]}], "messages[0] tool_calls[1] is str, expected an object"),
         ([{"role": "user", "content": 5}], "messages[0]: content is int, expected a string or a list of parts"),
         (["hello"], "messages[0] is str, expected an object"),
     ],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
@@ -90,16 +91,19 @@ def test_bad_records_are_quarantined_with_reasons(raws, tmp_path):
     unknown_role["traj"][1]["role"] = "narrator"
     bad_args = copy.deepcopy(raws[0])
     next(m for m in bad_args["traj"] if m.get("tool_calls"))["tool_calls"][0]["function"]["arguments"] = "{not json"
+    string_call = copy.deepcopy(raws[0])
+    next(m for m in string_call["traj"] if m.get("tool_calls"))["tool_calls"].append("get_user_details()")
     no_reward = {k: v for k, v in raws[3].items() if k != "reward"}
     text_reward = {**raws[3], "reward": "1.0"}
-    lines = [raws[3], orphan, unknown_role, bad_args, no_reward, text_reward, '{"task_id": 1, "trial"', raws[4]]
+    lines = [raws[3], orphan, unknown_role, bad_args, string_call, no_reward, text_reward, '{"task_id": 1, "trial"', raws[4]]
     stats, records, quarantine = convert_lines("tau_bench", lines, tmp_path)
-    assert (stats.read, stats.converted, stats.quarantined) == (8, 2, 6)
+    assert (stats.read, stats.converted, stats.quarantined) == (9, 2, 7)
     errors = [row["error"] for row in quarantine]
     assert "tool result for call id 'call_nobody' answers no earlier call" in errors[0]
     assert "unknown role 'narrator'" in errors[1]
     assert "arguments are not valid JSON" in errors[2]
-    assert errors[3] == "missing field 'reward'"
-    assert errors[4] == "field 'reward' is str, expected int/float"
-    assert errors[5].startswith("invalid JSON line")
+    assert re.fullmatch(r"traj\[\d+\] tool_calls\[1\] is str, expected an object", errors[3])
+    assert errors[4] == "missing field 'reward'"
+    assert errors[5] == "field 'reward' is str, expected int/float"
+    assert errors[6].startswith("invalid JSON line")
     assert [r.source.original_id for r in records] == ["6/0", "44/0"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import gc
 import hashlib
 from collections import OrderedDict
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 import orjson
@@ -32,6 +33,19 @@ _DELETED = object()  # overlay marker for a removed row
 
 def row_digest(table: str, key: str, row: Any) -> int:
     return int.from_bytes(hashlib.sha256(canonical_json([table, key, row])).digest(), "big")
+
+
+@contextmanager
+def cycle_collector_paused() -> Iterator[None]:
+    """For building a whole database (millions of JSON containers, none in a cycle): with the
+    collector on, it scans the growing heap again and again, which costs more than the building."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def copy_row(row: Any) -> Any:
@@ -136,15 +150,8 @@ class TableOverlay:
                 merged[name].pop(key, None)
             else:
                 merged[name][key] = row
-        # The copy builds millions of containers at 50,000 users; with the cycle collector on it
-        # scans them again and again (measured 4.8 s -> 0.9 s). A JSON copy holds no cycles.
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with cycle_collector_paused():  # 50,000 users: 4.8 s -> 0.9 s
             return copy_row(merged)
-        finally:
-            if was_enabled:
-                gc.enable()
 
     def _digest_of(self, table: str, key: str, row: Any) -> int:
         return 0 if row is None or row is _DELETED else row_digest(table, key, row)

@@ -33,7 +33,7 @@ import fastjsonschema
 from jsonschema import Draft202012Validator
 
 from environments.base import ToolEnvironment, ToolResult
-from environments.state_store import Snapshot, TableOverlay, as_snapshot, copy_row
+from environments.state_store import Snapshot, TableOverlay, as_snapshot, copy_row, cycle_collector_paused
 from schemas.record import Tool
 
 
@@ -144,7 +144,8 @@ class ToolWorld(ToolEnvironment):
         key = (type(self).__qualname__, seed, tuple(sorted(self.env_params().items())))
         snapshot = _GENERATED.get(key)
         if snapshot is None:
-            snapshot = _GENERATED[key] = Snapshot(self.generate_state(seed))
+            with cycle_collector_paused():  # 50,000 retail users: 7.0 s -> 3.7 s
+                snapshot = _GENERATED[key] = Snapshot(self.generate_state(seed))
             if len(_GENERATED) > _GENERATED_CACHE_SIZE:
                 _GENERATED.popitem(last=False)
         return snapshot

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from functools import lru_cache
 from typing import Any, Iterator
 
 from data_catalog.sources.base import ConversionError, Converter, each_object, register, require
@@ -48,6 +49,7 @@ class Signature:
         self.required = sum(1 for _, _, required in args if required)
 
 
+@lru_cache(maxsize=16)  # every trajectory of a run repeats the same long prompt: parse it once
 def parse_commands(system_prompt: str) -> tuple[dict[str, Signature], list[Tool]]:
     """The commands a SWE-agent system prompt declares, as signatures and as tools."""
     start = system_prompt.find("COMMANDS:")
@@ -149,19 +151,6 @@ def command_action(command: str, reasoning: str | None, signatures: dict[str, Si
     return CodeAction(language="bash", content=command, reasoning=reasoning)
 
 
-_PROMPT_CACHE: dict[str, tuple[dict[str, Signature], list[Tool]]] = {}
-
-
-def _commands(system_prompt: str) -> tuple[dict[str, Signature], list[Tool]]:
-    # Every trajectory of a run repeats the same long prompt: parse it once.
-    cached = _PROMPT_CACHE.get(system_prompt)
-    if cached is None:
-        if len(_PROMPT_CACHE) >= 16:
-            _PROMPT_CACHE.clear()
-        cached = _PROMPT_CACHE[system_prompt] = parse_commands(system_prompt)
-    return cached
-
-
 def _text(turn: dict[str, Any], key: str, where: str) -> str:
     value = turn.get(key)
     if not isinstance(value, str):
@@ -179,7 +168,7 @@ def trajectory_steps(turns: list[Any]) -> tuple[list, list[Tool], str]:
         role = turn.get("role")
         if role == "system":
             prompt = _text(turn, "system_prompt" if turn.get("system_prompt") is not None else "text", where)
-            signatures, tools = _commands(prompt)
+            signatures, tools = parse_commands(prompt)
             steps.append(TextObservation(content=prompt, source="system"))
         elif role == "user":
             text = _text(turn, "text", where)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import io
 import sys
+from itertools import chain
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
@@ -67,7 +68,7 @@ def _read_lines_or_document(path: str, stream: io.BufferedReader, split) -> Iter
         yield from _read_document(path, first_line + second_line + stream.read(), split)
         return
     index = 0
-    for line in _chain((first_line, second_line), stream):
+    for line in chain((first_line, second_line), stream):
         if not line.strip():
             continue
         try:
@@ -87,8 +88,3 @@ def _parses(line: bytes) -> bool:
     except orjson.JSONDecodeError:
         return False
     return True
-
-
-def _chain(head: tuple[bytes, ...], rest: Iterable[bytes]) -> Iterator[bytes]:
-    yield from head
-    yield from rest

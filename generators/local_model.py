@@ -16,6 +16,9 @@ from generators.prompting import Overflow, PreparedPrompt, PromptRenderer
 
 DEFAULT_MAX_MODEL_LEN = 2048
 
+# (index in the batch, request, the sampling params that apply to it, its rendered prompt)
+PreparedItem = tuple[int, ChatRequest, SamplingParams, PreparedPrompt]
+
 
 def load_renderer(model_path: str, max_model_len: int, overflow: Overflow) -> PromptRenderer:
     from transformers import AutoTokenizer
@@ -25,23 +28,27 @@ def load_renderer(model_path: str, max_model_len: int, overflow: Overflow) -> Pr
 
 
 class LocalModelBackend(Backend):
-    """A backend whose model is a local folder (or resolvable to one)."""
+    """A backend whose model is a local folder (or resolvable to one).
 
-    def __init__(
-        self,
-        model: str | None = "default",
-        max_model_len: int = DEFAULT_MAX_MODEL_LEN,
-        overflow: Overflow = "reject",
-        renderer: PromptRenderer | None = None,
-    ):
+    ``dtype`` sets the numerics (part of the cache key through ``engine``);
+    ``batch_size`` (prompts per engine call) is a throughput knob only.
+    """
+
+    def __init__(self, model: str | None, max_model_len: int, overflow: Overflow, dtype: str, batch_size: int):
         self.model_path = resolve_model(model)
         self._model_id = model_identity(self.model_path)
         self.max_model_len = max_model_len
-        self.renderer = renderer or load_renderer(self.model_path, max_model_len, overflow)
+        self.renderer = load_renderer(self.model_path, max_model_len, overflow)
+        self.dtype = dtype
+        self.batch_size = batch_size
 
     @property
     def model_id(self) -> dict[str, str]:
         return self._model_id
+
+    @property
+    def engine(self) -> dict[str, Any]:
+        return {"backend": self.name, "dtype": self.dtype}
 
     def prepare(self, request: ChatRequest, params: SamplingParams) -> PreparedPrompt:
         return self.renderer.prepare(request, request.params(params).max_tokens)
@@ -72,7 +79,7 @@ class LocalModelBackend(Backend):
             self._generate_prepared(todo, deliver)
         return results  # type: ignore[return-value]
 
-    def _generate_prepared(self, todo: list[tuple[int, ChatRequest, SamplingParams, PreparedPrompt]], deliver) -> None:
+    def _generate_prepared(self, todo: list[PreparedItem], deliver) -> None:
         """Generate for (index, request, params, prompt) items, calling deliver(index, result) for each."""
         raise NotImplementedError
 

@@ -12,11 +12,9 @@ import time
 from typing import Any
 
 from generators.interface import Capabilities, ChatRequest, Completion, SamplingParams
-from generators.local_model import DEFAULT_MAX_MODEL_LEN, LocalModelBackend, timed_result
-from generators.prompting import Overflow, PreparedPrompt
+from generators.local_model import DEFAULT_MAX_MODEL_LEN, LocalModelBackend, PreparedItem, timed_result
+from generators.prompting import Overflow
 from generators.tool_calls import completion_from_text, normalize_tools
-
-Item = tuple[int, ChatRequest, SamplingParams, PreparedPrompt]
 
 
 class TransformersBackend(LocalModelBackend):
@@ -32,15 +30,9 @@ class TransformersBackend(LocalModelBackend):
         dtype: str = "float32",
         device: str = "cpu",
     ):
-        super().__init__(model, max_model_len, overflow)
-        self.batch_size = batch_size
-        self.dtype = dtype
+        super().__init__(model, max_model_len, overflow, dtype, batch_size)
         self.device = device
         self._model: Any = None
-
-    @property
-    def engine(self) -> dict[str, Any]:
-        return {"backend": self.name, "dtype": self.dtype}
 
     def _loaded(self) -> Any:
         if self._model is None:
@@ -51,8 +43,8 @@ class TransformersBackend(LocalModelBackend):
             self._model = model.to(self.device).eval()
         return self._model
 
-    def _generate_prepared(self, todo: list[Item], deliver) -> None:
-        groups: dict[str, list[Item]] = {}
+    def _generate_prepared(self, todo: list[PreparedItem], deliver) -> None:
+        groups: dict[str, list[PreparedItem]] = {}
         for item in todo:
             if item[2].greedy:
                 groups.setdefault(item[2].model_dump_json(), []).append(item)
@@ -62,7 +54,7 @@ class TransformersBackend(LocalModelBackend):
             for start in range(0, len(items), self.batch_size):
                 self._run(items[start : start + self.batch_size], deliver)
 
-    def _run(self, items: list[Item], deliver) -> None:
+    def _run(self, items: list[PreparedItem], deliver) -> None:
         import torch
 
         started = time.perf_counter()

@@ -16,11 +16,10 @@ import time
 from typing import Any
 
 from generators.interface import Capabilities, ChatRequest, Completion, SamplingParams
-from generators.local_model import DEFAULT_MAX_MODEL_LEN, LocalModelBackend, timed_result
-from generators.prompting import Overflow, PreparedPrompt
+from generators.local_model import DEFAULT_MAX_MODEL_LEN, LocalModelBackend, PreparedItem, timed_result
+from generators.prompting import Overflow
 from generators.tool_calls import completion_from_text, normalize_tools
 
-Item = tuple[int, ChatRequest, SamplingParams, PreparedPrompt]
 
 
 def _on_cpu() -> bool:
@@ -45,9 +44,7 @@ class VllmBackend(LocalModelBackend):
         **engine_kwargs: Any,
     ):
         """``batch_size``: prompts per engine call (results are delivered, and cached, per call)."""
-        super().__init__(model, max_model_len, overflow)
-        self.dtype = dtype
-        self.batch_size = batch_size
+        super().__init__(model, max_model_len, overflow, dtype, batch_size)
         self.engine_kwargs = {
             "tensor_parallel_size": tensor_parallel_size,
             "data_parallel_size": data_parallel_size,
@@ -57,7 +54,7 @@ class VllmBackend(LocalModelBackend):
 
     @property
     def engine(self) -> dict[str, Any]:
-        return {"backend": self.name, "dtype": self.dtype, "quantization": self.engine_kwargs.get("quantization")}
+        return {**super().engine, "quantization": self.engine_kwargs.get("quantization")}
 
     def _loaded(self) -> Any:
         if self._llm is None:
@@ -87,7 +84,7 @@ class VllmBackend(LocalModelBackend):
             structured_outputs=StructuredOutputsParams(json=json_schema) if json_schema is not None else None,
         )
 
-    def _generate_prepared(self, todo: list[Item], deliver) -> None:
+    def _generate_prepared(self, todo: list[PreparedItem], deliver) -> None:
         from vllm.inputs import TokensPrompt
 
         llm = self._loaded()

@@ -20,9 +20,12 @@ from generators.local_model import DEFAULT_MAX_MODEL_LEN, LocalModelBackend, Pre
 from generators.prompting import Overflow
 from generators.tool_calls import completion_from_text, normalize_tools
 
+# vLLM's CPU build sizes its KV cache (GiB) from this variable, not from an engine argument.
+CPU_ENV = {"VLLM_CPU_KVCACHE_SPACE": "2"}
 
 
-def _on_cpu() -> bool:
+def on_cpu() -> bool:
+    """No CUDA device: vLLM runs its CPU build, which has no CUDA graphs (eager mode only)."""
     import torch
 
     return not torch.cuda.is_available()
@@ -61,10 +64,10 @@ class VllmBackend(LocalModelBackend):
             from vllm import LLM
 
             kwargs = dict(self.engine_kwargs)
-            if _on_cpu():
-                # CUDA graphs do not exist on CPU; the KV cache size (GiB) is set by env var there.
+            if on_cpu():
                 kwargs.setdefault("enforce_eager", True)
-                os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "2")
+                for name, value in CPU_ENV.items():
+                    os.environ.setdefault(name, value)
             kwargs = {k: v for k, v in kwargs.items() if not (k == "data_parallel_size" and v == 1)}
             self._llm = LLM(model=self.model_path, dtype=self.dtype, max_model_len=self.max_model_len, **kwargs)
         return self._llm

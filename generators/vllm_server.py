@@ -17,6 +17,8 @@ from pathlib import Path
 
 import httpx
 
+from generators.vllm_backend import CPU_ENV, on_cpu
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -54,15 +56,12 @@ class VllmServer:
         args += ["--max-model-len", str(self.max_model_len), "--dtype", "bfloat16"]
         # Requests with tools are refused unless the server may parse calls; the template is Hermes-style.
         args += ["--enable-auto-tool-choice", "--tool-call-parser", "hermes"]
-        import torch
-
-        if not torch.cuda.is_available():
+        if on_cpu():
             args.append("--enforce-eager")
         return args + self.extra_args
 
     def start(self) -> "VllmServer":
-        env = dict(os.environ)
-        env.setdefault("VLLM_CPU_KVCACHE_SPACE", "2")
+        env = {**CPU_ENV, **os.environ}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(

@@ -1,4 +1,4 @@
-"""Chat requests from JSONL and results to JSONL (the file shapes of ``aceforge generate``).
+"""Chat requests from JSONL and result rows (the file shapes of ``aceforge generate``).
 
 One request per line: ``{"id"?, "messages" | "prompt", "tools"?, "json_schema"?, "sampling"?}``;
 a bare ``prompt`` string becomes one user message. Every bad line is reported
@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import orjson
 from pydantic import ValidationError
 
 from generators.interface import ChatRequest, GenerationResult
-from schemas.io import write_jsonl_rows
 
 
 class RequestFileError(ValueError):
@@ -77,8 +76,3 @@ def result_row(request_id: str, result: GenerationResult) -> dict[str, Any]:
         "error": result.error,
         "notice": result.notice,
     }
-
-
-def write_results(rows: Iterable[dict[str, Any]], path: str | os.PathLike) -> int:
-    """Write JSONL atomically (temp file, then rename): a killed run leaves no half file."""
-    return write_jsonl_rows(rows, path)

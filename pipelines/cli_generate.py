@@ -65,7 +65,8 @@ def generate(
     from generators.cache import GenerationCache
     from generators.cached import CachedGenerator
     from generators.interface import GenerationError, SamplingParams
-    from generators.requests_io import RequestFileError, read_requests, result_row, write_results
+    from generators.requests_io import RequestFileError, read_requests, result_row
+    from schemas.io import write_jsonl_rows
 
     backend = backend or default_backend()
     if backend not in BACKENDS:
@@ -90,7 +91,7 @@ def generate(
         fail(str(exc), FAILED)
     finally:
         generator.close()
-    write_results((result_row(rid, result) for (rid, _), result in zip(pairs, results)), output)
+    write_jsonl_rows((result_row(rid, result) for (rid, _), result in zip(pairs, results)), output)
     report = {"backend": backend, "model": engine.model_id, "requests": len(pairs), **generator.ledger.summary.as_dict()}
     line = orjson.dumps(report).decode()
     say(line)

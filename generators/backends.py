@@ -35,7 +35,8 @@ def make_backend(name: str | None = None, model: str | None = "default", **optio
 
 
 def make_generator(
-    name: str | None = None, model: str | None = "default", cache: bool = True, **options: Any
+    name: str | None = None, model: str | None = "default", cache: bool = True, chunk_size: int = 256, **options: Any
 ) -> CachedGenerator:
     """A backend behind the default cache (under the data directory) and a fresh ledger."""
-    return CachedGenerator(make_backend(name, model, **options), GenerationCache() if cache else None)
+    backend = make_backend(name, model, **options)
+    return CachedGenerator(backend, GenerationCache() if cache else None, chunk_size=chunk_size)

@@ -61,9 +61,7 @@ def generate(
     summary: Annotated[Optional[Path], typer.Option(help="Also write the run summary JSON here.")] = None,
 ) -> None:
     """Generate for every request in PROMPTS; resumable: cached results are not generated again."""
-    from generators.backends import BACKENDS, default_backend, make_backend
-    from generators.cache import GenerationCache
-    from generators.cached import CachedGenerator
+    from generators.backends import BACKENDS, default_backend, make_generator
     from generators.interface import GenerationError, SamplingParams
     from generators.requests_io import RequestFileError, read_requests, result_row
     from schemas.io import write_jsonl_rows
@@ -81,8 +79,9 @@ def generate(
     except (RequestFileError, ValueError) as exc:
         fail(str(exc))
     options = _backend_options(backend, base_url, batch_size, max_concurrency)
-    engine = make_backend(backend, model, max_model_len=max_model_len, overflow=overflow, **options)
-    generator = CachedGenerator(engine, GenerationCache() if cache else None, chunk_size=batch_size)
+    generator = make_generator(
+        backend, model, cache, chunk_size=batch_size, max_model_len=max_model_len, overflow=overflow, **options
+    )
     try:
         results = generator.generate([request for _, request in pairs], params)
     except ValueError as exc:  # a request this backend cannot serve (tools, schema)
@@ -92,7 +91,7 @@ def generate(
     finally:
         generator.close()
     write_jsonl_rows((result_row(rid, result) for (rid, _), result in zip(pairs, results)), output)
-    report = {"backend": backend, "model": engine.model_id, "requests": len(pairs), **generator.ledger.summary.as_dict()}
+    report = {"backend": backend, "model": generator.model_id, "requests": len(pairs), **generator.ledger.summary.as_dict()}
     line = orjson.dumps(report).decode()
     say(line)
     if summary:

@@ -78,10 +78,6 @@ class PromptRenderer:
         self.max_model_len = max_model_len
         self.overflow = overflow
 
-    @property
-    def supports_tools(self) -> bool:
-        return "tools" in (self.tokenizer.chat_template or "")
-
     def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
         return self.tokenizer.apply_chat_template(
             template_messages(messages), tools=tools, tokenize=False, add_generation_prompt=True

@@ -1,4 +1,4 @@
-"""Shared fixtures for generator tests: the default model folder, converted once and kept.
+"""Shared fixtures for generator tests: the default model folder, converted once and kept; ``ask``.
 
 The converted SmolLM2 folder lives in <repo>/aceforge-data/models (git-ignored)
 unless ACEFORGE_MODELS says otherwise, so the 20-second conversion happens once
@@ -12,9 +12,15 @@ import os
 
 import pytest
 
+from generators.interface import ChatRequest
 from tests.conftest import ROOT
 
 os.environ.setdefault("ACEFORGE_MODELS", str(ROOT / "aceforge-data" / "models"))
+
+
+def ask(text: str, **kw) -> ChatRequest:
+    """A one-message user request."""
+    return ChatRequest(messages=[{"role": "user", "content": text}], **kw)
 
 
 @pytest.fixture(scope="session")

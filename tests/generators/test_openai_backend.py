@@ -7,15 +7,12 @@ import pytest
 
 from generators.cache import GenerationCache
 from generators.cached import CachedGenerator
-from generators.interface import ChatRequest, SamplingParams
+from generators.interface import SamplingParams
 from generators.openai_backend import OpenAIBackend
+from tests.generators.conftest import ask
 from tests.generators.test_vllm_backend import ANSWER_SCHEMA, CALL_SCHEMA, WEATHER
 
 pytestmark = pytest.mark.slow
-
-
-def _ask(text: str, **kw) -> ChatRequest:
-    return ChatRequest(messages=[{"role": "user", "content": text}], **kw)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +30,7 @@ def backend(server, smol_path):
 
 
 def test_greedy_generation_matches_our_rendering_and_reproduces(backend):
-    requests = [_ask("What is 2+2?"), _ask("Name a color."), _ask("Say hello in French.")]
+    requests = [ask("What is 2+2?"), ask("Name a color."), ask("Say hello in French.")]
     params = SamplingParams(max_tokens=16)
     first = backend.generate(requests, params)
     again = backend.generate(requests, params)
@@ -47,20 +44,20 @@ def test_greedy_generation_matches_our_rendering_and_reproduces(backend):
 
 def test_seeded_samples_reproduce(backend):
     params = SamplingParams(n=2, temperature=1.0, max_tokens=10, seed=5, logprobs=True)
-    first = backend.generate([_ask("Write a word.")], params)[0]
+    first = backend.generate([ask("Write a word.")], params)[0]
     assert len(first.texts) == 2
-    assert backend.generate([_ask("Write a word.")], params)[0].texts == first.texts
+    assert backend.generate([ask("Write a word.")], params)[0].texts == first.texts
     assert all(c.logprobs and all(lp <= 0 for lp in c.logprobs) for c in first.completions)
 
 
 def test_structured_output_and_forced_tool_call(backend):
     answers = backend.generate(
-        [_ask("How many apples are 3+4 apples? Answer in JSON.", json_schema=ANSWER_SCHEMA)],
+        [ask("How many apples are 3+4 apples? Answer in JSON.", json_schema=ANSWER_SCHEMA)],
         SamplingParams(max_tokens=40),
     )
     jsonschema.validate(json.loads(answers[0].texts[0]), ANSWER_SCHEMA)
     result = backend.generate(
-        [_ask("What's the weather in Paris?", tools=[WEATHER], json_schema=CALL_SCHEMA)], SamplingParams(max_tokens=40)
+        [ask("What's the weather in Paris?", tools=[WEATHER], json_schema=CALL_SCHEMA)], SamplingParams(max_tokens=40)
     )[0]
     assert result.error is None, result.error
     call = result.completions[0]
@@ -69,13 +66,13 @@ def test_structured_output_and_forced_tool_call(backend):
 
 def test_over_long_prompt_is_rejected_before_sending(backend):
     sent = backend.attempts
-    result = backend.generate([_ask("word " * 2100)], SamplingParams(max_tokens=8))[0]
+    result = backend.generate([ask("word " * 2100)], SamplingParams(max_tokens=8))[0]
     assert result.error.startswith("prompt too long")
     assert backend.attempts == sent
 
 
 def test_cache_hits_do_not_depend_on_concurrency(server, smol_path, tmp_path):
-    requests = [_ask(f"Give me a number bigger than {i}.") for i in range(5)]
+    requests = [ask(f"Give me a number bigger than {i}.") for i in range(5)]
     cache = GenerationCache(tmp_path / "c.sqlite")
     params = SamplingParams(max_tokens=8)
     first = CachedGenerator(OpenAIBackend(smol_path, server.base_url, max_concurrency=5), cache).generate(requests, params)

@@ -2,21 +2,18 @@
 
 import math
 
-from generators.interface import ChatRequest, SamplingParams
+from generators.interface import SamplingParams
+from tests.generators.conftest import ask
 
 QUESTIONS = ["What is 2+2?", "Name a color.", "Say hello in French."]
 
 
-def _ask(text: str, **kw) -> ChatRequest:
-    return ChatRequest(messages=[{"role": "user", "content": text}], **kw)
-
-
 def test_greedy_is_reproducible_and_independent_of_batching(transformers_backend):
     params = SamplingParams(max_tokens=8)
-    batched = transformers_backend.generate([_ask(q) for q in QUESTIONS], params)
-    alone = transformers_backend.generate([_ask(QUESTIONS[2])], params)
+    batched = transformers_backend.generate([ask(q) for q in QUESTIONS], params)
+    alone = transformers_backend.generate([ask(QUESTIONS[2])], params)
     assert [r.texts for r in batched][2] == alone[0].texts
-    assert transformers_backend.generate([_ask(QUESTIONS[0])], params)[0].texts == batched[0].texts
+    assert transformers_backend.generate([ask(QUESTIONS[0])], params)[0].texts == batched[0].texts
     for result in batched:
         assert result.error is None and len(result.texts) == 1 and result.texts[0].strip()
         assert result.tokens_in > 20  # the rendered prompt includes the default system message
@@ -29,7 +26,7 @@ def test_greedy_is_reproducible_and_independent_of_batching(transformers_backend
 def test_seeded_sampling_is_reproducible_and_seed_matters(transformers_backend):
     def sample(seed: int) -> list[str]:
         params = SamplingParams(n=2, temperature=1.0, max_tokens=6, seed=seed)
-        return transformers_backend.generate([_ask("Write a word.")], params)[0].texts
+        return transformers_backend.generate([ask("Write a word.")], params)[0].texts
 
     first = sample(11)
     assert len(first) == 2
@@ -40,7 +37,7 @@ def test_seeded_sampling_is_reproducible_and_seed_matters(transformers_backend):
 
 def test_stop_strings_and_logprobs(transformers_backend):
     params = SamplingParams(max_tokens=30, stop=[" "], logprobs=True)
-    result = transformers_backend.generate([_ask("Describe the sea in one sentence.")], params)[0]
+    result = transformers_backend.generate([ask("Describe the sea in one sentence.")], params)[0]
     completion = result.completions[0]
     assert " " not in completion.text and completion.text
     assert completion.finish_reason == "stop"
@@ -50,14 +47,14 @@ def test_stop_strings_and_logprobs(transformers_backend):
 
 
 def test_greedy_n_gives_n_identical_samples(transformers_backend):
-    result = transformers_backend.generate([_ask("Hi")], SamplingParams(n=2, max_tokens=6))[0]
+    result = transformers_backend.generate([ask("Hi")], SamplingParams(n=2, max_tokens=6))[0]
     assert len(result.texts) == 2 and result.texts[0] == result.texts[1]
 
 
 def test_tools_render_into_the_prompt_and_replies_are_parsed(transformers_backend):
     tool = {"name": "get_weather", "description": "Weather for a city",
             "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
-    request = _ask("What's the weather in Paris?", tools=[tool])
+    request = ask("What's the weather in Paris?", tools=[tool])
     prepared = transformers_backend.prepare(request, SamplingParams())
     assert "<tools>" in prepared.text and '"name": "get_weather"' in prepared.text
     result = transformers_backend.generate([request], SamplingParams(max_tokens=24))[0]

@@ -49,37 +49,43 @@ def _report(name: str, ours: list[tuple[int, float]], bare: list[tuple[int, floa
           f"ratio {best_ours / best_bare:.3f} (target >= 0.95)")
 
 
-def _cached_generator(backend, cache_dir: Path, tag: str):
+def _compare(tag: str, title: str, messages, max_tokens: int, rounds: int, cache_dir: Path, bare_tokens, backend_for_round) -> None:
+    """Alternate ``bare_tokens()`` (completion tokens) with aceforge on a fresh cache, ``rounds`` times; report."""
     from generators.cache import GenerationCache
     from generators.cached import CachedGenerator
+    from generators.interface import ChatRequest, SamplingParams
 
-    return CachedGenerator(backend, GenerationCache(cache_dir / f"{tag}.sqlite"))
+    requests = [ChatRequest(messages=m) for m in messages]
+    params = SamplingParams(max_tokens=max_tokens)
+    ours, bare = [], []
+    for r in range(rounds):
+        start = time.perf_counter()
+        tokens = bare_tokens()
+        bare.append((tokens, time.perf_counter() - start))
+        generator = CachedGenerator(backend_for_round(), GenerationCache(cache_dir / f"{tag}-{r}.sqlite"))
+        start = time.perf_counter()
+        results = generator.generate(requests, params)
+        ours.append((sum(x.tokens_out for x in results), time.perf_counter() - start))
+        print(f"  {tag} round {r}: bare {_rate(*bare[-1])} | aceforge {_rate(*ours[-1])}")
+    _report(title, ours, bare)
+    bench_cache_hits(generator, requests, params)
 
 
 def bench_vllm(model: str, messages: list[list[dict]], max_tokens: int, rounds: int, cache_dir: Path) -> None:
     from vllm import SamplingParams as VllmSampling
 
-    from generators.interface import ChatRequest, SamplingParams
     from generators.vllm_backend import VllmBackend
 
     backend = VllmBackend(model, enable_prefix_caching=False)
-    requests = [ChatRequest(messages=m) for m in messages]
-    params = SamplingParams(max_tokens=max_tokens)
     bare_params = VllmSampling(max_tokens=max_tokens, temperature=0.0, seed=0)
     llm = backend._loaded()
     llm.chat(messages[:4], bare_params, use_tqdm=False)  # warm-up
-    ours, bare = [], []
-    for r in range(rounds):
-        start = time.perf_counter()
+
+    def bare_tokens() -> int:
         outputs = llm.chat(messages, bare_params, use_tqdm=False)
-        bare.append((sum(len(o.outputs[0].token_ids) for o in outputs), time.perf_counter() - start))
-        generator = _cached_generator(backend, cache_dir, f"vllm-{r}")
-        start = time.perf_counter()
-        results = generator.generate(requests, params)
-        ours.append((sum(x.tokens_out for x in results), time.perf_counter() - start))
-        print(f"  vllm round {r}: bare {_rate(*bare[-1])} | aceforge {_rate(*ours[-1])}")
-    _report("vllm offline", ours, bare)
-    bench_cache_hits(generator, requests, params)
+        return sum(len(o.outputs[0].token_ids) for o in outputs)
+
+    _compare("vllm", "vllm offline", messages, max_tokens, rounds, cache_dir, bare_tokens, lambda: backend)
     backend.close()
 
 
@@ -111,28 +117,17 @@ async def _bare_openai(base_url: str, model: str, messages, max_tokens: int, con
 
 
 def bench_openai(model: str, messages, max_tokens: int, rounds: int, cache_dir: Path) -> None:
-    from generators.interface import ChatRequest, SamplingParams
     from generators.openai_backend import OpenAIBackend
     from generators.vllm_server import VllmServer
 
     concurrency = len(messages)
-    requests = [ChatRequest(messages=m) for m in messages]
-    params = SamplingParams(max_tokens=max_tokens)
     with VllmServer(model, cache_dir / "serve.log", extra_args=["--no-enable-prefix-caching"]) as server:
         asyncio.run(_bare_openai(server.base_url, model, messages[:4], max_tokens, 4))  # warm-up
-        ours, bare = [], []
-        for r in range(rounds):
-            start = time.perf_counter()
-            tokens = asyncio.run(_bare_openai(server.base_url, model, messages, max_tokens, concurrency))
-            bare.append((tokens, time.perf_counter() - start))
-            backend = OpenAIBackend(model, server.base_url, max_concurrency=concurrency)
-            generator = _cached_generator(backend, cache_dir, f"openai-{r}")
-            start = time.perf_counter()
-            results = generator.generate(requests, params)
-            ours.append((sum(x.tokens_out for x in results), time.perf_counter() - start))
-            print(f"  openai round {r}: bare {_rate(*bare[-1])} | aceforge {_rate(*ours[-1])}")
-        _report("openai (vllm serve)", ours, bare)
-        bench_cache_hits(generator, requests, params)
+        _compare(
+            "openai", "openai (vllm serve)", messages, max_tokens, rounds, cache_dir,
+            lambda: asyncio.run(_bare_openai(server.base_url, model, messages, max_tokens, concurrency)),
+            lambda: OpenAIBackend(model, server.base_url, max_concurrency=concurrency),
+        )
 
 
 def main() -> None:

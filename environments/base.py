@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from schemas.record import Tool
+from schemas.record import Tool, canonical_json
 
 
 @dataclass(frozen=True)
@@ -30,11 +30,6 @@ class ToolResult:
         if isinstance(self.content, str):
             return self.content
         return orjson.dumps(self.content, option=orjson.OPT_SORT_KEYS).decode()
-
-
-def canonical_json(value: Any) -> bytes:
-    """Canonical JSON: sorted keys (non-string keys as strings), no whitespace."""
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
 
 def canonical_hash(value: Any) -> str:

@@ -25,7 +25,8 @@ from typing import Any, Callable, Iterator
 
 import orjson
 
-from environments.base import canonical_hash, canonical_json
+from environments.base import canonical_hash
+from schemas.record import canonical_json
 
 _MOD = 1 << 256
 _DELETED = object()  # overlay marker for a removed row

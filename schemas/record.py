@@ -119,10 +119,14 @@ class AgentRecord(_Model):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+def canonical_json(value: Any) -> bytes:
+    """Canonical JSON: sorted keys (non-string keys as strings), no whitespace. Ids and state hashes hash this."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+
+
 def stable_id(*parts: Any) -> str:
     """A short content id: the same parts give the same id on every run and machine."""
-    blob = orjson.dumps(list(parts), option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
-    return hashlib.blake2b(blob, digest_size=12).hexdigest()
+    return hashlib.blake2b(canonical_json(list(parts)), digest_size=12).hexdigest()
 
 
 def record_id(dataset: str, fmt: str, original_id: Any, fallback: Any = None) -> str:

@@ -9,7 +9,7 @@ import typer
 from pydantic import ValidationError
 
 from pipelines.cli_app import app
-from pipelines.cli_common import fail, out, print_json, say
+from pipelines.cli_common import fail, one_line, out, print_json, say
 from schemas.arrow_schema import row_to_record
 from schemas.io import QuarantineWriter, iter_parquet_rows, write_records
 from schemas.record import AgentRecord
@@ -45,7 +45,7 @@ def read_or_quarantine(path: Path, quarantine: LazyQuarantine) -> Iterator[Agent
         try:
             yield parse(row)
         except (ValidationError, ValueError, TypeError, KeyError) as exc:
-            quarantine.write(str(path), index, " ".join(str(exc).split())[:500], row)
+            quarantine.write(str(path), index, one_line(exc, 500), row)
 
 
 @app.command("verify")

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 import json
 
-from typer.testing import CliRunner
-
 from environments.db_files import load_db
 from environments.retail.env import RetailWorld
-from pipelines.cli import app
-
-runner = CliRunner()
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
+from tests.pipelines.cli_helpers import invoke
 
 
 def test_list_names_the_tool_worlds():

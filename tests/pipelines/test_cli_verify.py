@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import orjson
-from typer.testing import CliRunner
-
-from pipelines.cli import app
 from schemas.io import read_records, write_records
 from schemas.record import AgentRecord, Source, Task, Verifier, VerifierResult
 from schemas.steps import MessageAction, TextObservation
+from tests.pipelines.cli_helpers import invoke, last_json
 from tests.verifiers.handwritten import rollout
 from tests.verifiers.test_retail_verification import actions, record as retail_record
 
@@ -35,9 +32,9 @@ def inputs() -> list[AgentRecord]:
 def test_verify_counts_changed_verdicts_and_writes_every_record(tmp_path):
     source, target = tmp_path / "in.parquet", tmp_path / "out.jsonl"
     write_records(inputs(), source)
-    result = CliRunner().invoke(app, ["verify", str(source), "-o", str(target), "--json"])
+    result = invoke("verify", source, "-o", target, "--json")
     assert result.exit_code == 0, result.output
-    summary = orjson.loads(result.stdout.strip().splitlines()[-1])
+    summary = last_json(result)
     assert {k: summary[k] for k in ("records", "verified", "skipped", "passed", "failed", "verdicts_changed")} == {
         "records": 5, "verified": 4, "skipped": 1, "passed": 2, "failed": 2, "verdicts_changed": 3}
     assert summary["reasons"] == {"answer_mismatch": 1, "constraint_failed:reason": 1}
@@ -53,18 +50,18 @@ def test_verify_prints_a_text_summary_and_rerunning_changes_nothing(tmp_path):
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     source = tmp_path / "in.jsonl"
     write_records(inputs(), source)
-    assert CliRunner().invoke(app, ["verify", str(source), "-o", str(first)]).exit_code == 0
-    result = CliRunner().invoke(app, ["verify", str(first), "-o", str(second)])
+    assert invoke("verify", source, "-o", first).exit_code == 0
+    result = invoke("verify", first, "-o", second)
     assert result.exit_code == 0
     assert "verdicts changed: 0" in result.stdout
 
 
 def test_verify_refuses_bad_paths(tmp_path):
-    missing = CliRunner().invoke(app, ["verify", str(tmp_path / "none.parquet"), "-o", str(tmp_path / "o.parquet")])
+    missing = invoke("verify", tmp_path / "none.parquet", "-o", tmp_path / "o.parquet")
     assert missing.exit_code == 2 and "file not found" in missing.output
     source = tmp_path / "in.jsonl"
     write_records(inputs()[:1], source)
-    same = CliRunner().invoke(app, ["verify", str(source), "-o", str(source)])
+    same = invoke("verify", source, "-o", source)
     assert same.exit_code == 2
 
 
@@ -75,9 +72,9 @@ def test_unreadable_rows_are_quarantined_not_fatal(tmp_path):
     write_records(inputs()[:2], source)
     with source.open("ab") as f:
         f.write(b'{"id": "broken", "trajectory": "not a list"}\n')
-    result = CliRunner().invoke(app, ["verify", str(source), "-o", str(target), "--json"])
+    result = invoke("verify", source, "-o", target, "--json")
     assert result.exit_code == 0, result.output
-    summary = orjson.loads(result.stdout.strip().splitlines()[-1])
+    summary = last_json(result)
     assert (summary["records"], summary["quarantined"]) == (2, 1)
     rows = list(iter_parquet_rows(tmp_path / "out.quarantine.parquet"))
     assert rows[0]["index"] == 2 and "broken" in rows[0]["raw_excerpt"]

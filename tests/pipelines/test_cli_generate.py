@@ -5,22 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from pipelines.cli import app
 from tests.conftest import ROOT
-
-runner = CliRunner()
+from tests.pipelines.cli_helpers import invoke
 
 
 @pytest.fixture(autouse=True)
 def shared_models(monkeypatch):
     # The converted default model is kept once per checkout (see tests/generators/conftest.py).
     monkeypatch.setenv("ACEFORGE_MODELS", str(ROOT / "aceforge-data" / "models"))
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def _write(path, lines):

@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test
+.PHONY: install lint run test
 
 install: $(STAMP)
 
@@ -21,5 +21,10 @@ $(STAMP): pyproject.toml
 run: install
 	$(VENV)/bin/aceforge run
 
-test: install
+# ruff lints and checks formatting (config in pyproject.toml); CI runs it through `make test`.
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: install lint
 	$(VENV)/bin/python -m pytest

@@ -28,14 +28,23 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 TOPICS = ["the sea", "a mountain", "bread", "a library", "rain", "a city at night", "bees", "a violin"]
-ASKS = ["Write one sentence about {}.", "Give three words that describe {}.", "Explain {} to a child.",
-        "Write a short title for a story about {}.", "What is interesting about {}?", "Describe {} in a haiku.",
-        "List two facts about {}.", "Ask a question about {}."]
+ASKS = [
+    "Write one sentence about {}.",
+    "Give three words that describe {}.",
+    "Explain {} to a child.",
+    "Write a short title for a story about {}.",
+    "What is interesting about {}?",
+    "Describe {} in a haiku.",
+    "List two facts about {}.",
+    "Ask a question about {}.",
+]
 
 
 def prompts(count: int) -> list[list[dict]]:
     pairs = [(ask, topic) for ask in ASKS for topic in TOPICS]
-    return [[{"role": "user", "content": ask.format(topic)}] for ask, topic in (pairs * (count // len(pairs) + 1))[:count]]
+    return [
+        [{"role": "user", "content": ask.format(topic)}] for ask, topic in (pairs * (count // len(pairs) + 1))[:count]
+    ]
 
 
 def _rate(tokens: int, seconds: float) -> str:
@@ -45,11 +54,15 @@ def _rate(tokens: int, seconds: float) -> str:
 def _report(name: str, ours: list[tuple[int, float]], bare: list[tuple[int, float]]) -> None:
     best_ours = max(t / s for t, s in ours)
     best_bare = max(t / s for t, s in bare)
-    print(f"{name}: aceforge best {best_ours:.1f} tok/s, bare best {best_bare:.1f} tok/s, "
-          f"ratio {best_ours / best_bare:.3f} (target >= 0.95)")
+    print(
+        f"{name}: aceforge best {best_ours:.1f} tok/s, bare best {best_bare:.1f} tok/s, "
+        f"ratio {best_ours / best_bare:.3f} (target >= 0.95)"
+    )
 
 
-def _compare(tag: str, title: str, messages, max_tokens: int, rounds: int, cache_dir: Path, bare_tokens, backend_for_round) -> None:
+def _compare(
+    tag: str, title: str, messages, max_tokens: int, rounds: int, cache_dir: Path, bare_tokens, backend_for_round
+) -> None:
     """Alternate ``bare_tokens()`` (completion tokens) with aceforge on a fresh cache, ``rounds`` times; report."""
     from generators.cache import GenerationCache
     from generators.cached import CachedGenerator
@@ -124,7 +137,12 @@ def bench_openai(model: str, messages, max_tokens: int, rounds: int, cache_dir: 
     with VllmServer(model, cache_dir / "serve.log", extra_args=["--no-enable-prefix-caching"]) as server:
         asyncio.run(_bare_openai(server.base_url, model, messages[:4], max_tokens, 4))  # warm-up
         _compare(
-            "openai", "openai (vllm serve)", messages, max_tokens, rounds, cache_dir,
+            "openai",
+            "openai (vllm serve)",
+            messages,
+            max_tokens,
+            rounds,
+            cache_dir,
             lambda: asyncio.run(_bare_openai(server.base_url, model, messages, max_tokens, concurrency)),
             lambda: OpenAIBackend(model, server.base_url, max_concurrency=concurrency),
         )

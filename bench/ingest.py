@@ -72,17 +72,47 @@ def _tau2_simulations() -> list[dict]:
 CASES = {
     "adp": ("adp", {}, lambda: [r for p in sorted(ADP.glob("*/sample_std.json")) for r in _load(p)], _vary_key("id")),
     "openai_chat": ("openai_chat", {}, _openai_chat_samples, _vary_key("id")),
-    "sharegpt:react-alfworld": ("sharegpt", {"dialect": "react"}, lambda: _load(ADP / "agenttuning_alfworld/sample_raw.json"), _vary_key("id")),
-    "sharegpt:react-os": ("sharegpt", {"dialect": "react"}, lambda: _load(ADP / "agenttuning_os/sample_raw.json"), _vary_key("id")),
-    "sharegpt:codeact": ("sharegpt", {"dialect": "codeact"}, lambda: _load(ADP / "codeactinstruct/sample_raw.json"), _vary_key("id")),
-    "sharegpt:markdown": ("sharegpt", {"dialect": "markdown"}, lambda: _load(ADP / "code_feedback/sample_raw.json"), _vary_key("id")),
-    "swe_agent": ("swe_agent", {}, lambda: _load(ADP / "nebius_SWE-agent-trajectories/sample_raw.json"), _vary_key("instance_id")),
+    "sharegpt:react-alfworld": (
+        "sharegpt",
+        {"dialect": "react"},
+        lambda: _load(ADP / "agenttuning_alfworld/sample_raw.json"),
+        _vary_key("id"),
+    ),
+    "sharegpt:react-os": (
+        "sharegpt",
+        {"dialect": "react"},
+        lambda: _load(ADP / "agenttuning_os/sample_raw.json"),
+        _vary_key("id"),
+    ),
+    "sharegpt:codeact": (
+        "sharegpt",
+        {"dialect": "codeact"},
+        lambda: _load(ADP / "codeactinstruct/sample_raw.json"),
+        _vary_key("id"),
+    ),
+    "sharegpt:markdown": (
+        "sharegpt",
+        {"dialect": "markdown"},
+        lambda: _load(ADP / "code_feedback/sample_raw.json"),
+        _vary_key("id"),
+    ),
+    "swe_agent": (
+        "swe_agent",
+        {},
+        lambda: _load(ADP / "nebius_SWE-agent-trajectories/sample_raw.json"),
+        _vary_key("instance_id"),
+    ),
     "mini_swe_agent": ("mini_swe_agent", {}, lambda: _load(ADP / "mini-coder/sample_raw.json"), _vary_key("id")),
     "web_steps": ("web_steps", {}, lambda: _load(ADP / "nnetnav-live/sample_raw.json"), _vary_key("id")),
     "synatra": ("synatra", {}, lambda: _load(ADP / "synatra/sample_raw.json"), _vary_synatra),
     "tau_bench": ("tau_bench", {}, lambda: _load(TAU_AIRLINE), _vary_key("task_id")),
     "tau2_results": ("tau2_results", {}, _tau2_simulations, _vary_key("id")),
-    "tau2_tasks": ("tau2_tasks", {"domain": "retail"}, lambda: _load(TAU / "tau2-bench/v1.0.1/domains/retail/tasks.json"), _vary_key("id")),
+    "tau2_tasks": (
+        "tau2_tasks",
+        {"domain": "retail"},
+        lambda: _load(TAU / "tau2-bench/v1.0.1/domains/retail/tasks.json"),
+        _vary_key("id"),
+    ),
 }
 
 
@@ -103,10 +133,10 @@ def make_input(label: str, n: int, directory: Path) -> Path:
 
 def worker(label: str, path: str) -> None:
     """Runs in a fresh process: convert one file, print timing and peak RSS as JSON."""
+    import pandas  # noqa: F401  pyarrow imports it on the first table built: start-up, not conversion
+
     from data_catalog.convert import convert_files
     from data_catalog.sources.base import ConvertOptions
-
-    import pandas  # noqa: F401  pyarrow imports it on the first table built: start-up, not conversion
 
     fmt, options, _, _ = CASES[label]
     out_dir = tempfile.mkdtemp(prefix="aceforge-bench-")
@@ -150,7 +180,11 @@ def run_case(label: str, n: int, directory: Path) -> dict:
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     if proc.returncode != 0:
-        return {"label": label, "n": n, "error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"}
+        return {
+            "label": label,
+            "n": n,
+            "error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed",
+        }
     figures = json.loads(proc.stdout.strip().splitlines()[-1])
     json_mbps, orjson_mbps = json_baselines(path) if n <= 10_000 else (None, None)
     path.unlink()

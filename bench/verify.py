@@ -62,11 +62,19 @@ def make_record(index: int, order_id: str, order: dict, user: dict, users: int) 
         steps.append(ApiAction(function=name, kwargs=args, tool_call_id=f"c{n}"))
         steps.append(TextObservation(content=env.call(name, args).as_text(), source="tool", tool_call_id=f"c{n}"))
     steps.append(MessageAction(content=f"Order {order_id} is cancelled."))
-    constraints = [{"id": "cancelled", "check": "state_equals", "path": f"orders.{order_id}.status", "value": "cancelled"},
-                   {"id": "told", "check": "message_contains", "text": "cancelled"},
-                   {"check": "allow_write", "scope": f"users.{user['user_id']}"}]
-    return AgentRecord(id=f"bench-{index}", environment=environment, task=Task(instruction="cancel", constraints=constraints),
-                       trajectory=steps, verifier=Verifier(kind="constraints"), source=Source(dataset="bench", format="synthetic"))
+    constraints = [
+        {"id": "cancelled", "check": "state_equals", "path": f"orders.{order_id}.status", "value": "cancelled"},
+        {"id": "told", "check": "message_contains", "text": "cancelled"},
+        {"check": "allow_write", "scope": f"users.{user['user_id']}"},
+    ]
+    return AgentRecord(
+        id=f"bench-{index}",
+        environment=environment,
+        task=Task(instruction="cancel", constraints=constraints),
+        trajectory=steps,
+        verifier=Verifier(kind="constraints"),
+        source=Source(dataset="bench", format="synthetic"),
+    )
 
 
 def rate(fn, items, repeats: int = 3) -> tuple[float, float]:
@@ -100,15 +108,21 @@ def bench_replays(users: int, count: int) -> None:
     orders = pending_orders(env, count)
     records = [make_record(i, *row, users=users) for i, row in enumerate(orders)]
     passed = sum(bool(verify_record(r).passed) for r in records)  # also warms the snapshot's hash
-    print(f"{users:>6,} users: {passed}/{len(records)} benchmark trajectories pass (a benchmark of failures would mislead)")
+    print(
+        f"{users:>6,} users: {passed}/{len(records)} benchmark trajectories pass (a benchmark of failures would mislead)"
+    )
     per_s, ms = rate(verify_record, records)
-    print(f"{users:>6,} users: full chain (structure+replay+constraints), 10 calls: {per_s:,.0f} verifications/s ({ms:.2f} ms each)")
+    print(
+        f"{users:>6,} users: full chain (structure+replay+constraints), 10 calls: {per_s:,.0f} verifications/s ({ms:.2f} ms each)"
+    )
     replay = ReplayVerifier()
     per_s, ms = rate(lambda r: replay.check(CheckContext(record=r)), records)
     print(f"{users:>6,} users: replay only, 10 calls: {per_s:,.0f} replays/s ({ms:.2f} ms each)")
     per_s, hash_share = raw_replay_rate(env, [ten_calls(*row) for row in orders])
-    print(f"{users:>6,} users: raw environment replay (reset + 10 calls + state_hash): {per_s:,.0f} replays/s, "
-          f"state_hash {hash_share:.1%} of that time")
+    print(
+        f"{users:>6,} users: raw environment replay (reset + 10 calls + state_hash): {per_s:,.0f} replays/s, "
+        f"state_hash {hash_share:.1%} of that time"
+    )
 
 
 def bench_hash(users: int) -> None:
@@ -134,9 +148,11 @@ def bench_hash(users: int) -> None:
     for _ in range(100):
         env.state_hash()
     incremental_ms = (time.perf_counter() - start) / 100 * 1000
-    print(f"{users:>6,} users: generate retail {generate_s:.2f} s, airline {airline_s:.2f} s, state() copy {copy_s * 1000:.1f} ms, "
-          f"full canonical hash {full_s * 1000:.1f} ms, first snapshot hash {first_s * 1000:.1f} ms, "
-          f"incremental hash after the writes {incremental_ms:.3f} ms")
+    print(
+        f"{users:>6,} users: generate retail {generate_s:.2f} s, airline {airline_s:.2f} s, state() copy {copy_s * 1000:.1f} ms, "
+        f"full canonical hash {full_s * 1000:.1f} ms, first snapshot hash {first_s * 1000:.1f} ms, "
+        f"incremental hash after the writes {incremental_ms:.3f} ms"
+    )
 
 
 def main() -> None:

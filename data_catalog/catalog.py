@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import duckdb
 
@@ -47,7 +48,18 @@ CREATE TABLE IF NOT EXISTS datasets (
     PRIMARY KEY (name, version)
 )
 """
-_COLUMNS = ("name", "version", "kind", "path", "rows", "schema_version", "config_hash", "parents", "details", "created_at")
+_COLUMNS = (
+    "name",
+    "version",
+    "kind",
+    "path",
+    "rows",
+    "schema_version",
+    "config_hash",
+    "parents",
+    "details",
+    "created_at",
+)
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM datasets"
 
 
@@ -142,7 +154,12 @@ class Catalog:
         with self._connect() as con:
             con.execute("BEGIN TRANSACTION")
             latest = self._latest(con, name)
-            if latest and (latest.path, latest.kind, latest.rows, latest.config_hash) == (path, kind, rows, config_hash):
+            if latest and (latest.path, latest.kind, latest.rows, latest.config_hash) == (
+                path,
+                kind,
+                rows,
+                config_hash,
+            ):
                 entry = latest
             else:
                 entry = DatasetVersion(
@@ -155,11 +172,15 @@ class Catalog:
                     config_hash=config_hash,
                     parents=list(parents),
                     details=dict(details or {}),
-                    created_at=datetime.now(timezone.utc).replace(tzinfo=None),
+                    created_at=datetime.now(UTC).replace(tzinfo=None),
                 )
                 con.execute(
                     f"INSERT INTO datasets ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
-                    [*(getattr(entry, c) for c in _COLUMNS[:8]), json.dumps(entry.details, default=str), entry.created_at],
+                    [
+                        *(getattr(entry, c) for c in _COLUMNS[:8]),
+                        json.dumps(entry.details, default=str),
+                        entry.created_at,
+                    ],
                 )
             scan = f"SELECT * FROM read_parquet({_sql_string(entry.path)})"
             con.execute(f'CREATE OR REPLACE VIEW "{entry.view}" AS {scan}')
@@ -169,7 +190,9 @@ class Catalog:
 
     def list_datasets(self, all_versions: bool = False) -> list[DatasetVersion]:
         """The latest version of every dataset (or every version), by name."""
-        where = "" if all_versions else "WHERE (name, version) IN (SELECT name, max(version) FROM datasets GROUP BY name)"
+        where = (
+            "" if all_versions else "WHERE (name, version) IN (SELECT name, max(version) FROM datasets GROUP BY name)"
+        )
         with self._connect(read_only=True) as con:
             rows = con.execute(f"{_SELECT} {where} ORDER BY name, version").fetchall()
         return [_entry(row) for row in rows]
@@ -214,4 +237,3 @@ def _connect_with_retry(path: Path, read_only: bool) -> duckdb.DuckDBPyConnectio
                 raise
             time.sleep(delay)
             delay = min(delay * 2, 1.0)
-

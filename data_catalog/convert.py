@@ -10,10 +10,10 @@ unique in an output.
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConvertOptions, Quarantined, RawItem
@@ -93,7 +93,9 @@ def convert_files(
     with _fewer_gc_passes(), RecordWriter(output) as writer, QuarantineWriter(quarantine) as qwriter:
         for result in converter.convert_stream(raw):
             if isinstance(result, AgentRecord) and result.id in seen:
-                result = Quarantined(result.source.dataset, -1, f"duplicate record id {result.id}", result.source.original_id)
+                result = Quarantined(
+                    result.source.dataset, -1, f"duplicate record id {result.id}", result.source.original_id
+                )
             if isinstance(result, Quarantined):
                 qwriter.write_row(result.source, result.index, result.error, result.raw)
                 stats.quarantined += 1

@@ -38,8 +38,16 @@ POLICY = (
 TOOLS = [
     {"name": "find_customer", "description": "Look up a customer by email.", "parameters": {"email": "string"}},
     {"name": "get_order", "description": "Get an order's status and items.", "parameters": {"order_id": "string"}},
-    {"name": "search_books", "description": "Search the catalogue by title or author.", "parameters": {"query": "string"}},
-    {"name": "cancel_order", "description": "Cancel a pending order.", "parameters": {"order_id": "string", "reason": "string"}},
+    {
+        "name": "search_books",
+        "description": "Search the catalogue by title or author.",
+        "parameters": {"query": "string"},
+    },
+    {
+        "name": "cancel_order",
+        "description": "Cancel a pending order.",
+        "parameters": {"order_id": "string", "reason": "string"},
+    },
 ]
 
 BOOKS = [
@@ -101,10 +109,18 @@ def tool_steps(case: Case) -> list[tuple[str, dict[str, Any], Any]]:
     if case.intent == "search":
         return [("search_books", {"query": author}, [{"title": title, "author": author, "price": price}])]
     order = {"order_id": case.order_id, "status": case.status, "items": [{"title": title, "price": price}]}
-    calls = [("find_customer", {"email": case.email}, {"name": case.name, "orders": [case.order_id]}),
-             ("get_order", {"order_id": case.order_id}, order)]
+    calls = [
+        ("find_customer", {"email": case.email}, {"name": case.name, "orders": [case.order_id]}),
+        ("get_order", {"order_id": case.order_id}, order),
+    ]
     if case.intent == "cancel" and case.status == "pending":
-        calls.append(("cancel_order", {"order_id": case.order_id, "reason": "ordered by mistake"}, {**order, "status": "cancelled"}))
+        calls.append(
+            (
+                "cancel_order",
+                {"order_id": case.order_id, "reason": "ordered by mistake"},
+                {**order, "status": "cancelled"},
+            )
+        )
     return calls
 
 
@@ -121,28 +137,47 @@ def final_answer(case: Case) -> str:
 
 def openai_tools() -> list[dict[str, Any]]:
     return [
-        {"type": "function", "function": {"name": t["name"], "description": t["description"], "parameters": {
-            "type": "object", "properties": {k: {"type": v} for k, v in t["parameters"].items()},
-            "required": list(t["parameters"])}}}
+        {
+            "type": "function",
+            "function": {
+                "name": t["name"],
+                "description": t["description"],
+                "parameters": {
+                    "type": "object",
+                    "properties": {k: {"type": v} for k, v in t["parameters"].items()},
+                    "required": list(t["parameters"]),
+                },
+            },
+        }
         for t in TOOLS
     ]
 
 
 def chat_messages(case: Case) -> list[dict[str, Any]]:
     """OpenAI chat messages; arguments alternate between JSON strings and dicts, as real exports do."""
-    messages: list[dict[str, Any]] = [{"role": "system", "content": POLICY}, {"role": "user", "content": case.user_text}]
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": POLICY},
+        {"role": "user", "content": case.user_text},
+    ]
     for n, (name, args, result) in enumerate(tool_steps(case)):
         call_id = f"call_{case.index:03d}_{n}"
         arguments: Any = json.dumps(args) if case.index % 2 == 0 else args
-        messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}]})
+        messages.append(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}],
+            }
+        )
         messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": json.dumps(result)})
     messages.append({"role": "assistant", "content": final_answer(case)})
     return messages
 
 
 def chat_lines(cases: list[Case]) -> list[str]:
-    lines = [json.dumps({"id": f"chat-{c.index:03d}", "messages": chat_messages(c), "tools": openai_tools()}) for c in cases]
+    lines = [
+        json.dumps({"id": f"chat-{c.index:03d}", "messages": chat_messages(c), "tools": openai_tools()}) for c in cases
+    ]
     good = chat_messages(cases[0])
     orphan = good[:2] + [{"role": "tool", "tool_call_id": "call_nobody_made", "name": "get_order", "content": "{}"}]
     bad = [
@@ -156,8 +191,12 @@ def chat_lines(cases: list[Case]) -> list[str]:
 
 def react_turns(case: Case) -> list[dict[str, str]]:
     turns = [
-        {"role": "user", "content": f"{POLICY}\nAnswer with THOUGHT: and ACTION: lines; tools: "
-         + ", ".join(t["name"] for t in TOOLS) + f".\nCustomer: {case.user_text}"},
+        {
+            "role": "user",
+            "content": f"{POLICY}\nAnswer with THOUGHT: and ACTION: lines; tools: "
+            + ", ".join(t["name"] for t in TOOLS)
+            + f".\nCustomer: {case.user_text}",
+        },
     ]
     for name, args, result in tool_steps(case):
         arg_text = ", ".join(f"{v}" for v in args.values())
@@ -184,9 +223,18 @@ def tau_run(case: Case, trial: int) -> dict[str, Any]:
     traj = [m for m in messages if not (failed and _touches(m, "cancel_order"))]
     reward = 0.0 if failed else 1.0
     task = {"user_id": case.email.split("@")[0], "actions": actions, "instruction": case.user_text, "outputs": []}
-    return {"task_id": case.index, "reward": reward, "trial": trial, "traj": traj, "info": {
-        "task": task, "source": "user", "user_cost": 0.001,
-        "reward_info": {"reward": reward, "info": {"r_actions": reward}, "actions": actions}}}
+    return {
+        "task_id": case.index,
+        "reward": reward,
+        "trial": trial,
+        "traj": traj,
+        "info": {
+            "task": task,
+            "source": "user",
+            "user_cost": 0.001,
+            "reward_info": {"reward": reward, "info": {"r_actions": reward}, "actions": actions},
+        },
+    }
 
 
 def _touches(message: dict[str, Any], tool: str) -> bool:
@@ -195,10 +243,14 @@ def _touches(message: dict[str, Any], tool: str) -> bool:
 
 
 def adp_record(case: Case) -> dict[str, Any]:
-    content: list[dict[str, Any]] = [{"class_": "text_observation", "content": case.user_text, "name": None, "source": "user"}]
+    content: list[dict[str, Any]] = [
+        {"class_": "text_observation", "content": case.user_text, "name": None, "source": "user"}
+    ]
     for name, args, result in tool_steps(case):
         content.append({"class_": "api_action", "function": name, "kwargs": args, "description": f"Call {name}."})
-        content.append({"class_": "text_observation", "content": json.dumps(result), "name": name, "source": "environment"})
+        content.append(
+            {"class_": "text_observation", "content": json.dumps(result), "name": name, "source": "environment"}
+        )
     content.append({"class_": "message_action", "content": final_answer(case), "description": None})
     return {"id": f"adp-{case.index:03d}", "content": content, "details": {"source": "demo_bookstore"}}
 
@@ -215,7 +267,10 @@ def write_demo_sources(directory: str | Path | None = None, seed: int = DEFAULT_
     runs = [tau_run(c, trial) for c in cases[26:32] for trial in (0, 1)]
     runs.append({"task_id": 99, "reward": 1.0, "info": {}, "trial": 0})  # no trajectory
     adp = [json.dumps(adp_record(c)) for c in cases[30:40]]
-    adp[3:3] = ['{"id": "adp-bad-1", "content": [{"class_": "message_', json.dumps({"id": "adp-bad-2", "content": {"class_": "x"}})]
+    adp[3:3] = [
+        '{"id": "adp-bad-1", "content": [{"class_": "message_',
+        json.dumps({"id": "adp-bad-2", "content": {"class_": "x"}}),
+    ]
     files = {
         "bookstore_chat.jsonl": "\n".join(chat_lines(cases[:24])) + "\n",
         "bookstore_react.json": json.dumps(react, indent=1),

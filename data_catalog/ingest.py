@@ -12,9 +12,9 @@ the old one, which stays readable.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
-from typing import Callable
 
 from data_catalog.catalog import Catalog, DatasetVersion
 from data_catalog.convert import ConvertStats, convert_files
@@ -65,8 +65,13 @@ def file_digest(path: str) -> str:
 def config_hash(fmt: str, options: ConvertOptions, inputs: list[str]) -> str:
     """What determines an output: changing any part of it gives a different hash."""
     return stable_id(
-        fmt, options.dataset, options.license, sorted(options.extra.items()),
-        SCHEMA_VERSION, package_version(), [file_digest(p) for p in inputs],
+        fmt,
+        options.dataset,
+        options.license,
+        sorted(options.extra.items()),
+        SCHEMA_VERSION,
+        package_version(),
+        [file_digest(p) for p in inputs],
     )
 
 
@@ -74,11 +79,22 @@ def register_outputs(
     catalog: Catalog, name: str, fmt: str, stats: ConvertStats, chash: str, inputs: list[str], license: str | None
 ) -> tuple[DatasetVersion, DatasetVersion]:
     """Register a conversion's records as ``name`` and its quarantine as ``name_quarantine``."""
-    details = {"format": fmt, "inputs": inputs, "license": license, "read": stats.read, "quarantined": stats.quarantined}
+    details = {
+        "format": fmt,
+        "inputs": inputs,
+        "license": license,
+        "read": stats.read,
+        "quarantined": stats.quarantined,
+    }
     records = catalog.register_dataset(name, stats.output, stats.converted, config_hash=chash, details=details)
     quarantine = catalog.register_dataset(
-        name + QUARANTINE_SUFFIX, stats.quarantine, stats.quarantined, kind="quarantine",
-        schema_version=QUARANTINE_SCHEMA_VERSION, config_hash=chash, parents=[f"{records.name}@{records.version}"],
+        name + QUARANTINE_SUFFIX,
+        stats.quarantine,
+        stats.quarantined,
+        kind="quarantine",
+        schema_version=QUARANTINE_SCHEMA_VERSION,
+        config_hash=chash,
+        parents=[f"{records.name}@{records.version}"],
         details={"format": fmt, "errors": stats.errors},
     )
     return records, quarantine
@@ -106,6 +122,7 @@ def ingest_entry(
     stats = convert_files(
         entry.format, inputs, out_dir / "records.parquet", out_dir / "quarantine.parquet", options, on_progress
     )
-    records, quarantine = register_outputs(catalog or Catalog(), entry.name, entry.format, stats, chash, inputs, entry.license)
+    records, quarantine = register_outputs(
+        catalog or Catalog(), entry.name, entry.format, stats, chash, inputs, entry.license
+    )
     return IngestResult(entry.name, entry.format, stats, chash, records, quarantine)
-

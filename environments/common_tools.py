@@ -39,14 +39,18 @@ def _evaluate(node: ast.AST) -> float:
 class CustomerServiceTools:
     """Mixin for ToolWorld domains."""
 
-    @tool("Evaluate an arithmetic expression (numbers, + - * /, parentheses); the result is rounded to 2 decimals.",
-          params({"expression": {"type": "string", "description": "e.g. '(129.99 - 20) * 2'"}}))
+    @tool(
+        "Evaluate an arithmetic expression (numbers, + - * /, parentheses); the result is rounded to 2 decimals.",
+        params({"expression": {"type": "string", "description": "e.g. '(129.99 - 20) * 2'"}}),
+    )
     def calculate(self, expression: str) -> float:
         return round(evaluate_arithmetic(expression), 2)
 
-    @tool("Hand the conversation to a human agent, with a short summary of the user's issue. "
-          "Use only when the request cannot be handled with the other tools.",
-          params({"summary": {"type": "string"}}))
+    @tool(
+        "Hand the conversation to a human agent, with a short summary of the user's issue. "
+        "Use only when the request cannot be handled with the other tools.",
+        params({"summary": {"type": "string"}}),
+    )
     def transfer_to_human_agents(self, summary: str) -> str:
         self.session["transferred"] = True
         return "Transfer successful"

@@ -12,7 +12,7 @@ class UniqueIds:
 
     def new(self, prefix: str, digits: int) -> str:
         while True:
-            candidate = f"{prefix}{self.rng.randrange(10 ** digits):0{digits}d}"
+            candidate = f"{prefix}{self.rng.randrange(10**digits):0{digits}d}"
             if candidate not in self.used:
                 self.used.add(candidate)
                 return candidate

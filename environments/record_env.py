@@ -8,8 +8,12 @@ from environments.base import ToolEnvironment
 from schemas.record import Environment, StateRef
 
 
-def to_record_environment(env: ToolEnvironment, snapshot_id: str | None = None,
-                          sandbox: dict[str, Any] | None = None, kind: str = "tool_world") -> Environment:
+def to_record_environment(
+    env: ToolEnvironment,
+    snapshot_id: str | None = None,
+    sandbox: dict[str, Any] | None = None,
+    kind: str = "tool_world",
+) -> Environment:
     """E with the env's tools, policy and its *current* state as the initial-state reference.
 
     Call it right after ``reset``. For a seeded tool world the defaults say how

@@ -8,7 +8,8 @@ importing the registry stays cheap; others can be added with
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from environments.base import ToolEnvironment
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 import gc
 import hashlib
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import orjson
 

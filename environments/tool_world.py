@@ -26,8 +26,9 @@ and is rebuilt by replaying the same calls.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterator, Literal
+from typing import Any, ClassVar, Literal
 
 import fastjsonschema
 from jsonschema import Draft202012Validator
@@ -50,12 +51,19 @@ class ToolSpec:
     method: str
 
 
-def tool(description: str, parameters: dict[str, Any] | None = None, *,
-         access: Literal["read", "write"] = "read", name: str | None = None) -> Callable:
+def tool(
+    description: str,
+    parameters: dict[str, Any] | None = None,
+    *,
+    access: Literal["read", "write"] = "read",
+    name: str | None = None,
+) -> Callable:
     """Declare a method as a tool; the method takes the validated arguments as keywords."""
+
     def wrap(fn: Callable) -> Callable:
         fn.__tool_spec__ = ToolSpec(name or fn.__name__, description, parameters or params({}), access, fn.__name__)
         return fn
+
     return wrap
 
 
@@ -151,8 +159,10 @@ class ToolWorld(ToolEnvironment):
         return snapshot
 
     def tools(self) -> list[Tool]:
-        return [Tool(name=s.name, description=s.description, parameters=s.parameters, access=s.access)
-                for s in self._specs.values()]
+        return [
+            Tool(name=s.name, description=s.description, parameters=s.parameters, access=s.access)
+            for s in self._specs.values()
+        ]
 
     def tool_spec(self, name: str) -> ToolSpec | None:
         return self._specs.get(name)
@@ -199,7 +209,10 @@ class ToolWorld(ToolEnvironment):
         except ToolError as exc:
             result, writes = ToolResult(ok=False, error=str(exc)), []
         except Exception as exc:  # a tool bug must not crash a replay; report it as a failed call
-            result, writes = ToolResult(ok=False, error=f"internal error in {spec.name}: {type(exc).__name__}: {exc}"), []
+            result, writes = (
+                ToolResult(ok=False, error=f"internal error in {spec.name}: {type(exc).__name__}: {exc}"),
+                [],
+            )
         else:
             writes = sorted(self._staged)
             for (table, key), row in self._staged.items():
@@ -211,12 +224,19 @@ class ToolWorld(ToolEnvironment):
         self._staged = {}
         return self._log(spec.name, arguments, spec.access, result, writes)
 
-    def _log(self, name: str, arguments: Any, access: str, result: ToolResult,
-             writes: list[tuple[str, str]]) -> ToolResult:
-        self.action_log.append({
-            "tool": name, "arguments": arguments, "access": access, "ok": result.ok,
-            "error": result.error, "writes": [list(w) for w in writes],
-        })
+    def _log(
+        self, name: str, arguments: Any, access: str, result: ToolResult, writes: list[tuple[str, str]]
+    ) -> ToolResult:
+        self.action_log.append(
+            {
+                "tool": name,
+                "arguments": arguments,
+                "access": access,
+                "ok": result.ok,
+                "error": result.error,
+                "writes": [list(w) for w in writes],
+            }
+        )
         return result
 
     # ---- row access for tool methods --------------------------------------------------
@@ -249,11 +269,13 @@ class ToolWorld(ToolEnvironment):
 
         Rows changed since the snapshot are re-checked, so the answer is always current.
         """
+
         def build(tables: dict[str, dict[str, Any]]) -> dict[Any, list[str]]:
             index: dict[Any, list[str]] = {}
             for key, row in tables[table].items():
                 index.setdefault(field(row), []).append(key)
             return index
+
         index_name = f"{table}:{field.__qualname__}"
         candidates = list(self._store.snapshot.index(index_name, build).get(value, []))
         candidates += self._store.changed_keys(table) + [key for name, key in self._staged if name == table]

@@ -38,7 +38,7 @@ class AimdLimiter:
         self._condition = None
         self.active = 0
 
-    async def __aenter__(self) -> "AimdLimiter":
+    async def __aenter__(self) -> AimdLimiter:
         cond = self._cond()
         async with cond:
             await cond.wait_for(lambda: self.active < int(self.limit))

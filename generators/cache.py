@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import orjson
 

@@ -11,8 +11,9 @@ bad request never sinks the batch.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -172,5 +173,5 @@ class Backend(ABC):
             if request.json_schema is not None and not self.capabilities.supports_json_schema:
                 raise ValueError(f"request {i}: backend {self.name} does not support JSON-schema output")
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027  a no-op by default: most backends hold nothing to release
         """Release engines, servers or clients; safe to call twice."""

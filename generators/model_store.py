@@ -17,10 +17,10 @@ import importlib.util
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
 
 from data_catalog.home import data_home
 

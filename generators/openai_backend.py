@@ -15,8 +15,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import time
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any, Awaitable, TypeVar
+from typing import Any, TypeVar
 
 import openai
 

@@ -121,8 +121,7 @@ def assistant_message(content: str, tool_calls: list[ToolCall]) -> dict[str, Any
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if tool_calls:
         message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in tool_calls
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in tool_calls
         ]
     return message
 

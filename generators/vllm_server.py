@@ -7,6 +7,7 @@ period), so its engine processes go with it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -60,7 +61,7 @@ class VllmServer:
             args.append("--enforce-eager")
         return args + self.extra_args
 
-    def start(self) -> "VllmServer":
+    def start(self) -> VllmServer:
         env = {**CPU_ENV, **os.environ}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "wb") as log:
@@ -100,12 +101,10 @@ class VllmServer:
             os.killpg(pgid, signal.SIGKILL)
             self.process.wait(timeout=grace_s)
         # Engine workers share the group; take any left behind with the leader.
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(pgid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
-    def __enter__(self) -> "VllmServer":
+    def __enter__(self) -> VllmServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -4,8 +4,6 @@ Each area keeps its commands in its own module, which registers them on the
 shared app when imported here.
 """
 
-from pipelines.cli_app import app
-
 # Command modules (imported for their registrations).
 import pipelines.cli_catalog  # noqa: F401  catalog list / sql
 import pipelines.cli_env  # noqa: F401  env list / show / make-db
@@ -14,6 +12,7 @@ import pipelines.cli_ingest  # noqa: F401  formats, convert
 import pipelines.cli_records  # noqa: F401  validate, show, export-adp
 import pipelines.cli_run  # noqa: F401  run, demo
 import pipelines.cli_verify  # noqa: F401  verify
+from pipelines.cli_app import app
 
 
 def main() -> None:

@@ -22,7 +22,9 @@ app.add_typer(catalog_app, name="catalog")
 
 @catalog_app.command("list")
 def list_cmd(
-    all_versions: Annotated[bool, typer.Option("--all", help="Every version, not only the latest of each dataset.")] = False,
+    all_versions: Annotated[
+        bool, typer.Option("--all", help="Every version, not only the latest of each dataset.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False,
 ) -> None:
     """List the registered datasets: name, version, kind, rows, created_at, path."""
@@ -34,7 +36,9 @@ def list_cmd(
     table = Table("name", "version", "kind", "rows", "created (UTC)", title=str(catalog.path))
     table.add_column("path", overflow="fold")
     for e in entries:
-        table.add_row(e.name, str(e.version), e.kind, f"{e.rows:,}", e.created_at.strftime("%Y-%m-%d %H:%M:%S"), Text(e.path))
+        table.add_row(
+            e.name, str(e.version), e.kind, f"{e.rows:,}", e.created_at.strftime("%Y-%m-%d %H:%M:%S"), Text(e.path)
+        )
     out.print(table)
     if not entries:
         say("the catalog is empty: `aceforge run` or `aceforge convert` registers datasets")
@@ -42,9 +46,18 @@ def list_cmd(
 
 @catalog_app.command("sql")
 def sql_cmd(
-    query: Annotated[str, typer.Argument(help="A read-only SQL query; each dataset is a view named after it (<name>__v<N> for a version).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of row objects instead of a table.")] = False,
-    max_chars: Annotated[int, typer.Option("--max-chars", help="Clip table cells to this many characters (0: no clipping).")] = 80,
+    query: Annotated[
+        str,
+        typer.Argument(
+            help="A read-only SQL query; each dataset is a view named after it (<name>__v<N> for a version)."
+        ),
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON list of row objects instead of a table.")
+    ] = False,
+    max_chars: Annotated[
+        int, typer.Option("--max-chars", help="Clip table cells to this many characters (0: no clipping).")
+    ] = 80,
 ) -> None:
     """Run SQL over the catalog: its `datasets` table and one view per dataset.
 

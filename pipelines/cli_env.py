@@ -15,8 +15,10 @@ from environments.tool_world import UserDatabaseWorld
 from pipelines.cli_app import app
 from pipelines.cli_common import fail, out, print_json, say
 
-env_app = typer.Typer(help="Executable environments (tool worlds such as retail and airline): tools, policy, databases.",
-                      no_args_is_help=True)
+env_app = typer.Typer(
+    help="Executable environments (tool worlds such as retail and airline): tools, policy, databases.",
+    no_args_is_help=True,
+)
 app.add_typer(env_app, name="env")
 
 NameArg = Annotated[str, typer.Argument(help="Environment name, as `aceforge env list` prints it.")]
@@ -28,12 +30,19 @@ def _check_known(name: str) -> None:
 
 
 @env_app.command("list")
-def list_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False) -> None:
+def list_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False,
+) -> None:
     """List the registered environments with their number of tools."""
     rows = []
     for name in list_environments():
-        rows.append({"name": name, "tools": len(_small_instance(name).tools()),
-                     "doc": (inspect.getdoc(environment_class(name)) or "").partition("\n")[0]})
+        rows.append(
+            {
+                "name": name,
+                "tools": len(_small_instance(name).tools()),
+                "doc": (inspect.getdoc(environment_class(name)) or "").partition("\n")[0],
+            }
+        )
     if as_json:
         print_json(rows)
         return
@@ -46,7 +55,9 @@ def list_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print a JSON 
 @env_app.command("show")
 def show_cmd(
     name: NameArg,
-    as_json: Annotated[bool, typer.Option("--json", help="Print tools (with JSON-schema parameters) and policy as JSON.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print tools (with JSON-schema parameters) and policy as JSON.")
+    ] = False,
 ) -> None:
     """Show an environment's tools (name, access, description) and its policy text."""
     _check_known(name)
@@ -75,9 +86,13 @@ def _small_instance(name: str):
 @env_app.command("make-db")
 def make_db_cmd(
     name: NameArg,
-    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the database (.json, or .json.gz to compress).")],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Where to write the database (.json, or .json.gz to compress).")
+    ],
     users: Annotated[int, typer.Option("--users", min=1, help="How many users to generate.")] = 500,
-    seed: Annotated[int, typer.Option("--seed", help="Generator seed: the same seed and size give the same database.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Generator seed: the same seed and size give the same database.")
+    ] = 0,
 ) -> None:
     """Generate a seeded database for a tool world and save it as JSON; prints its table sizes and state hash."""
     _check_known(name)
@@ -88,5 +103,13 @@ def make_db_cmd(
     save_db(tables, output)
     sizes = {table: len(rows) for table, rows in tables.items()}
     say(f"wrote {output}: " + ", ".join(f"{n:,} {table}" for table, n in sizes.items()))
-    print_json({"environment": name, "users": users, "seed": seed, "path": str(output), "tables": sizes,
-                "state_hash": env.state_hash()})
+    print_json(
+        {
+            "environment": name,
+            "users": users,
+            "seed": seed,
+            "path": str(output),
+            "tables": sizes,
+            "state_hash": env.state_hash(),
+        }
+    )

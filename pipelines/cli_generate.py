@@ -8,7 +8,7 @@ tokens, time) goes to stderr as one JSON line, and to ``--summary`` if given.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import orjson
 import typer
@@ -32,7 +32,7 @@ def prepare(
     typer.echo(path)
 
 
-def _backend_options(backend: str, base_url: Optional[str], batch_size: int, max_concurrency: int) -> dict:
+def _backend_options(backend: str, base_url: str | None, batch_size: int, max_concurrency: int) -> dict:
     if backend == "openai":
         if not base_url:
             fail("--backend openai needs --base-url (e.g. http://127.0.0.1:8000/v1)")
@@ -44,21 +44,31 @@ def _backend_options(backend: str, base_url: Optional[str], batch_size: int, max
 def generate(
     prompts: Annotated[Path, typer.Argument(help="JSONL of requests: {id?, messages|prompt, tools?, json_schema?}.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write one JSON result per request.")],
-    backend: Annotated[Optional[str], typer.Option(help="transformers, vllm or openai (default: vllm with a GPU, else transformers).")] = None,
-    model: Annotated[str, typer.Option(help="'default' (SmolLM2), a model folder, a .gguf, or a served model name.")] = "default",
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL (openai backend).")] = None,
+    backend: Annotated[
+        str | None, typer.Option(help="transformers, vllm or openai (default: vllm with a GPU, else transformers).")
+    ] = None,
+    model: Annotated[
+        str, typer.Option(help="'default' (SmolLM2), a model folder, a .gguf, or a served model name.")
+    ] = "default",
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL (openai backend).")] = None,
     n: Annotated[int, typer.Option(help="Samples per request.")] = 1,
     temperature: Annotated[float, typer.Option(help="0 means greedy.")] = 0.0,
     top_p: Annotated[float, typer.Option(help="Nucleus sampling mass.")] = 1.0,
     max_tokens: Annotated[int, typer.Option(help="Most tokens to generate per sample.")] = 256,
-    stop: Annotated[Optional[list[str]], typer.Option(help="Stop string (repeatable).")] = None,
+    stop: Annotated[list[str] | None, typer.Option(help="Stop string (repeatable).")] = None,
     seed: Annotated[int, typer.Option(help="Sampling seed (part of the cache key).")] = 0,
     max_model_len: Annotated[int, typer.Option(help="Context length: prompt + max_tokens must fit.")] = 2048,
-    overflow: Annotated[str, typer.Option(help="Over-long prompts: 'reject' or 'truncate' (drop oldest turns).")] = "reject",
-    batch_size: Annotated[int, typer.Option(help="Requests per engine call (throughput only; not in the cache key).")] = 32,
+    overflow: Annotated[
+        str, typer.Option(help="Over-long prompts: 'reject' or 'truncate' (drop oldest turns).")
+    ] = "reject",
+    batch_size: Annotated[
+        int, typer.Option(help="Requests per engine call (throughput only; not in the cache key).")
+    ] = 32,
     max_concurrency: Annotated[int, typer.Option(help="Most requests in flight (openai; throughput only).")] = 32,
-    cache: Annotated[bool, typer.Option("--cache/--no-cache", help="Use the result cache of the data directory.")] = True,
-    summary: Annotated[Optional[Path], typer.Option(help="Also write the run summary JSON here.")] = None,
+    cache: Annotated[
+        bool, typer.Option("--cache/--no-cache", help="Use the result cache of the data directory.")
+    ] = True,
+    summary: Annotated[Path | None, typer.Option(help="Also write the run summary JSON here.")] = None,
 ) -> None:
     """Generate for every request in PROMPTS; resumable: cached results are not generated again."""
     from generators.backends import BACKENDS, default_backend, make_generator
@@ -75,7 +85,9 @@ def generate(
         fail(f"input not found: {prompts}")
     try:
         pairs = read_requests(prompts)
-        params = SamplingParams(n=n, temperature=temperature, top_p=top_p, max_tokens=max_tokens, stop=stop or [], seed=seed)
+        params = SamplingParams(
+            n=n, temperature=temperature, top_p=top_p, max_tokens=max_tokens, stop=stop or [], seed=seed
+        )
     except (RequestFileError, ValueError) as exc:
         fail(str(exc))
     options = _backend_options(backend, base_url, batch_size, max_concurrency)
@@ -91,7 +103,12 @@ def generate(
     finally:
         generator.close()
     write_jsonl_rows((result_row(rid, result) for (rid, _), result in zip(pairs, results)), output)
-    report = {"backend": backend, "model": generator.model_id, "requests": len(pairs), **generator.ledger.summary.as_dict()}
+    report = {
+        "backend": backend,
+        "model": generator.model_id,
+        "requests": len(pairs),
+        **generator.ledger.summary.as_dict(),
+    }
     line = orjson.dumps(report).decode()
     say(line)
     if summary:

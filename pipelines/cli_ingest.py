@@ -9,7 +9,7 @@ catalog of the data directory unless ``--no-register``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -53,11 +53,18 @@ def check_inputs(inputs: list[str]) -> None:
             fail(f"input not found: {path}")
 
 
-def run_with_progress(fmt: str, inputs: list[str], output: Path, quarantine: Optional[Path], options: ConvertOptions) -> ConvertStats:
+def run_with_progress(
+    fmt: str, inputs: list[str], output: Path, quarantine: Path | None, options: ConvertOptions
+) -> ConvertStats:
     """convert_files with a progress line on stderr (shown only on a terminal)."""
     progress = Progress(
-        SpinnerColumn(), TextColumn("converting {task.description}"), TextColumn("{task.completed:,.0f} items"),
-        TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
+        SpinnerColumn(),
+        TextColumn("converting {task.description}"),
+        TextColumn("{task.completed:,.0f} items"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
     )
     with progress:
         task = progress.add_task(fmt, total=None)
@@ -80,21 +87,45 @@ def nothing_converted(stats: ConvertStats, fmt: str) -> str:
 
 @app.command()
 def convert(
-    inputs: Annotated[list[str], typer.Argument(help="Input files: JSON array or document, JSONL, .gz of either; '-' reads stdin.")],
+    inputs: Annotated[
+        list[str], typer.Argument(help="Input files: JSON array or document, JSONL, .gz of either; '-' reads stdin.")
+    ],
     fmt: Annotated[str, typer.Option("--format", "-f", help="Raw format of the inputs (see `aceforge formats`).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Output Parquet file of AgentRecords.")],
-    quarantine: Annotated[Optional[Path], typer.Option("--quarantine", "-q", help="Quarantine Parquet file (default: <output stem>.quarantine.parquet).")] = None,
-    option: Annotated[list[str], typer.Option("--option", help="A format option, key=value (repeatable; see `aceforge formats`).")] = [],
-    dataset: Annotated[Optional[str], typer.Option("--dataset", help="Dataset name for the records' source and the catalog (default: the output file's stem).")] = None,
-    license: Annotated[Optional[str], typer.Option("--license", help="Licence of the raw data, stored in each record's source.")] = None,
-    register: Annotated[bool, typer.Option("--register/--no-register", help="Register the output and its quarantine in the catalog of ACEFORGE_HOME.")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help='Print {"read", "converted", "quarantined", "output"} as the last stdout line.')] = False,
+    quarantine: Annotated[
+        Path | None,
+        typer.Option("--quarantine", "-q", help="Quarantine Parquet file (default: <output stem>.quarantine.parquet)."),
+    ] = None,
+    option: Annotated[
+        list[str], typer.Option("--option", help="A format option, key=value (repeatable; see `aceforge formats`).")
+    ] = None,
+    dataset: Annotated[
+        str | None,
+        typer.Option(
+            "--dataset", help="Dataset name for the records' source and the catalog (default: the output file's stem)."
+        ),
+    ] = None,
+    license: Annotated[
+        str | None, typer.Option("--license", help="Licence of the raw data, stored in each record's source.")
+    ] = None,
+    register: Annotated[
+        bool,
+        typer.Option(
+            "--register/--no-register", help="Register the output and its quarantine in the catalog of ACEFORGE_HOME."
+        ),
+    ] = True,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help='Print {"read", "converted", "quarantined", "output"} as the last stdout line.'),
+    ] = False,
 ) -> None:
     """Convert raw trajectories of one format into a Parquet file of AgentRecords.
 
     Records that cannot be converted go to the quarantine file with their reason; read = converted + quarantined.
     Exit codes: 0 when at least one record converted, 1 when none did, 2 on usage errors.
     """
+    if option is None:
+        option = []
     if output.suffix != ".parquet":
         fail(f"--output must be a .parquet file, got {output}")
     options = ConvertOptions(dataset=dataset, license=license, extra=parse_options(option))
@@ -112,7 +143,9 @@ def convert(
     if stats.converted == 0:
         say_error(nothing_converted(stats, fmt))
     else:
-        say(f"converted {stats.converted} of {stats.read} records -> {stats.output}; quarantined {stats.quarantined} -> {stats.quarantine}")
+        say(
+            f"converted {stats.converted} of {stats.read} records -> {stats.output}; quarantined {stats.quarantined} -> {stats.quarantine}"
+        )
         if register:
             register_output(name, fmt, stats, chash, inputs, license)
     if as_json:
@@ -121,7 +154,9 @@ def convert(
         raise typer.Exit(FAILED)
 
 
-def register_output(name: str, fmt: str, stats: ConvertStats, chash: str | None, inputs: list[str], license: str | None) -> None:
+def register_output(
+    name: str, fmt: str, stats: ConvertStats, chash: str | None, inputs: list[str], license: str | None
+) -> None:
     try:
         catalog = Catalog()
         records, _ = register_outputs(catalog, name, fmt, stats, chash or "", inputs, license)

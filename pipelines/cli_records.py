@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Iterator, Optional
+from typing import Annotated
 
 import orjson
 import pyarrow as pa
@@ -36,7 +37,11 @@ def schema_problems(path: Path) -> list[str]:
         return []
     found = {f.name: f.type for f in schema}
     problems = [f"missing column {f.name!r}" for f in RECORD_SCHEMA if f.name not in found]
-    problems += [f"column {f.name!r} is {found[f.name]}, expected {f.type}" for f in RECORD_SCHEMA if f.name in found and found[f.name] != f.type]
+    problems += [
+        f"column {f.name!r} is {found[f.name]}, expected {f.type}"
+        for f in RECORD_SCHEMA
+        if f.name in found and found[f.name] != f.type
+    ]
     problems += [f"unexpected column {name!r}" for name in found if RECORD_SCHEMA.get_field_index(name) < 0]
     return problems or ["column order differs from the record schema"]
 
@@ -102,8 +107,12 @@ def validate(file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) fil
 @app.command()
 def show(
     file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) file of AgentRecords.")],
-    record_id: Annotated[Optional[str], typer.Option("--id", help="Record id (or the source's original id); default: the first record.")] = None,
-    width: Annotated[int, typer.Option("--max-chars", help="Clip long texts to this many characters (0: no clipping).")] = 400,
+    record_id: Annotated[
+        str | None, typer.Option("--id", help="Record id (or the source's original id); default: the first record.")
+    ] = None,
+    width: Annotated[
+        int, typer.Option("--max-chars", help="Clip long texts to this many characters (0: no clipping).")
+    ] = 400,
 ) -> None:
     """Show one record readably: source, E (tools, policy), q, every τ step, v."""
     check_file(file)

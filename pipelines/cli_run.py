@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -23,8 +23,13 @@ from pipelines.cli_common import FAILED, fail, out, say
 
 @app.command()
 def demo(
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Directory for the raw files (default: <ACEFORGE_HOME>/demo/raw).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the generator; the same seed gives the same bytes.")] = DEFAULT_SEED,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Directory for the raw files (default: <ACEFORGE_HOME>/demo/raw)."),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the generator; the same seed gives the same bytes.")
+    ] = DEFAULT_SEED,
 ) -> None:
     """Write the project's demo raw sources (a bookstore's support logs in five formats, with a few malformed records)."""
     for name, path in write_demo_sources(output, seed).items():
@@ -38,15 +43,34 @@ def summary_table(outcomes) -> Table:
         check = {True: "passed", False: "FAILED", None: "-"}[o.check_passed]
         status = Text("ok") if o.ok else Text("FAILED", style="red")
         rate = f"{m['quarantine_rate']:.1%}" if "quarantine_rate" in m else "-"
-        table.add_row(o.source, str(m.get("format", "-")), str(m.get("read", "-")), str(m.get("converted", "-")),
-                      str(m.get("quarantined", "-")), rate, check, status)
+        table.add_row(
+            o.source,
+            str(m.get("format", "-")),
+            str(m.get("read", "-")),
+            str(m.get("converted", "-")),
+            str(m.get("quarantined", "-")),
+            rate,
+            check,
+            status,
+        )
     return table
 
 
 @app.command()
 def run(
-    max_quarantine_rate: Annotated[float, typer.Option("--max-quarantine-rate", min=0.0, max=1.0, help="A source whose quarantined/read exceeds this fails its check.")] = DEFAULT_MAX_QUARANTINE_RATE,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show Dagster's own run log (INFO and up, with tracebacks of failures).")] = False,
+    max_quarantine_rate: Annotated[
+        float,
+        typer.Option(
+            "--max-quarantine-rate",
+            min=0.0,
+            max=1.0,
+            help="A source whose quarantined/read exceeds this fails its check.",
+        ),
+    ] = DEFAULT_MAX_QUARANTINE_RATE,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="Show Dagster's own run log (INFO and up, with tracebacks of failures)."),
+    ] = False,
 ) -> None:
     """The main job on embedded defaults: generate the demo sources, ingest every catalog source through Dagster, register the outputs.
 
@@ -64,13 +88,17 @@ def run(
 
     try:
         with DagsterInstance.get() as instance:
-            outcomes = run_ingest(instance, max_quarantine_rate=max_quarantine_rate, log_level="INFO" if verbose else "CRITICAL")
+            outcomes = run_ingest(
+                instance, max_quarantine_rate=max_quarantine_rate, log_level="INFO" if verbose else "CRITICAL"
+            )
     except EntryError as exc:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")
     out.print(summary_table(outcomes))
     example = next((o.source for o in outcomes if o.ok), "datasets")
-    say(f"data: {home}\ncatalog: {catalog_path()}  (try: aceforge catalog list; aceforge catalog sql \"SELECT count(*) FROM {example}\")\n"
-        f"dagster: DAGSTER_HOME={dagster_home()} dagster dev -f pipelines/definitions.py")
+    say(
+        f'data: {home}\ncatalog: {catalog_path()}  (try: aceforge catalog list; aceforge catalog sql "SELECT count(*) FROM {example}")\n'
+        f"dagster: DAGSTER_HOME={dagster_home()} dagster dev -f pipelines/definitions.py"
+    )
     failed = [o for o in outcomes if not o.ok]
     for o in failed:
         say(f"{o.source}: {o.error or 'quarantine rate over the limit'}")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, Iterator, Optional
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -51,10 +52,20 @@ def read_or_quarantine(path: Path, quarantine: LazyQuarantine) -> Iterator[Agent
 @app.command("verify")
 def verify_cmd(
     input: Annotated[Path, typer.Argument(help="Records to verify (.parquet or .jsonl).")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the re-verified records (.parquet or .jsonl).")],
-    quarantine: Annotated[Optional[Path], typer.Option(
-        "-q", "--quarantine", help="Where unreadable rows go (default: OUTPUT's name + .quarantine.parquet; written only if needed).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object instead of text.")] = False,
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Where to write the re-verified records (.parquet or .jsonl).")
+    ],
+    quarantine: Annotated[
+        Path | None,
+        typer.Option(
+            "-q",
+            "--quarantine",
+            help="Where unreadable rows go (default: OUTPUT's name + .quarantine.parquet; written only if needed).",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as one JSON object instead of text.")
+    ] = False,
 ) -> None:
     """Re-run the verifier chain (structure, replay, constraints, unit tests, answer match) on every record
     whose v.kind names a deterministic check, write all records to OUTPUT, and report how many verdicts changed.
@@ -77,8 +88,10 @@ def verify_cmd(
         return
     out.print(f"{stats.records} records: {stats.verified} verified, {stats.skipped} skipped (no deterministic check)")
     out.print(f"passed {stats.passed}, failed {stats.failed}, undecided {stats.undecided}")
-    out.print(f"verdicts changed: {stats.verdicts_changed} (scores changed: {stats.scores_changed}, "
-              f"verifier versions changed: {stats.versions_changed})")
+    out.print(
+        f"verdicts changed: {stats.verdicts_changed} (scores changed: {stats.scores_changed}, "
+        f"verifier versions changed: {stats.versions_changed})"
+    )
     if stats.reasons:
         out.print("reasons: " + ", ".join(f"{reason} {count}" for reason, count in stats.reasons.most_common()))
     if bad_rows.rows:

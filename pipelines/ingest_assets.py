@@ -36,7 +36,9 @@ CHECK_NAME = "quarantine_rate"
 
 class IngestConfig(Config):
     max_quarantine_rate: float = Field(
-        default=DEFAULT_MAX_QUARANTINE_RATE, ge=0.0, le=1.0,
+        default=DEFAULT_MAX_QUARANTINE_RATE,
+        ge=0.0,
+        le=1.0,
         description="The quarantine_rate check fails a source when quarantined/read exceeds this.",
     )
 
@@ -47,7 +49,12 @@ def materialize_result(result: IngestResult, max_rate: float) -> MaterializeResu
         check_name=CHECK_NAME,
         passed=result.quarantine_rate <= max_rate,
         severity=AssetCheckSeverity.ERROR,
-        metadata={"quarantine_rate": result.quarantine_rate, "max_quarantine_rate": max_rate, "quarantined": stats.quarantined, "read": stats.read},
+        metadata={
+            "quarantine_rate": result.quarantine_rate,
+            "max_quarantine_rate": max_rate,
+            "quarantined": stats.quarantined,
+            "read": stats.read,
+        },
     )
     return MaterializeResult(
         metadata={
@@ -78,10 +85,14 @@ def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
         name=ASSET_NAME,
         group_name="ingest",
         partitions_def=partitions,
-        check_specs=[AssetCheckSpec(
-            CHECK_NAME, asset=ASSET_NAME, blocking=True,
-            description="Fails when a source's quarantine rate exceeds max_quarantine_rate (its format or data is likely wrong).",
-        )],
+        check_specs=[
+            AssetCheckSpec(
+                CHECK_NAME,
+                asset=ASSET_NAME,
+                blocking=True,
+                description="Fails when a source's quarantine rate exceeds max_quarantine_rate (its format or data is likely wrong).",
+            )
+        ],
         description="Raw source files converted to AgentRecords (Parquet + quarantine), registered in the DuckDB catalog.",
         kinds={"python", "parquet", "duckdb"},
     )
@@ -89,7 +100,9 @@ def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
         entry = by_name[context.partition_key]
         context.log.info(f"converting {entry.name} ({entry.format}) from {entry.paths}")
         result = ingest_entry(entry)
-        context.log.info(f"{entry.name}: read {result.stats.read}, converted {result.stats.converted}, quarantined {result.stats.quarantined}")
+        context.log.info(
+            f"{entry.name}: read {result.stats.read}, converted {result.stats.converted}, quarantined {result.stats.quarantined}"
+        )
         return materialize_result(result, config.max_quarantine_rate)
 
     return converted

@@ -68,12 +68,22 @@ def run_ingest(
     outcomes = []
     for key in converted.partitions_def.get_partition_keys():
         result = materialize(
-            [converted], instance=instance, partition_key=key, run_config=run_config,
-            raise_on_error=False, tags={"aceforge/job": "run"},
+            [converted],
+            instance=instance,
+            partition_key=key,
+            run_config=run_config,
+            raise_on_error=False,
+            tags={"aceforge/job": "run"},
         )
         checks = [evaluation.passed for evaluation in result.get_asset_check_evaluations()]
-        outcomes.append(SourceOutcome(
-            source=key, run_id=result.run_id, success=result.success,
-            check_passed=all(checks) if checks else None, metadata=_metadata(result), error=_error(result),
-        ))
+        outcomes.append(
+            SourceOutcome(
+                source=key,
+                run_id=result.run_id,
+                success=result.success,
+                check_passed=all(checks) if checks else None,
+                metadata=_metadata(result),
+                error=_error(result),
+            )
+        )
     return outcomes

@@ -31,7 +31,10 @@ def step_cells(step: Any, limit: int) -> tuple[str, str, Text]:
         body = Text(f"{step.function}({clip(json.dumps(step.kwargs, ensure_ascii=False), limit)})", style="cyan")
         who = f"agent → tool {step.tool_call_id or ''}".strip()
     elif isinstance(step, CodeAction):
-        body, who = Text(clip(step.content, limit), style="cyan"), f"agent → {step.language} {step.tool_call_id or ''}".strip()
+        body, who = (
+            Text(clip(step.content, limit), style="cyan"),
+            f"agent → {step.language} {step.tool_call_id or ''}".strip(),
+        )
     elif isinstance(step, MessageAction):
         body, who = Text(clip(step.content, limit)), "agent"
     elif isinstance(step, TextObservation):
@@ -67,11 +70,36 @@ def render_record(record: AgentRecord, limit: int = 400) -> RenderableType:
         verdict = f"passed={result.passed} score={result.score} {' '.join(result.reasons)}".strip()
     parts: list[RenderableType] = [
         _fields([("id", record.id), ("source", source), ("schema", record.schema_version)]),
-        Panel(_fields([("kind", env.kind), ("name", env.name), ("tools", tools), ("policy", clip(env.policy, limit))]), title="E  environment", title_align="left"),
-        Panel(_fields([("instruction", clip(task.instruction, limit)), ("constraints", len(task.constraints) or None),
-                       ("user scenario", clip(json.dumps(task.user_scenario), limit) if task.user_scenario else None)]), title="q  task", title_align="left"),
-        Panel(trajectory_table(record, limit), title=f"τ  trajectory ({len(record.trajectory)} steps)", title_align="left"),
-        Panel(_fields([("kind", verifier.kind), ("version", verifier.version), ("result", verdict),
-                       ("evidence", clip(json.dumps(result.evidence), limit) if result and result.evidence else None)]), title="v  verifier", title_align="left"),
+        Panel(
+            _fields([("kind", env.kind), ("name", env.name), ("tools", tools), ("policy", clip(env.policy, limit))]),
+            title="E  environment",
+            title_align="left",
+        ),
+        Panel(
+            _fields(
+                [
+                    ("instruction", clip(task.instruction, limit)),
+                    ("constraints", len(task.constraints) or None),
+                    ("user scenario", clip(json.dumps(task.user_scenario), limit) if task.user_scenario else None),
+                ]
+            ),
+            title="q  task",
+            title_align="left",
+        ),
+        Panel(
+            trajectory_table(record, limit), title=f"τ  trajectory ({len(record.trajectory)} steps)", title_align="left"
+        ),
+        Panel(
+            _fields(
+                [
+                    ("kind", verifier.kind),
+                    ("version", verifier.version),
+                    ("result", verdict),
+                    ("evidence", clip(json.dumps(result.evidence), limit) if result and result.evidence else None),
+                ]
+            ),
+            title="v  verifier",
+            title_align="left",
+        ),
     ]
     return Group(*parts)

@@ -37,7 +37,12 @@ def step_to_adp(step: dict[str, Any]) -> dict[str, Any]:
         out["description"] = step.get("reasoning")
         return out
     if kind == "text_observation":
-        return {"class_": kind, "content": step["content"], "name": step.get("name"), "source": _ADP_SOURCES[step["source"]]}
+        return {
+            "class_": kind,
+            "content": step["content"],
+            "name": step.get("name"),
+            "source": _ADP_SOURCES[step["source"]],
+        }
     if kind == "image_observation":
         return {
             "class_": kind,

@@ -14,7 +14,18 @@ import orjson
 import pyarrow as pa
 from pydantic_core import to_jsonable_python
 
-from schemas.record import AgentRecord, Environment, Lineage, Scores, Source, StateRef, Task, Tool, Verifier, VerifierResult
+from schemas.record import (
+    AgentRecord,
+    Environment,
+    Lineage,
+    Scores,
+    Source,
+    StateRef,
+    Task,
+    Tool,
+    Verifier,
+    VerifierResult,
+)
 from schemas.steps import (
     ApiAction,
     BoundingBox,
@@ -113,7 +124,16 @@ _PLAIN_JSON_ONLY = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBC
 # or extra fields), so their field values are what pydantic dumps. Other models go through pydantic.
 _SCHEMA_MODELS = frozenset(
     {AgentRecord, Environment, Task, Verifier, VerifierResult, Source, Lineage, Scores, Tool, StateRef}
-    | {MessageAction, ApiAction, CodeAction, TextObservation, ImageObservation, WebObservation, ImageAnnotation, BoundingBox}
+    | {
+        MessageAction,
+        ApiAction,
+        CodeAction,
+        TextObservation,
+        ImageObservation,
+        WebObservation,
+        ImageAnnotation,
+        BoundingBox,
+    }
 )
 
 

@@ -9,9 +9,10 @@ leaves a half-written Parquet file under the final name.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import orjson
 import pyarrow as pa
@@ -83,7 +84,7 @@ class ParquetRowWriter:
         self._writer.close()
         self._tmp.unlink(missing_ok=True)
 
-    def __enter__(self) -> "ParquetRowWriter":
+    def __enter__(self) -> ParquetRowWriter:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
@@ -135,7 +136,9 @@ def write_records(records: Iterable[AgentRecord], path: str | os.PathLike) -> in
     return writer.rows
 
 
-def iter_parquet_rows(path: str | os.PathLike, batch_size: int = 1024, columns: list[str] | None = None) -> Iterator[dict]:
+def iter_parquet_rows(
+    path: str | os.PathLike, batch_size: int = 1024, columns: list[str] | None = None
+) -> Iterator[dict]:
     for batch in pq.ParquetFile(path).iter_batches(batch_size=batch_size, columns=columns):
         yield from batch.to_pylist()
 

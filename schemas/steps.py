@@ -13,7 +13,7 @@ map one to one). Additions over ADP v1:
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -93,7 +93,7 @@ class WebObservation(_Step):
 
 
 Step = Annotated[
-    Union[MessageAction, ApiAction, CodeAction, TextObservation, ImageObservation, WebObservation],
+    MessageAction | ApiAction | CodeAction | TextObservation | ImageObservation | WebObservation,
     Field(discriminator="class_"),
 ]
 

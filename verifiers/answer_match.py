@@ -69,7 +69,8 @@ class AnswerMatchVerifier(RecordVerifier):
     def check(self, ctx: CheckContext) -> VerifierResult:
         expected_outputs = ctx.record.task.expected_outputs or {}
         expected = expected_outputs.get("answers") or (
-            [expected_outputs["answer"]] if "answer" in expected_outputs else [])
+            [expected_outputs["answer"]] if "answer" in expected_outputs else []
+        )
         if not expected:
             return self.result(False, reasons=["no_expected_answer"])
         predicted = final_answer(ctx.record.trajectory)
@@ -79,4 +80,6 @@ class AnswerMatchVerifier(RecordVerifier):
         mode, tolerance = options.get("mode", "auto"), float(options.get("tolerance", 1e-6))
         matched = next((e for e in expected if answers_match(predicted, e, mode, tolerance)), None)
         evidence = {"mode": mode, "predicted": predicted[-300:], "expected": expected[:5]}
-        return self.result(matched is not None, reasons=[] if matched is not None else ["answer_mismatch"], evidence=evidence)
+        return self.result(
+            matched is not None, reasons=[] if matched is not None else ["answer_mismatch"], evidence=evidence
+        )

@@ -9,9 +9,11 @@ unexpected exception into the reason ``verifier_error:<Type>``.
 
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from environments.base import ToolEnvironment
 from schemas.record import AgentRecord, Tool, VerifierResult
@@ -50,10 +52,9 @@ class CheckContext:
         if self.live_tools is None:
             self.live_tools = []
             if env.name:
-                try:
+                # An unknown or broken environment: every call is then an unknown tool.
+                with contextlib.suppress(Exception):
                     self.live_tools = self.env_factory(env.name, **dict(env.sandbox.get("env_params", {}))).tools()
-                except Exception:  # an unknown or broken environment: every call is then an unknown tool
-                    pass
         return {t.name: t for t in self.live_tools}
 
 
@@ -64,11 +65,15 @@ class RecordVerifier(ABC):
     hard: bool = False
 
     @abstractmethod
-    def check(self, ctx: CheckContext) -> VerifierResult:
-        ...
+    def check(self, ctx: CheckContext) -> VerifierResult: ...
 
-    def result(self, passed: bool, score: float | None = None, reasons: list[str] | None = None,
-               evidence: dict[str, Any] | None = None) -> VerifierResult:
+    def result(
+        self,
+        passed: bool,
+        score: float | None = None,
+        reasons: list[str] | None = None,
+        evidence: dict[str, Any] | None = None,
+    ) -> VerifierResult:
         return VerifierResult(
             passed=passed,
             score=(1.0 if passed else 0.0) if score is None else round(float(score), 6),

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from schemas.record import AgentRecord
 from verifiers.base import EnvFactory, default_env_factory
@@ -30,8 +31,9 @@ class VerifyStats:
         return data
 
 
-def reverify(records: Iterable[AgentRecord], stats: VerifyStats, env_factory: EnvFactory = default_env_factory,
-             judge: Any = None) -> Iterator[AgentRecord]:
+def reverify(
+    records: Iterable[AgentRecord], stats: VerifyStats, env_factory: EnvFactory = default_env_factory, judge: Any = None
+) -> Iterator[AgentRecord]:
     """Yield every record, re-verified when verifiable, counting into ``stats`` as it goes."""
     for record in records:
         stats.records += 1

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from verifiers.state_reader import MISSING, StateReader, changed_rows, split_path, within
 
@@ -62,7 +63,9 @@ def values_match(expected: Any, actual: Any, tolerance: float = 1e-6) -> bool:
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
         return math.isclose(expected, actual, abs_tol=tolerance)
     if isinstance(expected, dict) and isinstance(actual, dict):
-        return expected.keys() == actual.keys() and all(values_match(v, actual[k], tolerance) for k, v in expected.items())
+        return expected.keys() == actual.keys() and all(
+            values_match(v, actual[k], tolerance) for k, v in expected.items()
+        )
     if isinstance(expected, list) and isinstance(actual, list):
         return len(expected) == len(actual) and all(values_match(e, a, tolerance) for e, a in zip(expected, actual))
     return expected == actual
@@ -131,8 +134,9 @@ def message_not_contains(c: dict, o: Outcome) -> bool:
 def _matching_calls(c: dict, o: Outcome) -> list[tuple[str, dict, bool]]:
     function, subset = _field(c, "function"), c.get("args_subset", {})
     need_success = c.get("succeeded", True)
-    return [call for call in o.calls
-            if call[0] == function and is_subset(subset, call[1]) and (call[2] or not need_success)]
+    return [
+        call for call in o.calls if call[0] == function and is_subset(subset, call[1]) and (call[2] or not need_success)
+    ]
 
 
 def action_called(c: dict, o: Outcome) -> bool:

@@ -40,10 +40,16 @@ def outcome_of(ctx: CheckContext) -> Outcome:
     trajectory = ctx.record.trajectory
     if ctx.write_log:  # replayed: success as the replay saw it
         ok_by_step = {entry["step"]: entry["ok"] for entry in ctx.write_log}
-        calls = [(s.function, s.kwargs, ok_by_step.get(i, False)) for i, s in enumerate(trajectory) if isinstance(s, ApiAction)]
+        calls = [
+            (s.function, s.kwargs, ok_by_step.get(i, False))
+            for i, s in enumerate(trajectory)
+            if isinstance(s, ApiAction)
+        ]
     else:  # no replay: success as the recorded result says
-        calls = [(p.call.function, p.call.kwargs, p.result is not None and not p.result.content.lstrip().startswith("Error"))
-                 for p in pair_calls(trajectory)[0]]
+        calls = [
+            (p.call.function, p.call.kwargs, p.result is not None and not p.result.content.lstrip().startswith("Error"))
+            for p in pair_calls(trajectory)[0]
+        ]
     return Outcome(
         final=StateReader(ctx.final_env) if ctx.final_env is not None else None,
         initial=StateReader(ctx.initial_env) if ctx.initial_env is not None else None,
@@ -84,10 +90,19 @@ class ConstraintsVerifier(RecordVerifier):
         harmful, redundant = self._bad_writes(ctx, outcome, constraints)
         weights = (ctx.spec.get("harmful_weight", HARMFUL_WEIGHT), ctx.spec.get("redundant_weight", REDUNDANT_WEIGHT))
         penalty = min(1.0, weights[0] * len(harmful) + weights[1] * len(redundant))
-        reasons += ["harmful_write"] * bool(harmful) + ["redundant_write"] * bool(redundant) + ["no_constraints"] * (not scored)
+        reasons += (
+            ["harmful_write"] * bool(harmful)
+            + ["redundant_write"] * bool(redundant)
+            + ["no_constraints"] * (not scored)
+        )
         passed = bool(scored) and all(r["met"] for r in results) and not harmful
-        evidence = {"constraints": results, "fraction_met": round(fraction, 6), "penalty": round(penalty, 6),
-                    "harmful_writes": [".".join(row) for row in harmful], "redundant_writes": redundant}
+        evidence = {
+            "constraints": results,
+            "fraction_met": round(fraction, 6),
+            "penalty": round(penalty, 6),
+            "harmful_writes": [".".join(row) for row in harmful],
+            "redundant_writes": redundant,
+        }
         return self.result(passed, score=fraction * (1 - penalty), reasons=reasons, evidence=evidence)
 
     @staticmethod

@@ -55,7 +55,7 @@ def state_source(env: Environment) -> tuple[str, Any]:
         return "inline", sandbox["initial_state"]
     snapshot = env.initial_state.snapshot_id if env.initial_state else ""
     if sandbox.get("state_path") or snapshot.startswith("file:"):
-        return "file", sandbox.get("state_path") or snapshot[len("file:"):]
+        return "file", sandbox.get("state_path") or snapshot[len("file:") :]
     return "seed", int(sandbox.get("seed", 0))
 
 
@@ -76,5 +76,7 @@ def build_environment(env: Environment, factory: EnvFactory) -> ToolEnvironment:
         live.reset(seed=value)
     expected = env.initial_state.content_hash if env.initial_state else None
     if expected and live.state_hash() != expected:
-        raise InitialStateError("initial_state_mismatch", f"initial state hashes to {live.state_hash()}, E pins {expected}")
+        raise InitialStateError(
+            "initial_state_mismatch", f"initial state hashes to {live.state_hash()}, E pins {expected}"
+        )
     return live

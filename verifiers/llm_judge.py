@@ -19,7 +19,8 @@ The model must answer with JSON ``{"score": 0..1, "reason": "..."}`` (a bare
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 
@@ -44,10 +45,15 @@ def transcript(record: AgentRecord) -> str:
 
 def judge_messages(record: AgentRecord, rubric: str) -> list[dict[str, str]]:
     return [
-        {"role": "system", "content": "You grade AI agent trajectories. Answer only with JSON: "
-                                      '{"score": <number from 0 to 1>, "reason": "<one sentence>"}.'},
-        {"role": "user", "content": f"Task:\n{record.task.instruction}\n\nCriterion: {rubric}\n\n"
-                                    f"Trajectory:\n{transcript(record)}"},
+        {
+            "role": "system",
+            "content": "You grade AI agent trajectories. Answer only with JSON: "
+            '{"score": <number from 0 to 1>, "reason": "<one sentence>"}.',
+        },
+        {
+            "role": "user",
+            "content": f"Task:\n{record.task.instruction}\n\nCriterion: {rubric}\n\nTrajectory:\n{transcript(record)}",
+        },
     ]
 
 
@@ -57,7 +63,11 @@ def parse_verdict(text: str) -> tuple[float, str] | None:
             data = orjson.loads(match.group(0))
         except orjson.JSONDecodeError:
             continue
-        if isinstance(data, dict) and isinstance(data.get("score"), (int, float)) and not isinstance(data["score"], bool):
+        if (
+            isinstance(data, dict)
+            and isinstance(data.get("score"), (int, float))
+            and not isinstance(data["score"], bool)
+        ):
             return min(1.0, max(0.0, float(data["score"]))), str(data.get("reason", ""))
     found = _VERDICT.findall(text.upper())
     if found:
@@ -94,17 +104,25 @@ class LLMJudge(RecordVerifier):
 
     def check(self, ctx: CheckContext) -> VerifierResult:
         if self.backend is None:
-            return VerifierResult(passed=None, score=None, reasons=["judge_unavailable"], verifier=self.name, version=self.version)
+            return VerifierResult(
+                passed=None, score=None, reasons=["judge_unavailable"], verifier=self.name, version=self.version
+            )
         options = ctx.spec.get("judge") if isinstance(ctx.spec.get("judge"), dict) else {}
         messages = judge_messages(ctx.record, options.get("rubric", DEFAULT_RUBRIC))
         try:
             text = self.generate([messages])[0]
         except Exception as exc:  # any backend failure is a failed judgement, not a crashed run
-            return self.result(False, reasons=["judge_error"], evidence={"detail": f"{type(exc).__name__}: {exc}"[:300]})
+            return self.result(
+                False, reasons=["judge_error"], evidence={"detail": f"{type(exc).__name__}: {exc}"[:300]}
+            )
         verdict = parse_verdict(text)
         if verdict is None:
             return self.result(False, reasons=["judge_unparseable"], evidence={"output": text[:300]})
         score, reason = verdict
         passed = score >= float(options.get("threshold", 0.5))
-        return self.result(passed, score=score, reasons=[] if passed else ["judge_failed"],
-                           evidence={"judge_reason": reason[:300], "output": text[:300]})
+        return self.result(
+            passed,
+            score=score,
+            reasons=[] if passed else ["judge_failed"],
+            evidence={"judge_reason": reason[:300], "output": text[:300]},
+        )

@@ -72,20 +72,38 @@ class ReplayVerifier(RecordVerifier):
             try:
                 replayed = env.call(call.function, call.kwargs)
             except Exception as exc:  # the protocol forbids raising; a buggy environment must not crash us
-                return self.result(False, reasons=["replay_error"],
-                                   evidence={"step": pair.step, "tool": call.function, "detail": f"{type(exc).__name__}: {exc}"})
+                return self.result(
+                    False,
+                    reasons=["replay_error"],
+                    evidence={"step": pair.step, "tool": call.function, "detail": f"{type(exc).__name__}: {exc}"},
+                )
             errors += not replayed.ok
-            ctx.write_log.append({
-                "step": pair.step, "tool": call.function, "ok": replayed.ok, "access": access.get(call.function),
-                "changed": is_write and replayed.ok and env.state_hash() != before,
-            })
-            if mismatch is None and pair.result is not None and not same_observation(pair.result.content, replayed, mode):
-                mismatch = {"step": pair.result_step, "tool": call.function,
-                            "recorded": pair.result.content[:EXCERPT], "replayed": replayed.as_text()[:EXCERPT]}
+            ctx.write_log.append(
+                {
+                    "step": pair.step,
+                    "tool": call.function,
+                    "ok": replayed.ok,
+                    "access": access.get(call.function),
+                    "changed": is_write and replayed.ok and env.state_hash() != before,
+                }
+            )
+            if (
+                mismatch is None
+                and pair.result is not None
+                and not same_observation(pair.result.content, replayed, mode)
+            ):
+                mismatch = {
+                    "step": pair.result_step,
+                    "tool": call.function,
+                    "recorded": pair.result.content[:EXCERPT],
+                    "replayed": replayed.as_text()[:EXCERPT],
+                }
         ctx.final_env = env
         return self._verdict(ctx, env.state_hash(), len(pairs), errors, mismatch)
 
-    def _verdict(self, ctx: CheckContext, final_hash: str, calls: int, errors: int, mismatch: dict | None) -> VerifierResult:
+    def _verdict(
+        self, ctx: CheckContext, final_hash: str, calls: int, errors: int, mismatch: dict | None
+    ) -> VerifierResult:
         evidence: dict[str, Any] = {"final_state_hash": final_hash, "calls": calls, "tool_errors": errors}
         reasons = []
         if mismatch is not None:

@@ -71,15 +71,23 @@ def _run_stage(stage: RecordVerifier, ctx: CheckContext) -> VerifierResult:
     try:
         return stage.check(ctx)
     except Exception as exc:  # bad input must become a reason code, never a crashed run
-        return VerifierResult(passed=False, score=0.0, reasons=[f"verifier_error:{type(exc).__name__}"],
-                              evidence={"detail": str(exc)[:500]}, verifier=stage.name, version=stage.version)
+        return VerifierResult(
+            passed=False,
+            score=0.0,
+            reasons=[f"verifier_error:{type(exc).__name__}"],
+            evidence={"detail": str(exc)[:500]},
+            verifier=stage.name,
+            version=stage.version,
+        )
 
 
 def chain_version(chain: list[RecordVerifier]) -> str:
     return "+".join(f"{stage.name}@{stage.version}" for stage in chain)
 
 
-def verify_record(record: AgentRecord, env_factory: EnvFactory = default_env_factory, judge: Any = None) -> VerifierResult:
+def verify_record(
+    record: AgentRecord, env_factory: EnvFactory = default_env_factory, judge: Any = None
+) -> VerifierResult:
     """Run the record's chain and combine the stage results into one VerifierResult."""
     chain = plan(record, judge)
     ctx = CheckContext(record=record, env_factory=env_factory)
@@ -107,8 +115,16 @@ def combine(results: list[VerifierResult], version: str) -> VerifierResult:
         score=0.0 if hard_stop else (min(scores) if scores else None),
         reasons=list(dict.fromkeys(reason for r in results for reason in r.reasons)),
         evidence={
-            "stages": [{"verifier": r.verifier, "version": r.version, "passed": r.passed, "score": r.score,
-                        "reasons": r.reasons} for r in results],
+            "stages": [
+                {
+                    "verifier": r.verifier,
+                    "version": r.version,
+                    "passed": r.passed,
+                    "score": r.score,
+                    "reasons": r.reasons,
+                }
+                for r in results
+            ],
             **{r.verifier: r.evidence for r in results},
         },
         verifier=CHAIN_NAME,
@@ -116,7 +132,9 @@ def combine(results: list[VerifierResult], version: str) -> VerifierResult:
     )
 
 
-def apply_verification(record: AgentRecord, env_factory: EnvFactory = default_env_factory, judge: Any = None) -> AgentRecord:
+def apply_verification(
+    record: AgentRecord, env_factory: EnvFactory = default_env_factory, judge: Any = None
+) -> AgentRecord:
     """A copy of the record with v.result (and v.version) recomputed; unverifiable records come back unchanged."""
     if not is_verifiable(record):
         return record

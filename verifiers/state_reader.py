@@ -64,7 +64,9 @@ def changed_rows(initial: StateReader, final: StateReader) -> list[tuple[str, ..
     for table in sorted(set(before) | set(after), key=str):
         a, b = before.get(table, MISSING), after.get(table, MISSING)
         if isinstance(a, dict) and isinstance(b, dict):
-            rows += [(str(table), str(k)) for k in sorted(set(a) | set(b), key=str) if a.get(k, MISSING) != b.get(k, MISSING)]
+            rows += [
+                (str(table), str(k)) for k in sorted(set(a) | set(b), key=str) if a.get(k, MISSING) != b.get(k, MISSING)
+            ]
         elif a != b:
             rows.append((str(table),))
     return rows

@@ -65,8 +65,9 @@ class StructureVerifier(RecordVerifier):
             issues.append({"step": len(trajectory) - 1, "code": "unterminated", "detail": last.class_})
         issues.sort(key=lambda issue: issue["step"])
         reasons = [issue["code"] for issue in issues]
-        return self.result(not issues, reasons=reasons,
-                           evidence={"tool_calls": len(pairs), "issues": issues[:MAX_ISSUES]})
+        return self.result(
+            not issues, reasons=reasons, evidence={"tool_calls": len(pairs), "issues": issues[:MAX_ISSUES]}
+        )
 
     def _check_calls(self, pairs, tools: dict[str, Tool], issues: list) -> None:
         seen_ids: set[str] = set()
@@ -83,10 +84,14 @@ class StructureVerifier(RecordVerifier):
             try:
                 errors = argument_errors(tool, call.kwargs)
             except SchemaError as exc:
-                issues.append({"step": pair.step, "code": "tool_schema_invalid", "detail": f"{tool.name}: {exc.message}"})
+                issues.append(
+                    {"step": pair.step, "code": "tool_schema_invalid", "detail": f"{tool.name}: {exc.message}"}
+                )
                 continue
             if errors:
-                issues.append({"step": pair.step, "code": "args_schema_invalid", "detail": f"{call.function}: {errors[0]}"})
+                issues.append(
+                    {"step": pair.step, "code": "args_schema_invalid", "detail": f"{call.function}: {errors[0]}"}
+                )
 
     def _check_answered(self, trajectory: list, pairs, issues: list) -> None:
         """A call must be answered before the agent's next message (or at all)."""

@@ -46,9 +46,14 @@ class UnitTestVerifier(RecordVerifier):
         limits = SandboxLimits(**ctx.spec.get("limits", {}))
         run = run_python(code, tests, expected.get("entry_point"), expected.get("test_setup", ""), limits)
         evidence = {
-            "status": run.status, "tests_passed": run.tests_passed, "tests_total": run.tests_total,
-            "test_results": run.test_results[:MAX_TEST_RESULTS], "violations": run.violations,
-            "errors": run.errors, "stderr": run.stderr[-500:], "isolation": run.isolation,
+            "status": run.status,
+            "tests_passed": run.tests_passed,
+            "tests_total": run.tests_total,
+            "test_results": run.test_results[:MAX_TEST_RESULTS],
+            "violations": run.violations,
+            "errors": run.errors,
+            "stderr": run.stderr[-500:],
+            "isolation": run.isolation,
         }
         score = run.tests_passed / run.tests_total if run.tests_total else 0.0
         return self.result(run.ok, score=score, reasons=[] if run.ok else [run.status], evidence=evidence)

@@ -75,7 +75,13 @@ class CatalogEntry(BaseModel):
         for pattern in self.paths:
             expanded = os.path.expanduser(pattern.replace("{data_home}", str(data_home())))
             full = expanded if os.path.isabs(expanded) else str(base / expanded)
-            matches = sorted(glob.glob(full, recursive=True)) if glob.has_magic(full) else [full] if os.path.exists(full) else []
+            matches = (
+                sorted(glob.glob(full, recursive=True))
+                if glob.has_magic(full)
+                else [full]
+                if os.path.exists(full)
+                else []
+            )
             if not matches:
                 raise FileNotFoundError(f"source {self.name!r}: no input matches {full}")
             files.extend(matches)

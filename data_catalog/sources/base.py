@@ -10,8 +10,9 @@ becomes a ``Quarantined`` item with its reason, and the run goes on.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Iterator
+from typing import Any, ClassVar
 
 from schemas.record import AgentRecord
 

@@ -8,7 +8,8 @@ that says which message or call is wrong.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 

@@ -86,7 +86,13 @@ class MiniSweAgentConverter(Converter):
         verified = raw.get("verified")
         if verified is not None and not isinstance(verified, bool):
             raise ConversionError(f"field 'verified' is {type(verified).__name__}, expected bool")
-        result = None if verified is None else VerifierResult(passed=verified, score=float(verified), evidence={"verified": verified}, verifier="swe-bench")
+        result = (
+            None
+            if verified is None
+            else VerifierResult(
+                passed=verified, score=float(verified), evidence={"verified": verified}, verifier="swe-bench"
+            )
+        )
         details = {k: v for k, v in raw.items() if k not in _CONSUMED}
         for key in ("instance_id", "patch"):
             if raw.get(key) is not None:

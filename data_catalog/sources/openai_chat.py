@@ -23,7 +23,14 @@ from __future__ import annotations
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, register, require
-from data_catalog.sources.chat_common import call_steps, chat_record, content_parts, observation_steps, parse_arguments, parse_tools
+from data_catalog.sources.chat_common import (
+    call_steps,
+    chat_record,
+    content_parts,
+    observation_steps,
+    parse_arguments,
+    parse_tools,
+)
 from data_catalog.sources.step_dicts import message
 from schemas.record import AgentRecord
 
@@ -60,7 +67,11 @@ def _tool_call(call: dict[str, Any], where: str) -> tuple[str | None, str, dict[
     if not isinstance(function, dict) or not isinstance(function.get("name"), str):
         raise ConversionError(f"{where} has no function name")
     call_id = call.get("id")
-    return (None if call_id is None else str(call_id)), function["name"], parse_arguments(function.get("arguments"), where)
+    return (
+        (None if call_id is None else str(call_id)),
+        function["name"],
+        parse_arguments(function.get("arguments"), where),
+    )
 
 
 def _assistant_steps(msg: dict[str, Any], where: str, calls: _Calls) -> list:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import gzip
 import io
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from pathlib import Path
-from typing import IO, Callable, Iterable, Iterator
+from typing import IO
 
 import orjson
 

@@ -119,7 +119,9 @@ class ShareGPTConverter(Converter):
             else:
                 steps.append(observation(text, "tool", name=pending.pop(0) if pending else None))
         tools = parse_tools(raw.get("tools"))
-        return chat_record(raw, self.name, self.dataset, self.opts.license, steps, tools, _CONSUMED, {"dialect": dialect})
+        return chat_record(
+            raw, self.name, self.dataset, self.opts.license, steps, tools, _CONSUMED, {"dialect": dialect}
+        )
 
     @staticmethod
     def _user_step(text: str, dialect: str, steps: list[dict]) -> dict:

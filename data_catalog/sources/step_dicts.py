@@ -19,8 +19,16 @@ def message(content: str, reasoning: str | None = None) -> dict[str, Any]:
     return {"class_": "message_action", "content": content, "reasoning": reasoning}
 
 
-def api_call(function: str, kwargs: dict[str, Any], tool_call_id: str | None = None, reasoning: str | None = None) -> dict[str, Any]:
-    return {"class_": "api_action", "function": function, "kwargs": kwargs, "tool_call_id": tool_call_id, "reasoning": reasoning}
+def api_call(
+    function: str, kwargs: dict[str, Any], tool_call_id: str | None = None, reasoning: str | None = None
+) -> dict[str, Any]:
+    return {
+        "class_": "api_action",
+        "function": function,
+        "kwargs": kwargs,
+        "tool_call_id": tool_call_id,
+        "reasoning": reasoning,
+    }
 
 
 def code(language: str, content: str, reasoning: str | None = None) -> dict[str, Any]:
@@ -28,7 +36,13 @@ def code(language: str, content: str, reasoning: str | None = None) -> dict[str,
 
 
 def observation(content: str, source: str, name: str | None = None, tool_call_id: str | None = None) -> dict[str, Any]:
-    return {"class_": "text_observation", "content": content, "source": source, "name": name, "tool_call_id": tool_call_id}
+    return {
+        "class_": "text_observation",
+        "content": content,
+        "source": source,
+        "name": name,
+        "tool_call_id": tool_call_id,
+    }
 
 
 def image(url: str, source: str) -> dict[str, Any]:

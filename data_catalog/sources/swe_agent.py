@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, each_object, register, require
 from data_catalog.sources.text_actions import text_around
@@ -138,7 +139,10 @@ def _kwargs(command: str, signature: Signature) -> dict[str, Any] | None:
         return None
     if not signature.required <= len(args) <= len(signature.names):
         return None
-    return {name: int(value) if name in signature.integers and value.isdigit() else value for name, value in zip(signature.names, args)}
+    return {
+        name: int(value) if name in signature.integers and value.isdigit() else value
+        for name, value in zip(signature.names, args)
+    }
 
 
 def command_action(command: str, reasoning: str | None, signatures: dict[str, Signature]) -> ApiAction | CodeAction:
@@ -177,7 +181,9 @@ def trajectory_steps(turns: list[Any]) -> tuple[list, list[Tool], str]:
         elif role == "ai":
             text = _text(turn, "text", where)
             block = split_command_block(text)
-            steps.append(MessageAction(content=text) if block is None else command_action(block[1], block[0] or None, signatures))
+            steps.append(
+                MessageAction(content=text) if block is None else command_action(block[1], block[0] or None, signatures)
+            )
         else:
             raise ConversionError(f"{where}: unknown role {role!r}")
     if task is None:
@@ -205,7 +211,12 @@ class SweAgentConverter(Converter):
             trajectory=steps,
             verifier=Verifier(
                 kind="unit_tests",
-                result=VerifierResult(passed=target, score=float(target), evidence={"resolved": target, "exit_status": exit_status}, verifier="swe-bench"),
+                result=VerifierResult(
+                    passed=target,
+                    score=float(target),
+                    evidence={"resolved": target, "exit_status": exit_status},
+                    verifier="swe-bench",
+                ),
             ),
             source=Source(dataset=self.dataset, format=self.name, original_id=instance_id, license=self.opts.license),
             lineage=Lineage(generator={"agent": "swe-agent", "model": raw.get("model_name")}),

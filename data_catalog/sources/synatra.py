@@ -63,7 +63,7 @@ def parse_prompt(prompt: str) -> dict[str, str | None]:
     end = prompt.find('"""', start + len(_OBSERVATION_START)) if start >= 0 else -1
     objective = _OBJECTIVE.search(prompt, max(end, 0))
     if end < 0 or objective is None:
-        raise ConversionError("prompt lacks the observation = \"\"\"...\"\"\" or objective = \"...\" of a Synatra program")
+        raise ConversionError('prompt lacks the observation = """...""" or objective = "..." of a Synatra program')
     docstring = _DOCSTRING.match(prompt)
     website = _WEBSITE.search(prompt, 0, start)
     past_at = prompt.find(_PAST_ACTIONS, objective.end())
@@ -79,7 +79,9 @@ def parse_prompt(prompt: str) -> dict[str, str | None]:
 @register
 class SynatraConverter(Converter):
     name = "synatra"
-    description = "Synatra web-agent steps ({prompt, response}): objective, axtree WebObservation and one action per record."
+    description = (
+        "Synatra web-agent steps ({prompt, response}): objective, axtree WebObservation and one action per record."
+    )
 
     def convert(self, raw: Any) -> AgentRecord:
         prompt = require(raw, "prompt", str)

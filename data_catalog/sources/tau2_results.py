@@ -14,14 +14,24 @@ A bare simulation object (a JSONL file of simulations) converts too, without its
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, register, require
 from data_catalog.sources.tau_common import conversation_steps, tau2_task
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult, record_id
 
 _DEFAULT_BASIS = ("DB", "COMMUNICATE")
-_EVIDENCE_KEYS = ("db_check", "action_checks", "nl_assertions", "env_assertions", "communicate_checks", "reward_basis", "reward_breakdown", "info")
+_EVIDENCE_KEYS = (
+    "db_check",
+    "action_checks",
+    "nl_assertions",
+    "env_assertions",
+    "communicate_checks",
+    "reward_basis",
+    "reward_breakdown",
+    "info",
+)
 
 
 def _failed_checks(part: str, reward_info: dict[str, Any]) -> list[str]:
@@ -36,11 +46,23 @@ def _failed_checks(part: str, reward_info: dict[str, Any]) -> list[str]:
             if not c.get("action_match")
         ]
     if part == "NL_ASSERTION":
-        return [f"nl_assertion_not_met: {c.get('nl_assertion')}" for c in reward_info.get("nl_assertions") or [] if not c.get("met")]
+        return [
+            f"nl_assertion_not_met: {c.get('nl_assertion')}"
+            for c in reward_info.get("nl_assertions") or []
+            if not c.get("met")
+        ]
     if part == "ENV_ASSERTION":
-        return [f"env_assertion_not_met: {(c.get('env_assertion') or {}).get('func_name')}" for c in reward_info.get("env_assertions") or [] if not c.get("met")]
+        return [
+            f"env_assertion_not_met: {(c.get('env_assertion') or {}).get('func_name')}"
+            for c in reward_info.get("env_assertions") or []
+            if not c.get("met")
+        ]
     if part == "COMMUNICATE":
-        return [f"communicate_info_missing: {c.get('info')}" for c in reward_info.get("communicate_checks") or [] if not c.get("met")]
+        return [
+            f"communicate_info_missing: {c.get('info')}"
+            for c in reward_info.get("communicate_checks") or []
+            if not c.get("met")
+        ]
     return []
 
 
@@ -59,7 +81,9 @@ def verifier_result(reward_info: Any) -> VerifierResult | None:
         reasons.extend(failed or ([f"{part.lower()}: reward {breakdown[part]}"] if part in breakdown else []))
     evidence = {k: reward_info[k] for k in _EVIDENCE_KEYS if reward_info.get(k) is not None}
     # τ² counts a run as a success when its reward is 1 (up to float noise).
-    return VerifierResult(passed=reward >= 1.0 - 1e-6, score=float(reward), reasons=reasons, evidence=evidence, verifier="tau2-bench")
+    return VerifierResult(
+        passed=reward >= 1.0 - 1e-6, score=float(reward), reasons=reasons, evidence=evidence, verifier="tau2-bench"
+    )
 
 
 def _usage(sim: dict[str, Any]) -> dict[str, Any]:
@@ -93,7 +117,10 @@ class Tau2ResultsConverter(Converter):
             return super().items(document)
         tasks = {str(t["id"]): t for t in document.get("tasks") or [] if isinstance(t, dict) and "id" in t}
         info = document.get("info") if isinstance(document.get("info"), dict) else {}
-        return ({"simulation": s, "task": tasks.get(str(s.get("task_id"))) if isinstance(s, dict) else None, "info": info} for s in document["simulations"])
+        return (
+            {"simulation": s, "task": tasks.get(str(s.get("task_id"))) if isinstance(s, dict) else None, "info": info}
+            for s in document["simulations"]
+        )
 
     def convert(self, raw: Any) -> AgentRecord:
         if isinstance(raw, dict) and "simulation" in raw:
@@ -103,14 +130,20 @@ class Tau2ResultsConverter(Converter):
         elif isinstance(raw, dict) and "messages" in raw:
             sim, task, info = raw, None, {}
         else:
-            raise ConversionError("not a τ² results file: expected an object with info, tasks and simulations (or one simulation)")
+            raise ConversionError(
+                "not a τ² results file: expected an object with info, tasks and simulations (or one simulation)"
+            )
         sim_id = require(sim, "id", str)
         task_id = require(sim, "task_id", (str, int))
         steps = conversation_steps(require(sim, "messages", list), "messages")
-        q, criteria, task_domain = tau2_task(task) if task is not None else (Task(metadata={"task_id": str(task_id)}), {}, None)
+        q, criteria, task_domain = (
+            tau2_task(task) if task is not None else (Task(metadata={"task_id": str(task_id)}), {}, None)
+        )
         env_info = info.get("environment_info") or {}
         domain = self.opts.extra.get("domain") or env_info.get("domain_name") or task_domain
-        details = {k: sim[k] for k in ("trial", "termination_reason", "start_time", "end_time") if sim.get(k) is not None}
+        details = {
+            k: sim[k] for k in ("trial", "termination_reason", "start_time", "end_time") if sim.get(k) is not None
+        }
         return AgentRecord(
             id=record_id(self.dataset, self.name, sim_id),
             environment=Environment(kind="tool_world", name=domain, policy=env_info.get("policy")),

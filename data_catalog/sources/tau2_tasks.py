@@ -24,8 +24,12 @@ from schemas.record import AgentRecord, Environment, Source, Verifier, record_id
 @register
 class Tau2TasksConverter(Converter):
     name = "tau2_tasks"
-    description = "τ² task definitions (tasks.json): user scenario as q, evaluation_criteria as the verifier spec, no trajectory."
-    options = {"domain": "the tasks' domain (airline, retail, telecom, mock); default: the domain the instructions name"}
+    description = (
+        "τ² task definitions (tasks.json): user scenario as q, evaluation_criteria as the verifier spec, no trajectory."
+    )
+    options = {
+        "domain": "the tasks' domain (airline, retail, telecom, mock); default: the domain the instructions name"
+    }
 
     def convert(self, raw: Any) -> AgentRecord:
         task, criteria, named_domain = tau2_task(raw)

@@ -75,16 +75,26 @@ class TauBenchConverter(Converter):
             raise ConversionError("field 'traj' is empty")
         reward_info = info.get("reward_info") if isinstance(info.get("reward_info"), dict) else {}
         breakdown = reward_info.get("info") if isinstance(reward_info.get("info"), dict) else {}
-        policy = next((s["content"] for s in steps if s["class_"] == "text_observation" and s["source"] == "system"), None)
+        policy = next(
+            (s["content"] for s in steps if s["class_"] == "text_observation" and s["source"] == "system"), None
+        )
         original_id = f"{task_id}/{trial}"
         return AgentRecord(
             id=record_id(self.dataset, self.name, original_id),
-            environment=Environment(kind="tool_world", name=self.opts.extra.get("domain") or policy_domain(policy), policy=policy),
+            environment=Environment(
+                kind="tool_world", name=self.opts.extra.get("domain") or policy_domain(policy), policy=policy
+            ),
             task=_task(info, task_id),
             trajectory=steps,
             verifier=Verifier(
                 kind="reward",
-                result=VerifierResult(passed=reward >= 1.0, score=reward, reasons=_reasons(breakdown), evidence=breakdown, verifier="tau-bench"),
+                result=VerifierResult(
+                    passed=reward >= 1.0,
+                    score=reward,
+                    reasons=_reasons(breakdown),
+                    evidence=breakdown,
+                    verifier="tau-bench",
+                ),
             ),
             source=Source(dataset=self.dataset, format=self.name, original_id=original_id, license=self.opts.license),
             lineage=Lineage(usage={"user_cost": info["user_cost"]} if "user_cost" in info else {}),

@@ -109,10 +109,14 @@ def tau2_task(task: Any, where: str = "task") -> tuple[Task, dict[str, Any], str
     elif isinstance(instructions, dict):
         instruction, domain = instructions.get("reason_for_call") or "", instructions.get("domain")
     else:
-        raise ConversionError(f"{where} {task['id']!r}: user_scenario.instructions is {type(instructions).__name__}, expected a string or an object")
+        raise ConversionError(
+            f"{where} {task['id']!r}: user_scenario.instructions is {type(instructions).__name__}, expected a string or an object"
+        )
     criteria = task.get("evaluation_criteria")
     if criteria is not None and not isinstance(criteria, dict):
-        raise ConversionError(f"{where} {task['id']!r}: evaluation_criteria is {type(criteria).__name__}, expected an object")
+        raise ConversionError(
+            f"{where} {task['id']!r}: evaluation_criteria is {type(criteria).__name__}, expected an object"
+        )
     # description, ticket, initial_state, annotations, issues: kept as they are.
     metadata = {k: v for k, v in task.items() if k not in _TAU2_TASK_KEYS and v is not None}
     metadata["task_id"] = str(task["id"])

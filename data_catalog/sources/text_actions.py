@@ -20,8 +20,9 @@ Every pattern is compiled once, here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from textwrap import dedent
-from typing import Iterable, Iterator, NamedTuple
+from typing import NamedTuple
 
 from data_catalog.sources.step_dicts import api_call, code, message
 
@@ -41,8 +42,17 @@ _EXECUTE = re.compile(r"<execute(?:_(?P<lang>\w+))?>(?P<code>.*?)</execute(?:_\w
 # Framing that a harness puts before environment output (stripped: the source says it now).
 ENV_PREFIX = re.compile(r"\A\s*(?:Observation:|The output of the OS:|Execution result:)[ \t]*\r?\n?")
 
-_LANGUAGE_ALIASES = {"py": "python", "python3": "python", "ipython": "python", "sh": "bash", "shell": "bash",
-                     "console": "bash", "c++": "cpp", "js": "javascript", "ts": "typescript"}
+_LANGUAGE_ALIASES = {
+    "py": "python",
+    "python3": "python",
+    "ipython": "python",
+    "sh": "bash",
+    "shell": "bash",
+    "console": "bash",
+    "c++": "cpp",
+    "js": "javascript",
+    "ts": "typescript",
+}
 # Fenced blocks with these tags are text (program output, prose), not code to run.
 _TEXT_TAGS = frozenset({"", "text", "txt", "plaintext", "output", "markdown", "md"})
 

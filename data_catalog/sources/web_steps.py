@@ -22,10 +22,20 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, Quarantined, RawItem, describe_error, register, require
+from data_catalog.sources.base import (
+    ConversionError,
+    Converter,
+    ConvertOptions,
+    Quarantined,
+    RawItem,
+    describe_error,
+    register,
+    require,
+)
 from schemas.record import AgentRecord, Environment, Source, Task, record_id
 from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
 
@@ -82,7 +92,9 @@ def parse_action(text: str) -> ApiAction | MessageAction:
     args = _ARG.findall(match[2]) if match else []
     if names is None or len(args) != len(names):
         return MessageAction(content=text)
-    kwargs = {name: int(value) if name == "tab_index" and value.isdigit() else value for name, value in zip(names, args)}
+    kwargs = {
+        name: int(value) if name == "tab_index" and value.isdigit() else value for name, value in zip(names, args)
+    }
     return ApiAction(function=match[1], kwargs=kwargs, reasoning=reasoning)
 
 
@@ -106,7 +118,9 @@ def parse_step(raw: Any) -> WebStep:
     for i, msg in enumerate(require(raw, "messages", list)):
         role = msg.get("role") if isinstance(msg, dict) else None
         if role not in ("system", "user", "assistant") or role in turns:
-            raise ConversionError(f"messages[{i}]: unexpected role {role!r} (a step is one system, user and assistant turn)")
+            raise ConversionError(
+                f"messages[{i}]: unexpected role {role!r} (a step is one system, user and assistant turn)"
+            )
         if not isinstance(msg.get("content"), str):
             raise ConversionError(f"messages[{i}]: content is {type(msg.get('content')).__name__}, expected a string")
         turns[role] = msg["content"]
@@ -114,7 +128,9 @@ def parse_step(raw: Any) -> WebStep:
         raise ConversionError("a step needs a user turn (the page) and an assistant turn (the action)")
     axtree, url, objective, number = _page(turns["user"])
     extra = {k: raw[k] for k in ("dataset", "task_name", "n_tokens") if k in raw}
-    return WebStep(str(trajectory_id), number, turns.get("system"), objective, axtree, url, parse_action(turns["assistant"]), extra)
+    return WebStep(
+        str(trajectory_id), number, turns.get("system"), objective, axtree, url, parse_action(turns["assistant"]), extra
+    )
 
 
 @register
@@ -147,7 +163,9 @@ class WebStepsConverter(Converter):
             environment=Environment(kind="web", name=first.extra.get("dataset")),
             task=Task(instruction=first.objective),
             trajectory=trajectory,
-            source=Source(dataset=self.dataset, format=self.name, original_id=first.trajectory_id, license=self.opts.license),
+            source=Source(
+                dataset=self.dataset, format=self.name, original_id=first.trajectory_id, license=self.opts.license
+            ),
             details=details,
         )
 

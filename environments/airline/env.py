@@ -53,18 +53,24 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
             raise ToolError(f"flight '{flight_number}' does not fly on {day}")
         return flight, entry
 
-    @tool("Get a user's profile: name, email, date of birth, membership, payment methods and reservation ids.",
-          params({"user_id": {"type": "string"}}))
+    @tool(
+        "Get a user's profile: name, email, date of birth, membership, payment methods and reservation ids.",
+        params({"user_id": {"type": "string"}}),
+    )
     def get_user_details(self, user_id: str) -> dict:
         return self.row("users", user_id, "user")
 
-    @tool("Get a reservation: route, trip type, cabin, flights with prices, passengers, payments, bags, insurance.",
-          params({"reservation_id": {"type": "string"}}))
+    @tool(
+        "Get a reservation: route, trip type, cabin, flights with prices, passengers, payments, bags, insurance.",
+        params({"reservation_id": {"type": "string"}}),
+    )
     def get_reservation_details(self, reservation_id: str) -> dict:
         return self.row("reservations", reservation_id, "reservation")
 
-    @tool("Get a flight's route and times and, for one date, its status, free seats and prices per cabin.",
-          params({"flight_number": {"type": "string"}, "date": DATE}))
+    @tool(
+        "Get a flight's route and times and, for one date, its status, free seats and prices per cabin.",
+        params({"flight_number": {"type": "string"}, "date": DATE}),
+    )
     def get_flight_details(self, flight_number: str, date: str) -> dict:
         flight, entry = self.flight_date(flight_number, date)
         return {**{k: v for k, v in flight.items() if k != "dates"}, "date": date, **entry}
@@ -81,13 +87,17 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
                 found.append(self.get_flight_details(number, day))
         return found
 
-    @tool("Search bookable direct flights from origin to destination on a date.",
-          params({"origin": AIRPORT, "destination": AIRPORT, "date": DATE}))
+    @tool(
+        "Search bookable direct flights from origin to destination on a date.",
+        params({"origin": AIRPORT, "destination": AIRPORT, "date": DATE}),
+    )
     def search_direct_flight(self, origin: str, destination: str, date: str) -> list[dict]:
         return [f for f in self._bookable(origin, date) if f["destination"] == destination]
 
-    @tool("Search bookable one-stop connections (same day, at least 1 hour to connect) from origin to destination.",
-          params({"origin": AIRPORT, "destination": AIRPORT, "date": DATE}))
+    @tool(
+        "Search bookable one-stop connections (same day, at least 1 hour to connect) from origin to destination.",
+        params({"origin": AIRPORT, "destination": AIRPORT, "date": DATE}),
+    )
     def search_onestop_flight(self, origin: str, destination: str, date: str) -> list[list[dict]]:
         pairs = []
         for first in self._bookable(origin, date):

@@ -57,17 +57,26 @@ def _flights(rng: random.Random) -> dict[str, Any]:
             dates = {}
             for day in _dates():
                 status = _date_status(rng, day, f"{depart // 60:02d}:{depart % 60:02d}")
-                prices = {"basic_economy": base + rng.randint(0, 40), "economy": base + 60 + rng.randint(0, 120),
-                          "business": base * 3 + rng.randint(0, 400)}
+                prices = {
+                    "basic_economy": base + rng.randint(0, 40),
+                    "economy": base + 60 + rng.randint(0, 120),
+                    "business": base * 3 + rng.randint(0, 400),
+                }
                 entry: dict[str, Any] = {"status": status, "prices": prices}
                 if status == "available":
-                    entry["seats"] = {"basic_economy": rng.randint(0, 20), "economy": rng.randint(0, 40),
-                                      "business": rng.randint(0, 12)}
+                    entry["seats"] = {
+                        "basic_economy": rng.randint(0, 20),
+                        "economy": rng.randint(0, 40),
+                        "business": rng.randint(0, 12),
+                    }
                 dates[day] = entry
             flights[f"ZA{number}"] = {
-                "flight_number": f"ZA{number}", "origin": origin, "destination": destination,
+                "flight_number": f"ZA{number}",
+                "origin": origin,
+                "destination": destination,
                 "departure_time": f"{depart // 60:02d}:{depart % 60:02d}",
-                "arrival_time": f"{arrive // 60:02d}:{arrive % 60:02d}", "dates": dates,
+                "arrival_time": f"{arrive // 60:02d}:{arrive % 60:02d}",
+                "dates": dates,
             }
     return flights
 
@@ -88,27 +97,44 @@ def _user(rng: random.Random, ids: UniqueIds) -> dict[str, Any]:
             method["amount"] = float(rng.choice((100, 150, 200, 250, 500)))
         methods[method_id] = method
     return {
-        "user_id": user_id, "name": {"first_name": first, "last_name": last},
+        "user_id": user_id,
+        "name": {"first_name": first, "last_name": last},
         "email": f"{first.lower()}.{last.lower()}{user_id[-4:]}@{rng.choice(EMAIL_DOMAINS)}",
         "dob": f"{rng.randint(1950, 2005)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
-        "address": {"address1": f"{rng.randint(1, 9999)} {rng.choice(STREETS)}", "city": city, "state": state,
-                    "country": "USA", "zip": f"{zip_prefix}{rng.randint(0, 99):02d}"},
+        "address": {
+            "address1": f"{rng.randint(1, 9999)} {rng.choice(STREETS)}",
+            "city": city,
+            "state": state,
+            "country": "USA",
+            "zip": f"{zip_prefix}{rng.randint(0, 99):02d}",
+        },
         "membership": rng.choices(MEMBERSHIPS, weights=(6, 3, 1))[0],
-        "payment_methods": methods, "reservations": [],
+        "payment_methods": methods,
+        "reservations": [],
     }
 
 
 def _passengers(rng: random.Random, user: dict) -> list[dict[str, str]]:
     people = [{**user["name"], "dob": user["dob"]}]
     for _ in range(rng.choices((0, 1, 2), weights=(5, 3, 2))[0]):
-        people.append({"first_name": rng.choice(FIRST_NAMES), "last_name": user["name"]["last_name"],
-                       "dob": f"{rng.randint(1950, 2020)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"})
+        people.append(
+            {
+                "first_name": rng.choice(FIRST_NAMES),
+                "last_name": user["name"]["last_name"],
+                "dob": f"{rng.randint(1950, 2020)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+            }
+        )
     return people
 
 
 def _segment(flight: dict, day: str, cabin: str) -> dict[str, Any]:
-    return {"flight_number": flight["flight_number"], "date": day, "origin": flight["origin"],
-            "destination": flight["destination"], "price": flight["dates"][day]["prices"][cabin]}
+    return {
+        "flight_number": flight["flight_number"],
+        "date": day,
+        "origin": flight["origin"],
+        "destination": flight["destination"],
+        "price": flight["dates"][day]["prices"][cabin],
+    }
 
 
 def _reservation(rng: random.Random, ids: UniqueIds, user: dict, flights: dict, by_route: dict) -> dict[str, Any]:
@@ -122,20 +148,32 @@ def _reservation(rng: random.Random, ids: UniqueIds, user: dict, flights: dict, 
     if trip_type == "round_trip":
         legs.append(_segment(flights[rng.choice(back)], days[day_index + rng.randint(1, 2)], cabin))
     passengers = _passengers(rng, user)
-    created = min(datetime.fromisoformat(legs[0]["date"]) - timedelta(days=rng.randint(1, 20)),
-                  NOW - timedelta(hours=rng.randint(1, 240)))
+    created = min(
+        datetime.fromisoformat(legs[0]["date"]) - timedelta(days=rng.randint(1, 20)),
+        NOW - timedelta(hours=rng.randint(1, 240)),
+    )
     insurance = rng.random() < 0.3
     bags = rng.randint(0, len(passengers) * 2)
     extra = nonfree_bags(user["membership"], cabin, len(passengers), bags)
-    total = len(passengers) * (sum(leg["price"] for leg in legs) + INSURANCE_PER_PASSENGER * insurance) + BAG_FEE * extra
+    total = (
+        len(passengers) * (sum(leg["price"] for leg in legs) + INSURANCE_PER_PASSENGER * insurance) + BAG_FEE * extra
+    )
     pay_with = rng.choice(sorted(m for m, v in user["payment_methods"].items() if v["source"] != "certificate"))
     return {
         "reservation_id": ids.new("", 6).translate(str.maketrans("0123456789", "ABCDEFGHJK")),
-        "user_id": user["user_id"], "origin": outbound["origin"], "destination": outbound["destination"],
-        "trip_type": trip_type, "cabin": cabin, "flights": legs, "passengers": passengers,
+        "user_id": user["user_id"],
+        "origin": outbound["origin"],
+        "destination": outbound["destination"],
+        "trip_type": trip_type,
+        "cabin": cabin,
+        "flights": legs,
+        "passengers": passengers,
         "payment_history": [{"payment_id": pay_with, "amount": float(total)}],
-        "created_at": created.isoformat(timespec="seconds"), "total_baggages": bags, "nonfree_baggages": extra,
-        "insurance": insurance, "status": "cancelled" if rng.random() < 0.05 else "active",
+        "created_at": created.isoformat(timespec="seconds"),
+        "total_baggages": bags,
+        "nonfree_baggages": extra,
+        "insurance": insurance,
+        "status": "cancelled" if rng.random() < 0.05 else "active",
     }
 
 
@@ -156,5 +194,9 @@ def generate_airline_db(users: int = 500, seed: int = 0) -> dict[str, dict[str, 
             reservations[reservation["reservation_id"]] = reservation
             user["reservations"].append(reservation["reservation_id"])
         user_rows[user["user_id"]] = user
-    return {"meta": {"clock": {"now": NOW.isoformat(timespec="seconds")}}, "flights": flights,
-            "users": user_rows, "reservations": reservations}
+    return {
+        "meta": {"clock": {"now": NOW.isoformat(timespec="seconds")}},
+        "flights": flights,
+        "users": user_rows,
+        "reservations": reservations,
+    }

@@ -23,8 +23,9 @@ class AirlineReservationTools:
             raise ToolError(f"reservation '{reservation_id}' is {reservation['status']}")
         for leg in reservation["flights"]:
             if self.flight_date(leg["flight_number"], leg["date"])[1]["status"] in FLOWN:
-                raise ToolError(f"flight '{leg['flight_number']}' on {leg['date']} has already flown; "
-                                "transfer to a human agent")
+                raise ToolError(
+                    f"flight '{leg['flight_number']}' on {leg['date']} has already flown; transfer to a human agent"
+                )
         return self.edit("reservations", reservation_id, "reservation")
 
     def _settle(self, reservation: dict, payment_id: str, amount: float) -> None:
@@ -36,10 +37,13 @@ class AirlineReservationTools:
         if money(amount) != 0:
             reservation["payment_history"].append(self.pay(reservation["user_id"], payment_id, amount))
 
-    @tool("Change the flights of a reservation (not basic economy); origin, destination, trip type and cabin stay. "
-          "Flights kept from the reservation keep their price; the fare difference for all passengers is paid from "
-          "or refunded to payment_id. Needs the user's explicit confirmation.",
-          params({"reservation_id": ID, "flights": FLIGHTS, "payment_id": ID}), access="write")
+    @tool(
+        "Change the flights of a reservation (not basic economy); origin, destination, trip type and cabin stay. "
+        "Flights kept from the reservation keep their price; the fare difference for all passengers is paid from "
+        "or refunded to payment_id. Needs the user's explicit confirmation.",
+        params({"reservation_id": ID, "flights": FLIGHTS, "payment_id": ID}),
+        access="write",
+    )
     def update_reservation_flights(self, reservation_id: str, flights: list[dict], payment_id: str) -> dict:
         reservation = self._changeable(reservation_id)
         cabin, count = reservation["cabin"], len(reservation["passengers"])
@@ -56,9 +60,12 @@ class AirlineReservationTools:
         reservation["flights"] = legs
         return reservation
 
-    @tool("Change the cabin of every flight in a reservation at today's prices; the fare difference for all "
-          "passengers is paid from or refunded to payment_id. Needs the user's explicit confirmation.",
-          params({"reservation_id": ID, "cabin": CABIN, "payment_id": ID}), access="write")
+    @tool(
+        "Change the cabin of every flight in a reservation at today's prices; the fare difference for all "
+        "passengers is paid from or refunded to payment_id. Needs the user's explicit confirmation.",
+        params({"reservation_id": ID, "cabin": CABIN, "payment_id": ID}),
+        access="write",
+    )
     def update_reservation_cabin(self, reservation_id: str, cabin: str, payment_id: str) -> dict:
         reservation = self._changeable(reservation_id)
         if reservation["cabin"] == cabin:
@@ -72,8 +79,11 @@ class AirlineReservationTools:
         reservation.update(cabin=cabin, flights=legs)
         return reservation
 
-    @tool("Replace the passengers of a reservation; their number cannot change. Needs the user's explicit confirmation.",
-          params({"reservation_id": ID, "passengers": PASSENGERS}), access="write")
+    @tool(
+        "Replace the passengers of a reservation; their number cannot change. Needs the user's explicit confirmation.",
+        params({"reservation_id": ID, "passengers": PASSENGERS}),
+        access="write",
+    )
     def update_reservation_passengers(self, reservation_id: str, passengers: list[dict]) -> dict:
         reservation = self._changeable(reservation_id)
         if len(passengers) != len(reservation["passengers"]):
@@ -81,10 +91,12 @@ class AirlineReservationTools:
         reservation["passengers"] = passengers
         return reservation
 
-    @tool("Set the total number of checked bags (it can only grow); bags beyond the free allowance cost a fee "
-          "paid with payment_id. Needs the user's explicit confirmation.",
-          params({"reservation_id": ID, "total_baggages": {"type": "integer", "minimum": 0}, "payment_id": ID}),
-          access="write")
+    @tool(
+        "Set the total number of checked bags (it can only grow); bags beyond the free allowance cost a fee "
+        "paid with payment_id. Needs the user's explicit confirmation.",
+        params({"reservation_id": ID, "total_baggages": {"type": "integer", "minimum": 0}, "payment_id": ID}),
+        access="write",
+    )
     def update_reservation_baggages(self, reservation_id: str, total_baggages: int, payment_id: str) -> dict:
         reservation = self._changeable(reservation_id)
         if total_baggages < reservation["total_baggages"]:
@@ -95,31 +107,44 @@ class AirlineReservationTools:
         reservation.update(total_baggages=total_baggages, nonfree_baggages=extra)
         return reservation
 
-    @tool("Cancel a whole reservation when the policy allows it; payments are refunded to their methods "
-          "(gift cards at once, cards in 5-7 business days; certificates are not refunded).",
-          params({"reservation_id": ID, "reason": {"type": "string", "enum": CANCEL_REASONS}}), access="write")
+    @tool(
+        "Cancel a whole reservation when the policy allows it; payments are refunded to their methods "
+        "(gift cards at once, cards in 5-7 business days; certificates are not refunded).",
+        params({"reservation_id": ID, "reason": {"type": "string", "enum": CANCEL_REASONS}}),
+        access="write",
+    )
     def cancel_reservation(self, reservation_id: str, reason: str) -> dict:
         reservation = self._changeable(reservation_id)
         statuses = [self.flight_date(leg["flight_number"], leg["date"])[1]["status"] for leg in reservation["flights"]]
         if reason == "airline_cancelled_flight" and "cancelled" not in statuses:
             raise ToolError("no flight of this reservation was cancelled by the airline")
-        allowed = (self.booked_within_24h(reservation) or reason == "airline_cancelled_flight"
-                   or reservation["cabin"] == "business" or (reservation["insurance"] and reason in ("health", "weather")))
+        allowed = (
+            self.booked_within_24h(reservation)
+            or reason == "airline_cancelled_flight"
+            or reservation["cabin"] == "business"
+            or (reservation["insurance"] and reason in ("health", "weather"))
+        )
         if not allowed:
-            raise ToolError("cancellation not allowed: booked over 24 hours ago, not business, "
-                            "and no airline cancellation or insured reason")
+            raise ToolError(
+                "cancellation not allowed: booked over 24 hours ago, not business, "
+                "and no airline cancellation or insured reason"
+            )
         user = self.row("users", reservation["user_id"], "user")
         for payment in [p for p in reservation["payment_history"] if p["amount"] > 0]:
             method = user["payment_methods"].get(payment["payment_id"])
             if method is not None and method["source"] != "certificate":
-                reservation["payment_history"].append(self.pay(reservation["user_id"], payment["payment_id"], -payment["amount"]))
+                reservation["payment_history"].append(
+                    self.pay(reservation["user_id"], payment["payment_id"], -payment["amount"])
+                )
         self.move_seats(reservation["flights"], reservation["cabin"], -len(reservation["passengers"]))
         reservation.update(status="cancelled", cancel_reason=reason)
         return reservation
 
-    @tool(f"Give a user a travel certificate of the given amount (at most {MAX_CERTIFICATE}) as compensation.",
-          params({"user_id": ID, "amount": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_CERTIFICATE}}),
-          access="write")
+    @tool(
+        f"Give a user a travel certificate of the given amount (at most {MAX_CERTIFICATE}) as compensation.",
+        params({"user_id": ID, "amount": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_CERTIFICATE}}),
+        access="write",
+    )
     def send_certificate(self, user_id: str, amount: float) -> str:
         user = self.edit("users", user_id, "user")
         number = self.new_id(lambda n: f"certificate_{n}" in user["payment_methods"], user_id, amount)

@@ -22,9 +22,11 @@ CODE_PARAMS = {
     "required": ["code"],
     "additionalProperties": False,
 }
-POLICY = ("Write the requested Python function. You may run code with run_python (no network, no files outside "
-          "the working directory, a few seconds of CPU). Submit the final code with submit_solution; "
-          "hidden unit tests decide whether it is correct.")
+POLICY = (
+    "Write the requested Python function. You may run code with run_python (no network, no files outside "
+    "the working directory, a few seconds of CPU). Submit the final code with submit_solution; "
+    "hidden unit tests decide whether it is correct."
+)
 
 
 class CodeEnvironment(ToolEnvironment):
@@ -33,8 +35,13 @@ class CodeEnvironment(ToolEnvironment):
     name = "code"
     policy = POLICY
 
-    def __init__(self, task_id: str = "task", seed: int = 0, state: dict[str, Any] | None = None,
-                 limits: SandboxLimits | None = None):
+    def __init__(
+        self,
+        task_id: str = "task",
+        seed: int = 0,
+        state: dict[str, Any] | None = None,
+        limits: SandboxLimits | None = None,
+    ):
         # The environment never sees the hidden tests: they live in q, for the verifier only.
         self.task_id = task_id
         self.limits = limits or SandboxLimits(wall_s=5.0, cpu_s=3)
@@ -42,14 +49,24 @@ class CodeEnvironment(ToolEnvironment):
 
     def reset(self, seed: int | None = None, state: dict[str, Any] | None = None) -> None:
         # The seed has nothing to vary: a code task's start state is the empty submission.
-        self._state = dict(state) if state is not None else {"task_id": self.task_id, "submission": None, "submissions": 0}
+        self._state = (
+            dict(state) if state is not None else {"task_id": self.task_id, "submission": None, "submissions": 0}
+        )
 
     def tools(self) -> list[Tool]:
         return [
-            Tool(name="run_python", description="Run Python code in a sandbox; returns status, stdout and stderr.",
-                 parameters=CODE_PARAMS, access="read"),
-            Tool(name="submit_solution", description="Submit the final code of the function.",
-                 parameters=CODE_PARAMS, access="write"),
+            Tool(
+                name="run_python",
+                description="Run Python code in a sandbox; returns status, stdout and stderr.",
+                parameters=CODE_PARAMS,
+                access="read",
+            ),
+            Tool(
+                name="submit_solution",
+                description="Submit the final code of the function.",
+                parameters=CODE_PARAMS,
+                access="write",
+            ),
         ]
 
     def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:

@@ -20,6 +20,7 @@ Status codes (``SandboxResult.status``), most serious first:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
@@ -37,8 +38,19 @@ import orjson
 
 RUNNER_SOURCE = (Path(__file__).with_name("sandbox_runner.py")).read_text()
 STATUS_ORDER = (
-    "timeout", "memory_limit", "process_limit", "write_denied", "network_denied", "output_limit",
-    "crashed", "sandbox_error", "syntax_error", "missing_entry_point", "runtime_error", "tests_failed", "ok",
+    "timeout",
+    "memory_limit",
+    "process_limit",
+    "write_denied",
+    "network_denied",
+    "output_limit",
+    "crashed",
+    "sandbox_error",
+    "syntax_error",
+    "missing_entry_point",
+    "runtime_error",
+    "tests_failed",
+    "ok",
 )
 OUTPUT_EXCERPT = 4000
 PRIVATE_UID_BASE = 200_000
@@ -92,12 +104,19 @@ def run_python(
     try:
         if uid is not None:
             os.chown(workdir, uid, uid)
-        payload = {"code": code, "tests": list(tests), "entry_point": entry_point, "setup": setup,
-                   "limits": asdict(limits), "uid": uid}
+        payload = {
+            "code": code,
+            "tests": list(tests),
+            "entry_point": entry_point,
+            "setup": setup,
+            "limits": asdict(limits),
+            "uid": uid,
+        }
         return _launch(payload, workdir, private, uid, limits)
     except OSError as exc:
-        return SandboxResult(status="sandbox_error", errors=[{"kind": "sandbox_error", "detail": str(exc)}],
-                             tests_total=len(tests))
+        return SandboxResult(
+            status="sandbox_error", errors=[{"kind": "sandbox_error", "detail": str(exc)}], tests_total=len(tests)
+        )
     finally:
         if uid is not None:
             _kill_uid(uid)
@@ -106,18 +125,29 @@ def run_python(
 
 
 def _launch(payload: dict, workdir: Path, private: Path, uid: int | None, limits: SandboxLimits) -> SandboxResult:
-    files = {name: open(private / name, "w+b") for name in ("stdout", "stderr", "events")}
+    files = {name: open(private / name, "w+b") for name in ("stdout", "stderr", "events")}  # noqa: SIM115  closed in finally
     python = _sandbox_python(uid is not None)
-    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
-           "HOME": str(workdir), "TMPDIR": str(workdir)}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "HOME": str(workdir),
+        "TMPDIR": str(workdir),
+    }
     started = time.monotonic()
     timed_out = False
     try:
         events_fd = files["events"].fileno()
         payload["result_fd"] = events_fd
         proc = subprocess.Popen(
-            [python, "-I", "-S", "-B", "-c", RUNNER_SOURCE], stdin=subprocess.PIPE, stdout=files["stdout"],
-            stderr=files["stderr"], cwd=workdir, env=env, start_new_session=True, pass_fds=(events_fd,),
+            [python, "-I", "-S", "-B", "-c", RUNNER_SOURCE],
+            stdin=subprocess.PIPE,
+            stdout=files["stdout"],
+            stderr=files["stderr"],
+            cwd=workdir,
+            env=env,
+            start_new_session=True,
+            pass_fds=(events_fd,),
         )
         try:
             proc.communicate(orjson.dumps(payload), timeout=limits.wall_s)
@@ -185,10 +215,8 @@ def _read_excerpt(f) -> str:
 
 
 def _kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _uid_pids(uid: int) -> list[int]:
@@ -218,10 +246,8 @@ def _kill_uid(uid: int) -> None:
         if not pids:
             return
         for pid in pids:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         time.sleep(0.005)
 
 

@@ -36,15 +36,33 @@ SPAWN_EVENTS = frozenset(
 )
 NETWORK_EVENTS = frozenset(
     {
-        "socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg", "socket.getaddrinfo",
-        "socket.gethostbyname", "socket.gethostbyname_ex", "socket.gethostbyaddr", "socket.getnameinfo",
+        "socket.connect",
+        "socket.bind",
+        "socket.sendto",
+        "socket.sendmsg",
+        "socket.getaddrinfo",
+        "socket.gethostbyname",
+        "socket.gethostbyname_ex",
+        "socket.gethostbyaddr",
+        "socket.getnameinfo",
     }
 )
 # Audit events whose path arguments (by position) are written to.
 PATH_WRITE_EVENTS = {
-    "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.chmod": (0,), "os.chown": (0,),
-    "os.truncate": (0,), "os.utime": (0,), "os.rename": (0, 1), "os.link": (1,), "os.symlink": (1,),
-    "shutil.rmtree": (0,), "shutil.copyfile": (1,), "shutil.copytree": (1,), "shutil.move": (0, 1),
+    "os.remove": (0,),
+    "os.rmdir": (0,),
+    "os.mkdir": (0,),
+    "os.chmod": (0,),
+    "os.chown": (0,),
+    "os.truncate": (0,),
+    "os.utime": (0,),
+    "os.rename": (0, 1),
+    "os.link": (1,),
+    "os.symlink": (1,),
+    "shutil.rmtree": (0,),
+    "shutil.copyfile": (1,),
+    "shutil.copytree": (1,),
+    "shutil.move": (0, 1),
 }
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 ALLOWED_WRITE_PATHS = frozenset({"/dev/null"})
@@ -97,8 +115,11 @@ def _read_only_filesystem(workdir):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
         work = workdir.encode()
-        if (libc.unshare(CLONE_NEWNS) != 0 or libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0
-                or libc.mount(work, work, None, MS_BIND, None) != 0):
+        if (
+            libc.unshare(CLONE_NEWNS) != 0
+            or libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0
+            or libc.mount(work, work, None, MS_BIND, None) != 0
+        ):
             return False
         with open("/proc/self/mountinfo") as f:
             mounts = [line.split() for line in f]

@@ -51,35 +51,47 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
         if verified != user_id:
             raise ToolError(f"{what} belongs to another user than the verified one")
 
-    @tool("Find a user's id by email address. Verifies the user's identity for this conversation.",
-          params({"email": {"type": "string"}}))
+    @tool(
+        "Find a user's id by email address. Verifies the user's identity for this conversation.",
+        params({"email": {"type": "string"}}),
+    )
     def find_user_id_by_email(self, email: str) -> str:
         found = self.lookup("users", _email_key, email.strip().lower())
         if not found:
             raise ToolError("no user with this email")
         return self._verified(found[0])
 
-    @tool("Find a user's id by first name, last name and zip code. Verifies the user's identity for this conversation.",
-          params({"first_name": {"type": "string"}, "last_name": {"type": "string"}, "zip": {"type": "string"}}))
+    @tool(
+        "Find a user's id by first name, last name and zip code. Verifies the user's identity for this conversation.",
+        params({"first_name": {"type": "string"}, "last_name": {"type": "string"}, "zip": {"type": "string"}}),
+    )
     def find_user_id_by_name_zip(self, first_name: str, last_name: str, zip: str) -> str:
-        found = self.lookup("users", _name_zip_key, (first_name.strip().lower(), last_name.strip().lower(), zip.strip()))
+        found = self.lookup(
+            "users", _name_zip_key, (first_name.strip().lower(), last_name.strip().lower(), zip.strip())
+        )
         if not found:
             raise ToolError("no user with this name and zip")
         return self._verified(found[0])
 
     # ---- reads ------------------------------------------------------------------------
-    @tool("Get a user's profile: name, email, address, payment methods (with gift card balances) and order ids.",
-          params({"user_id": ID}))
+    @tool(
+        "Get a user's profile: name, email, address, payment methods (with gift card balances) and order ids.",
+        params({"user_id": ID}),
+    )
     def get_user_details(self, user_id: str) -> dict:
         return self.row("users", user_id, "user")
 
-    @tool("Get an order: user, address, items with prices, status, fulfillments and payment history.",
-          params({"order_id": {"type": "string", "description": "e.g. '#R1234567'"}}))
+    @tool(
+        "Get an order: user, address, items with prices, status, fulfillments and payment history.",
+        params({"order_id": {"type": "string", "description": "e.g. '#R1234567'"}}),
+    )
     def get_order_details(self, order_id: str) -> dict:
         return self.row("orders", order_id, "order")
 
-    @tool("Get a product type and all its variant items (item id, options, availability, price).",
-          params({"product_id": ID}))
+    @tool(
+        "Get a product type and all its variant items (item id, options, availability, price).",
+        params({"product_id": ID}),
+    )
     def get_product_details(self, product_id: str) -> dict:
         return self.row("products", product_id, "product")
 
@@ -88,9 +100,16 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
         return {product["name"]: product_id for product_id, product in self.rows("products")}
 
     # ---- profile ----------------------------------------------------------------------
-    @tool("Change a user's default address. Needs the user's explicit confirmation.",
-          params({"user_id": ID, **{k: {"type": "string"} for k in ("address1", "address2", "city", "state", "country", "zip")}}),
-          access="write")
+    @tool(
+        "Change a user's default address. Needs the user's explicit confirmation.",
+        params(
+            {
+                "user_id": ID,
+                **{k: {"type": "string"} for k in ("address1", "address2", "city", "state", "country", "zip")},
+            }
+        ),
+        access="write",
+    )
     def modify_user_address(self, user_id: str, **address: str) -> dict:
         self.row("users", user_id, "user")
         self.require_owner(user_id, f"user '{user_id}'")

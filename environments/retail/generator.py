@@ -48,7 +48,10 @@ def _address(rng: random.Random) -> dict[str, str]:
     return {
         "address1": f"{rng.randint(1, 9999)} {rng.choice(STREETS)}",
         "address2": rng.choice(("", f"Apt {rng.randint(1, 400)}", f"Suite {rng.randint(100, 999)}")),
-        "city": city, "state": state, "country": "USA", "zip": f"{zip_prefix}{rng.randint(0, 99):02d}",
+        "city": city,
+        "state": state,
+        "country": "USA",
+        "zip": f"{zip_prefix}{rng.randint(0, 99):02d}",
     }
 
 
@@ -86,14 +89,26 @@ def _order(rng: random.Random, ids: UniqueIds, user: dict, catalog: list[tuple[d
     status = rng.choices(list(ORDER_STATUS_WEIGHTS), weights=list(ORDER_STATUS_WEIGHTS.values()))[0]
     items = []
     for product, variant in rng.sample(catalog, k=rng.randint(1, 4)):
-        items.append({"item_id": variant["item_id"], "product_id": product["product_id"], "name": product["name"],
-                      "options": dict(variant["options"]), "price": variant["price"]})
+        items.append(
+            {
+                "item_id": variant["item_id"],
+                "product_id": product["product_id"],
+                "name": product["name"],
+                "options": dict(variant["options"]),
+                "price": variant["price"],
+            }
+        )
     total = round(sum(item["price"] for item in items), 2)
     method_id = rng.choice(sorted(user["payment_methods"]))
     history = [{"kind": "payment", "payment_method_id": method_id, "amount": total}]
     order: dict[str, Any] = {
-        "order_id": ids.new("#R", 7), "user_id": user["user_id"], "address": dict(user["address"]),
-        "items": items, "status": status, "fulfillments": [], "payment_history": history,
+        "order_id": ids.new("#R", 7),
+        "user_id": user["user_id"],
+        "address": dict(user["address"]),
+        "items": items,
+        "status": status,
+        "fulfillments": [],
+        "payment_history": history,
     }
     if status in ("processed", "delivered"):
         order["fulfillments"] = [{"tracking_id": ids.new("TRK", 10), "item_ids": [i["item_id"] for i in items]}]

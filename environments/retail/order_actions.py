@@ -47,9 +47,12 @@ class RetailOrderTools:
         kind = "payment" if amount > 0 else "refund"
         order["payment_history"].append({"kind": kind, "payment_method_id": method_id, "amount": _money(abs(amount))})
 
-    @tool("Cancel a pending order; the amount paid is refunded to the original payment method "
-          "(gift card at once, others in 5-7 business days). Needs the user's explicit confirmation.",
-          params({"order_id": ID, "reason": {"type": "string", "enum": CANCEL_REASONS}}), access="write")
+    @tool(
+        "Cancel a pending order; the amount paid is refunded to the original payment method "
+        "(gift card at once, others in 5-7 business days). Needs the user's explicit confirmation.",
+        params({"order_id": ID, "reason": {"type": "string", "enum": CANCEL_REASONS}}),
+        access="write",
+    )
     def cancel_pending_order(self, order_id: str, reason: str) -> dict:
         order, _ = self._order_for_write(order_id, "pending", "cancelled")
         for entry in [e for e in order["payment_history"] if e["kind"] == "payment"]:
@@ -58,34 +61,46 @@ class RetailOrderTools:
         order["cancel_reason"] = reason
         return order
 
-    @tool("Swap items of a pending order for other variants of the same products (one call per order; "
-          "afterwards the order can no longer be changed). The price difference is paid from or refunded to "
-          "payment_method_id. Needs the user's explicit confirmation.",
-          params({"order_id": ID, "item_ids": IDS, "new_item_ids": IDS, "payment_method_id": ID}), access="write")
-    def modify_pending_order_items(self, order_id: str, item_ids: list[str], new_item_ids: list[str],
-                                   payment_method_id: str) -> dict:
+    @tool(
+        "Swap items of a pending order for other variants of the same products (one call per order; "
+        "afterwards the order can no longer be changed). The price difference is paid from or refunded to "
+        "payment_method_id. Needs the user's explicit confirmation.",
+        params({"order_id": ID, "item_ids": IDS, "new_item_ids": IDS, "payment_method_id": ID}),
+        access="write",
+    )
+    def modify_pending_order_items(
+        self, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str
+    ) -> dict:
         order, user = self._order_for_write(order_id, "pending", "modified")
         self.payment_method(user, payment_method_id)
         replacements, difference = self.swap_items(order, item_ids, new_item_ids)
         replaced: set[int] = set()
         for old_id, new in zip(item_ids, replacements):
-            position = next(i for i, item in enumerate(order["items"]) if item["item_id"] == old_id and i not in replaced)
+            position = next(
+                i for i, item in enumerate(order["items"]) if item["item_id"] == old_id and i not in replaced
+            )
             order["items"][position] = new
             replaced.add(position)
         self._settle(order, payment_method_id, difference)
         order["status"] = "pending (items modified)"
         return order
 
-    @tool("Change the shipping address of a pending order. Needs the user's explicit confirmation.",
-          params({"order_id": ID, **ADDRESS}), access="write")
+    @tool(
+        "Change the shipping address of a pending order. Needs the user's explicit confirmation.",
+        params({"order_id": ID, **ADDRESS}),
+        access="write",
+    )
     def modify_pending_order_address(self, order_id: str, **address: str) -> dict:
         order, _ = self._order_for_write(order_id, "pending", "modified")
         order["address"] = address
         return order
 
-    @tool("Pay a pending order with another payment method of the user; the original method is refunded. "
-          "Needs the user's explicit confirmation.",
-          params({"order_id": ID, "payment_method_id": ID}), access="write")
+    @tool(
+        "Pay a pending order with another payment method of the user; the original method is refunded. "
+        "Needs the user's explicit confirmation.",
+        params({"order_id": ID, "payment_method_id": ID}),
+        access="write",
+    )
     def modify_pending_order_payment(self, order_id: str, payment_method_id: str) -> dict:
         order, user = self._order_for_write(order_id, "pending", "modified")
         self.payment_method(user, payment_method_id)
@@ -99,9 +114,12 @@ class RetailOrderTools:
         self._settle(order, original["payment_method_id"], -original["amount"])
         return order
 
-    @tool("Request the return of delivered items; the refund goes to the original payment method or to one of "
-          "the user's gift cards once the items arrive. Needs the user's explicit confirmation.",
-          params({"order_id": ID, "item_ids": IDS, "payment_method_id": ID}), access="write")
+    @tool(
+        "Request the return of delivered items; the refund goes to the original payment method or to one of "
+        "the user's gift cards once the items arrive. Needs the user's explicit confirmation.",
+        params({"order_id": ID, "item_ids": IDS, "payment_method_id": ID}),
+        access="write",
+    )
     def return_delivered_order_items(self, order_id: str, item_ids: list[str], payment_method_id: str) -> dict:
         order, user = self._order_for_write(order_id, "delivered", "returned")
         method = self.payment_method(user, payment_method_id)
@@ -110,23 +128,37 @@ class RetailOrderTools:
             raise ToolError("a return refund must go to the original payment method or a gift card")
         self._check_items(order, item_ids)
         prices = {item["item_id"]: item["price"] for item in order["items"]}
-        order.update(status="return requested", return_items=sorted(item_ids), return_payment_method_id=payment_method_id,
-                     return_refund=_money(sum(prices[i] for i in item_ids)))
+        order.update(
+            status="return requested",
+            return_items=sorted(item_ids),
+            return_payment_method_id=payment_method_id,
+            return_refund=_money(sum(prices[i] for i in item_ids)),
+        )
         return order
 
-    @tool("Request an exchange of delivered items for other variants of the same products (one call per order). "
-          "The price difference is settled with payment_method_id. Needs the user's explicit confirmation.",
-          params({"order_id": ID, "item_ids": IDS, "new_item_ids": IDS, "payment_method_id": ID}), access="write")
-    def exchange_delivered_order_items(self, order_id: str, item_ids: list[str], new_item_ids: list[str],
-                                       payment_method_id: str) -> dict[str, Any]:
+    @tool(
+        "Request an exchange of delivered items for other variants of the same products (one call per order). "
+        "The price difference is settled with payment_method_id. Needs the user's explicit confirmation.",
+        params({"order_id": ID, "item_ids": IDS, "new_item_ids": IDS, "payment_method_id": ID}),
+        access="write",
+    )
+    def exchange_delivered_order_items(
+        self, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str
+    ) -> dict[str, Any]:
         order, user = self._order_for_write(order_id, "delivered", "exchanged")
         method = self.payment_method(user, payment_method_id)
         _, difference = self.swap_items(order, item_ids, new_item_ids)
         if method["source"] == "gift_card" and difference > method["balance"] + 1e-9:
-            raise ToolError(f"gift card '{payment_method_id}' balance {method['balance']:.2f} does not cover {difference:.2f}")
-        order.update(status="exchange requested", exchange_items=sorted(item_ids),
-                     exchange_new_items=sorted(new_item_ids), exchange_payment_method_id=payment_method_id,
-                     exchange_price_difference=difference)
+            raise ToolError(
+                f"gift card '{payment_method_id}' balance {method['balance']:.2f} does not cover {difference:.2f}"
+            )
+        order.update(
+            status="exchange requested",
+            exchange_items=sorted(item_ids),
+            exchange_new_items=sorted(new_item_ids),
+            exchange_payment_method_id=payment_method_id,
+            exchange_price_difference=difference,
+        )
         return order
 
     def _check_items(self, order: dict, item_ids: list[str]) -> None:
@@ -157,6 +189,8 @@ class RetailOrderTools:
                 raise ToolError(f"item '{new_id}' is not a variant of product '{old['name']}'")
             if not variant["available"]:
                 raise ToolError(f"item '{new_id}' is not available")
-            replacements.append({**old, "item_id": new_id, "options": dict(variant["options"]), "price": variant["price"]})
+            replacements.append(
+                {**old, "item_id": new_id, "options": dict(variant["options"]), "price": variant["price"]}
+            )
             difference += variant["price"] - old["price"]
         return replacements, round(difference, 2)

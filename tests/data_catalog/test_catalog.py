@@ -24,10 +24,14 @@ def converted(tmp_path):
 
 def test_register_creates_catalog_under_data_home_and_view_answers_sql(data_home, converted):
     out, stats = converted
-    entry = Catalog().register_dataset("agenttuning_os", out, stats.converted, config_hash="h1", details={"format": "adp"})
+    entry = Catalog().register_dataset(
+        "agenttuning_os", out, stats.converted, config_hash="h1", details={"format": "adp"}
+    )
     assert catalog_path() == data_home / "catalog.duckdb" and catalog_path().exists()
     assert (entry.name, entry.version, entry.kind, entry.rows) == ("agenttuning_os", 1, "records", 5)
-    result = Catalog().sql("SELECT count(*) AS n, count(DISTINCT id) AS ids, min(num_steps) > 0 AS nonempty FROM agenttuning_os")
+    result = Catalog().sql(
+        "SELECT count(*) AS n, count(DISTINCT id) AS ids, min(num_steps) > 0 AS nonempty FROM agenttuning_os"
+    )
     assert result.columns == ["n", "ids", "nonempty"]
     assert result.rows == [(5, 5, True)]
     # Nested columns are queryable: every trajectory starts with the user's task.
@@ -58,7 +62,11 @@ def test_versions_are_addressable_and_identical_reregistration_keeps_the_version
 def test_datasets_table_holds_the_registered_fields(data_home, converted):
     out, _ = converted
     Catalog().register_dataset("os", out, 5, config_hash="abc", parents=["raw@1"], details={"license": "MIT"})
-    row = Catalog().sql("SELECT name, version, kind, path, rows, schema_version, config_hash, parents, details FROM datasets").as_dicts()[0]
+    row = (
+        Catalog()
+        .sql("SELECT name, version, kind, path, rows, schema_version, config_hash, parents, details FROM datasets")
+        .as_dicts()[0]
+    )
     assert row["path"] == str(out) and row["rows"] == 5 and row["schema_version"] == "1.0"
     assert row["parents"] == ["raw@1"] and row["details"] == '{"license": "MIT"}'
     assert Catalog().sql("SELECT typeof(created_at) FROM datasets").rows == [("TIMESTAMP",)]
@@ -88,14 +96,19 @@ def test_register_waits_for_another_process_holding_the_write_lock(data_home, co
     out, _ = converted
     Catalog().register_dataset("first", out, 5)
     holder = subprocess.Popen(
-        [sys.executable, "-c", (
-            "import duckdb, sys, time\n"
-            f"con = duckdb.connect({str(catalog_path())!r})\n"
-            "print('locked', flush=True)\n"
-            "time.sleep(1.5)\n"
-            "con.close()\n"
-        )],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            (
+                "import duckdb, sys, time\n"
+                f"con = duckdb.connect({str(catalog_path())!r})\n"
+                "print('locked', flush=True)\n"
+                "time.sleep(1.5)\n"
+                "con.close()\n"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "locked"

@@ -14,7 +14,13 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
     first = write_demo_sources(tmp_path / "a", seed=3)
     again = write_demo_sources(tmp_path / "b", seed=3)
     other = write_demo_sources(tmp_path / "c", seed=4)
-    assert sorted(first) == ["bookstore_adp.jsonl", "bookstore_chat.jsonl", "bookstore_qa.jsonl.gz", "bookstore_react.json", "bookstore_runs.json"]
+    assert sorted(first) == [
+        "bookstore_adp.jsonl",
+        "bookstore_chat.jsonl",
+        "bookstore_qa.jsonl.gz",
+        "bookstore_react.json",
+        "bookstore_runs.json",
+    ]
     assert all(first[n].read_bytes() == again[n].read_bytes() for n in first)
     assert all(first[n].read_bytes() != other[n].read_bytes() for n in first)
     assert first["bookstore_qa.jsonl.gz"].read_bytes()[:2] == b"\x1f\x8b"
@@ -51,7 +57,12 @@ def test_chat_demo_has_tool_calls_linked_to_results(data_home, tmp_path):
     results = [s for r in records for s in r.trajectory if s.class_ == "text_observation" and s.source == "tool"]
     assert calls and len(calls) == len(results)
     assert {c.tool_call_id for c in calls} == {r.tool_call_id for r in results}
-    assert {t.name for t in records[0].environment.tools} == {"find_customer", "get_order", "search_books", "cancel_order"}
+    assert {t.name for t in records[0].environment.tools} == {
+        "find_customer",
+        "get_order",
+        "search_books",
+        "cancel_order",
+    }
     errors = pq.read_table(stats.quarantine).column("error").to_pylist()
     assert any("answers no earlier call" in e for e in errors)
     assert any("missing field 'messages'" in e for e in errors)

@@ -17,7 +17,9 @@ def test_entry_with_relative_glob_resolves_next_to_its_file(tmp_path):
     (tmp_path / "raw").mkdir()
     for name in ("b.jsonl", "a.jsonl", "skip.txt"):
         (tmp_path / "raw" / name).write_text("{}\n")
-    entry = load_entry(write(tmp_path / "e.yaml", "name: src\nformat: adp\npaths: ['raw/*.jsonl']\nlicense: MIT\noptions: {}\n"))
+    entry = load_entry(
+        write(tmp_path / "e.yaml", "name: src\nformat: adp\npaths: ['raw/*.jsonl']\nlicense: MIT\noptions: {}\n")
+    )
     assert entry.resolve_paths() == [str(tmp_path / "raw" / "a.jsonl"), str(tmp_path / "raw" / "b.jsonl")]
     options = entry.convert_options()
     assert (options.dataset, options.license, options.extra) == ("src", "MIT", {})
@@ -28,7 +30,10 @@ def test_absolute_paths_and_data_home_placeholder(tmp_path, data_home):
     (data_home / "raw" / "x.json").write_text("[]")
     text = f"name: src\nformat: adp\nlicense: MIT\npaths: ['{{data_home}}/raw/x.json', '{ADP_FIXTURES}/synatra/sample_std.json']\n"
     entry = load_entry(write(tmp_path / "e.yaml", text))
-    assert entry.resolve_paths() == [str(data_home / "raw" / "x.json"), str(ADP_FIXTURES / "synatra" / "sample_std.json")]
+    assert entry.resolve_paths() == [
+        str(data_home / "raw" / "x.json"),
+        str(ADP_FIXTURES / "synatra" / "sample_std.json"),
+    ]
 
 
 def test_options_become_strings_for_the_converter(tmp_path):

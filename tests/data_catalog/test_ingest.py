@@ -26,7 +26,9 @@ def test_ingest_writes_under_data_home_and_registers_records_and_quarantine(data
     assert result.quarantine.name == "alfworld_quarantine" and result.quarantine.kind == "quarantine"
     assert result.quarantine.parents == ["alfworld@1"]
     catalog = Catalog()
-    assert catalog.sql("SELECT count(*), min(source.license), min(source.dataset) FROM alfworld").rows == [(5, "MIT", "alfworld")]
+    assert catalog.sql("SELECT count(*), min(source.license), min(source.dataset) FROM alfworld").rows == [
+        (5, "MIT", "alfworld")
+    ]
     assert catalog.sql("SELECT count(*) FROM alfworld_quarantine").rows == [(0,)]
 
 

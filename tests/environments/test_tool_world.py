@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from environments import registry
 from environments.base import canonical_hash
 from environments.common_tools import CustomerServiceTools
 from environments.record_env import to_record_environment
-from environments import registry
 from environments.registry import get_environment, list_environments, register_environment
 from environments.state_store import Snapshot, as_snapshot
 from environments.tool_world import ToolError, ToolWorld, params, tool
@@ -24,9 +24,17 @@ class Bank(CustomerServiceTools, ToolWorld):
     def balance(self, account: str) -> float:
         return self.row("accounts", account, "account")["balance"]
 
-    @tool("Move money; debits first, so a failed credit must roll back the debit.",
-          params({"source": {"type": "string"}, "target": {"type": "string"},
-                  "amount": {"type": "number", "exclusiveMinimum": 0}}), access="write")
+    @tool(
+        "Move money; debits first, so a failed credit must roll back the debit.",
+        params(
+            {
+                "source": {"type": "string"},
+                "target": {"type": "string"},
+                "amount": {"type": "number", "exclusiveMinimum": 0},
+            }
+        ),
+        access="write",
+    )
     def transfer(self, source: str, target: str, amount: float) -> str:
         self.edit("accounts", source, "account")["balance"] -= amount
         if self.find("accounts", source)["balance"] < 0:
@@ -59,22 +67,31 @@ def test_tools_are_declared_once_with_access_and_schema(bank):
     assert {"calculate", "transfer_to_human_agents"} <= set(tools)
 
 
-@pytest.mark.parametrize("name, arguments, error", [
-    ("withdraw", {}, "unknown tool 'withdraw'"),
-    ("balance", ["a"], "arguments of balance must be a JSON object"),
-    ("balance", {}, "invalid arguments for balance: missing required argument 'account'"),
-    ("balance", {"account": 1}, "invalid arguments for balance: argument 'account' must be of type string"),
-    ("balance", {"account": "a", "pin": 1}, "invalid arguments for balance: unexpected argument 'pin'"),
-    ("transfer", {"source": "a", "target": "b", "amount": -1},
-     "invalid arguments for transfer: argument 'amount' is invalid: -1 is less than or equal to the minimum of 0"),
-    ("transfer", {"source": "a", "target": "b", "amount": True},
-     "invalid arguments for transfer: argument 'amount' must be of type number"),
-    ("balance", {"account": "zz"}, "account 'zz' not found"),
-    ("transfer", {"source": "a", "target": "b", "amount": 11}, "insufficient funds"),
-    ("transfer", {"source": "a", "target": "nobody", "amount": 1}, "account 'nobody' not found"),
-    ("open_account", {"account": "a"}, "accounts row 'a' already exists"),
-    ("broken", {}, "internal error in broken: RuntimeError: boom"),
-])
+@pytest.mark.parametrize(
+    "name, arguments, error",
+    [
+        ("withdraw", {}, "unknown tool 'withdraw'"),
+        ("balance", ["a"], "arguments of balance must be a JSON object"),
+        ("balance", {}, "invalid arguments for balance: missing required argument 'account'"),
+        ("balance", {"account": 1}, "invalid arguments for balance: argument 'account' must be of type string"),
+        ("balance", {"account": "a", "pin": 1}, "invalid arguments for balance: unexpected argument 'pin'"),
+        (
+            "transfer",
+            {"source": "a", "target": "b", "amount": -1},
+            "invalid arguments for transfer: argument 'amount' is invalid: -1 is less than or equal to the minimum of 0",
+        ),
+        (
+            "transfer",
+            {"source": "a", "target": "b", "amount": True},
+            "invalid arguments for transfer: argument 'amount' must be of type number",
+        ),
+        ("balance", {"account": "zz"}, "account 'zz' not found"),
+        ("transfer", {"source": "a", "target": "b", "amount": 11}, "insufficient funds"),
+        ("transfer", {"source": "a", "target": "nobody", "amount": 1}, "account 'nobody' not found"),
+        ("open_account", {"account": "a"}, "accounts row 'a' already exists"),
+        ("broken", {}, "internal error in broken: RuntimeError: boom"),
+    ],
+)
 def test_failed_calls_report_stable_errors_and_leave_state_unchanged(bank, name, arguments, error):
     before_hash, before_state = bank.state_hash(), bank.state()
     result = bank.call(name, arguments)
@@ -89,9 +106,14 @@ def test_successful_write_commits_and_logs_touched_rows(bank):
     assert result.ok and result.content == "done"
     assert bank.call("balance", {"account": "a"}).content == 6
     assert bank.call("balance", {"account": "b"}).content == 9
-    assert bank.action_log[0] == {"tool": "transfer", "arguments": {"source": "a", "target": "b", "amount": 4},
-                                  "access": "write", "ok": True, "error": None,
-                                  "writes": [["accounts", "a"], ["accounts", "b"]]}
+    assert bank.action_log[0] == {
+        "tool": "transfer",
+        "arguments": {"source": "a", "target": "b", "amount": 4},
+        "access": "write",
+        "ok": True,
+        "error": None,
+        "writes": [["accounts", "a"], ["accounts", "b"]],
+    }
 
 
 def test_incremental_hash_equals_hash_of_a_fresh_world_with_the_same_content(bank):
@@ -127,12 +149,15 @@ def test_calculator_evaluates_arithmetic(bank):
     assert bank.call("calculate", {"expression": "10 / 3"}).content == 3.33
 
 
-@pytest.mark.parametrize("expression, error", [
-    ("__import__('os').system('true')", "only numbers, + - * / and parentheses are allowed"),
-    ("2 ** 3", "only numbers, + - * / and parentheses are allowed"),
-    ("1 / 0", "division by zero"),
-    ("1 +", "expression is not valid arithmetic"),
-])
+@pytest.mark.parametrize(
+    "expression, error",
+    [
+        ("__import__('os').system('true')", "only numbers, + - * / and parentheses are allowed"),
+        ("2 ** 3", "only numbers, + - * / and parentheses are allowed"),
+        ("1 / 0", "division by zero"),
+        ("1 +", "expression is not valid arithmetic"),
+    ],
+)
 def test_calculator_refuses_anything_but_arithmetic(bank, expression, error):
     assert bank.call("calculate", {"expression": expression}).error == error
 

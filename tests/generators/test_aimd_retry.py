@@ -61,7 +61,7 @@ class ScriptedServer:
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
-    def __enter__(self) -> "ScriptedServer":
+    def __enter__(self) -> ScriptedServer:
         self.thread.start()
         return self
 
@@ -96,7 +96,9 @@ def test_a_server_that_keeps_failing_gives_a_clear_error_after_bounded_retries()
 def test_a_server_that_is_down_gives_a_clear_error():
     port = free_port()  # free a moment ago: nothing listens there
     backend = OpenAIBackend("scripted", f"http://127.0.0.1:{port}/v1", retry=FAST)
-    with pytest.raises(GenerationError, match=rf"127.0.0.1:{port}/v1 did not answer after 4 attempts: APIConnectionError"):
+    with pytest.raises(
+        GenerationError, match=rf"127.0.0.1:{port}/v1 did not answer after 4 attempts: APIConnectionError"
+    ):
         backend.generate([REQUEST], SamplingParams())
 
 
@@ -113,9 +115,14 @@ def test_json_schema_and_tools_are_sent_in_openai_form():
     tool = {"name": "f", "parameters": {"type": "object", "properties": {}}}
     request = ChatRequest(messages=REQUEST.messages, tools=[tool], json_schema={"type": "object"})
     with ScriptedServer([]) as server:
-        OpenAIBackend("scripted", server.url, retry=FAST).generate([request], SamplingParams(stop=["\n"], logprobs=True))
+        OpenAIBackend("scripted", server.url, retry=FAST).generate(
+            [request], SamplingParams(stop=["\n"], logprobs=True)
+        )
     sent = server.bodies[0]
-    assert sent["response_format"] == {"type": "json_schema", "json_schema": {"name": "output", "schema": {"type": "object"}, "strict": True}}
+    assert sent["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "output", "schema": {"type": "object"}, "strict": True},
+    }
     assert sent["tools"][0]["function"]["name"] == "f" and sent["tools"][0]["type"] == "function"
     assert sent["stop"] == ["\n"] and sent["logprobs"] is True
 

@@ -6,7 +6,10 @@ MODEL = {"model": "/models/smol", "hash": "abc"}
 ENGINE = {"backend": "vllm", "dtype": "bfloat16"}
 REQUEST = ChatRequest(messages=[{"role": "user", "content": "hi"}])
 PARAMS = SamplingParams()
-TOOL = {"type": "function", "function": {"name": "f", "description": "", "parameters": {"type": "object", "properties": {}}}}
+TOOL = {
+    "type": "function",
+    "function": {"name": "f", "description": "", "parameters": {"type": "object", "properties": {}}},
+}
 
 # One changed value per SamplingParams field: every field changes outputs, so every one must change the key.
 SAMPLING_VARIANTS = {

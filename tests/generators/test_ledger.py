@@ -6,8 +6,9 @@ MODEL = {"model": "/models/smol", "hash": "abc123"}
 
 
 def _result(tokens_in, tokens_out, latency, **kw):
-    return GenerationResult(completions=[Completion(text="x")], tokens_in=tokens_in, tokens_out=tokens_out,
-                            latency_s=latency, **kw)
+    return GenerationResult(
+        completions=[Completion(text="x")], tokens_in=tokens_in, tokens_out=tokens_out, latency_s=latency, **kw
+    )
 
 
 def test_run_summary_counts_calls_hits_errors_tokens_and_time():
@@ -19,8 +20,16 @@ def test_run_summary_counts_calls_hits_errors_tokens_and_time():
     ledger.record_batch(2.0)
     summary = ledger.summary.as_dict()
     assert summary == {
-        "calls": 3, "cache_hits": 1, "errors": 1, "completions": 2, "tokens_in": 3030, "tokens_out": 10,
-        "batches": 1, "wall_s": 2.0, "notices": {"truncated": 1}, "tokens_per_s": 5.0,
+        "calls": 3,
+        "cache_hits": 1,
+        "errors": 1,
+        "completions": 2,
+        "tokens_in": 3030,
+        "tokens_out": 10,
+        "batches": 1,
+        "wall_s": 2.0,
+        "notices": {"truncated": 1},
+        "tokens_per_s": 5.0,
     }
 
 
@@ -30,8 +39,11 @@ def test_lineage_carries_generator_and_usage():
     lineage = with_generation(Lineage(parents=["p1"]), "vllm", MODEL, params, results)
     assert lineage.parents == ["p1"]
     assert lineage.generator == {
-        "backend": "vllm", "model": "/models/smol", "model_hash": "abc123",
-        "sampling": params.model_dump(), "seed": 42,
+        "backend": "vllm",
+        "model": "/models/smol",
+        "model_hash": "abc123",
+        "sampling": params.model_dump(),
+        "seed": 42,
     }
     assert lineage.usage == {"calls": 1, "cache_hits": 1, "tokens_in": 22, "tokens_out": 9, "latency_s": 0.75}
     assert Lineage.model_validate(lineage.model_dump()) == lineage  # stays a valid schemas.record.Lineage

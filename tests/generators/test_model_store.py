@@ -64,7 +64,9 @@ def test_concurrent_conversions_produce_one_complete_folder(tmp_path):
         "print(prepare_default_model(Path(sys.argv[1])))"
     )
     procs = [
-        subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
         for _ in range(2)
     ]
     outputs = [p.communicate(timeout=600)[0].decode().strip() for p in procs]
@@ -72,4 +74,8 @@ def test_concurrent_conversions_produce_one_complete_folder(tmp_path):
     assert outputs == [str(tmp_path / DEFAULT_MODEL)] * 2
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == [f".{DEFAULT_MODEL}.lock", DEFAULT_MODEL]  # no temporary folder left behind
-    assert {p.name for p in (tmp_path / DEFAULT_MODEL).iterdir()} >= {"config.json", "model.safetensors", "tokenizer.json"}
+    assert {p.name for p in (tmp_path / DEFAULT_MODEL).iterdir()} >= {
+        "config.json",
+        "model.safetensors",
+        "tokenizer.json",
+    }

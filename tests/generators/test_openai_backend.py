@@ -75,7 +75,9 @@ def test_cache_hits_do_not_depend_on_concurrency(server, smol_path, tmp_path):
     requests = [ask(f"Give me a number bigger than {i}.") for i in range(5)]
     cache = GenerationCache(tmp_path / "c.sqlite")
     params = SamplingParams(max_tokens=8)
-    first = CachedGenerator(OpenAIBackend(smol_path, server.base_url, max_concurrency=5), cache).generate(requests, params)
+    first = CachedGenerator(OpenAIBackend(smol_path, server.base_url, max_concurrency=5), cache).generate(
+        requests, params
+    )
     rerun = CachedGenerator(OpenAIBackend(smol_path, server.base_url, max_concurrency=1), cache)
     assert [r.texts for r in rerun.generate(requests, params)] == [r.texts for r in first]
     assert rerun.ledger.summary.calls == 0 and rerun.ledger.summary.cache_hits == 5

@@ -10,7 +10,10 @@ LONG = "word " * 300  # about 300 tokens
 def _conversation(turns: int) -> list[dict]:
     messages = [{"role": "system", "content": "You are terse."}]
     for i in range(turns):
-        messages += [{"role": "user", "content": f"question {i}: {LONG}"}, {"role": "assistant", "content": f"answer {i}"}]
+        messages += [
+            {"role": "user", "content": f"question {i}: {LONG}"},
+            {"role": "assistant", "content": f"answer {i}"},
+        ]
     return messages + [{"role": "user", "content": "And finally?"}]
 
 
@@ -68,7 +71,11 @@ def test_per_request_sampling_overrides_the_batch_default():
 
 def test_wire_and_template_forms_of_tool_call_arguments():
     messages = [
-        {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": {"a": 1}}}]}
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": {"a": 1}}}],
+        }
     ]
     assert wire_messages(messages)[0]["tool_calls"][0]["function"]["arguments"] == '{"a": 1}'
     assert template_messages(wire_messages(messages))[0]["tool_calls"][0]["function"]["arguments"] == {"a": 1}

@@ -17,16 +17,34 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-QUESTIONS = [f"Give one word that rhymes with '{w}'." for w in
-             ["cat", "tree", "moon", "light", "stone", "rain", "fire", "sea"]]
+QUESTIONS = [
+    f"Give one word that rhymes with '{w}'." for w in ["cat", "tree", "moon", "light", "stone", "rain", "fire", "sea"]
+]
 OUTPUT_FIELDS = ("id", "texts", "tool_calls", "finish_reasons", "tokens_in", "tokens_out", "error")
 
 
 def _command(prompts, output, summary, *extra) -> list[str]:
     return [
-        sys.executable, "-m", "pipelines.cli", "generate", str(prompts), "-o", str(output),
-        "--backend", "transformers", "--max-tokens", "8", "--temperature", "0.7", "--seed", "3",
-        "--batch-size", "1", "--summary", str(summary), *extra,
+        sys.executable,
+        "-m",
+        "pipelines.cli",
+        "generate",
+        str(prompts),
+        "-o",
+        str(output),
+        "--backend",
+        "transformers",
+        "--max-tokens",
+        "8",
+        "--temperature",
+        "0.7",
+        "--seed",
+        "3",
+        "--batch-size",
+        "1",
+        "--summary",
+        str(summary),
+        *extra,
     ]
 
 
@@ -60,8 +78,9 @@ def test_killed_batch_resumes_without_duplicates_losses_or_rework(data_home, tmp
     expected = [{k: result_row(rid, res)[k] for k in OUTPUT_FIELDS} for (rid, _), res in zip(pairs, reference)]
 
     output, summary = tmp_path / "out.jsonl", tmp_path / "summary.json"
-    victim = subprocess.Popen(_command(prompts, output, summary), env=env, cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    victim = subprocess.Popen(
+        _command(prompts, output, summary), env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 600
     while _cached_rows(db) < 3 and victim.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

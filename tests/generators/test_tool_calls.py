@@ -21,7 +21,11 @@ def test_normalize_accepts_tool_models_bare_functions_and_openai_dicts():
     assert bare == [
         {
             "type": "function",
-            "function": {"name": "f", "description": "", "parameters": {"type": "object", "properties": {"x": {"type": "integer"}}}},
+            "function": {
+                "name": "f",
+                "description": "",
+                "parameters": {"type": "object", "properties": {"x": {"type": "integer"}}},
+            },
         }
     ]
     assert TOOLS[1]["function"] == {
@@ -95,7 +99,9 @@ def test_plain_json_call_with_bad_arguments_keeps_text_and_error():
 
 
 def test_completion_marks_tool_calls_as_finish_reason():
-    done = completion_from_text('<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>', "stop", TOOLS)
+    done = completion_from_text(
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>', "stop", TOOLS
+    )
     assert done.finish_reason == "tool_calls"
     assert done.tool_calls[0].arguments == {"city": "Oslo"}
     without_tools = completion_from_text('<tool_call>{"name": "x", "arguments": {}}</tool_call>', "stop", None)
@@ -114,7 +120,9 @@ def _assistant_segment(rendered: str) -> str:
         [ToolCall(id="call_a", name="get_weather", arguments={"city": "São Paulo"})],
         [
             ToolCall(id="call_a", name="get_weather", arguments={"city": "Lima"}),
-            ToolCall(id="call_b", name="book_flight", arguments={"to": "Rome", "seats": 2, "options": {"window": True}}),
+            ToolCall(
+                id="call_b", name="book_flight", arguments={"to": "Rome", "seats": 2, "options": {"window": True}}
+            ),
         ],
     ],
 )
@@ -132,7 +140,9 @@ def test_string_arguments_from_the_openai_wire_render_as_objects(smol_tokenizer)
     wire = {
         "role": "assistant",
         "content": None,
-        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}],
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}
+        ],
     }
     rendered = smol_tokenizer.apply_chat_template(
         template_messages([{"role": "user", "content": "hi"}, wire]), tools=TOOLS, tokenize=False

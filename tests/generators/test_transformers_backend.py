@@ -52,8 +52,11 @@ def test_greedy_n_gives_n_identical_samples(transformers_backend):
 
 
 def test_tools_render_into_the_prompt_and_replies_are_parsed(transformers_backend):
-    tool = {"name": "get_weather", "description": "Weather for a city",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+    tool = {
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    }
     request = ask("What's the weather in Paris?", tools=[tool])
     prepared = transformers_backend.prepare(request, SamplingParams())
     assert "<tools>" in prepared.text and '"name": "get_weather"' in prepared.text

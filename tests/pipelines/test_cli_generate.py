@@ -29,13 +29,16 @@ def test_help_everywhere():
 
 
 def test_bad_request_lines_are_all_reported_before_any_generation(data_home, tmp_path):
-    prompts = _write(tmp_path / "p.jsonl", [
-        {"prompt": "fine"},
-        "{not json",
-        {"messages": []},
-        {"prompt": "x", "json_schema": {"type": "objekt"}},
-        {"prompt": "x", "messages": [{"role": "user", "content": "y"}]},
-    ])
+    prompts = _write(
+        tmp_path / "p.jsonl",
+        [
+            {"prompt": "fine"},
+            "{not json",
+            {"messages": []},
+            {"prompt": "x", "json_schema": {"type": "objekt"}},
+            {"prompt": "x", "messages": [{"role": "user", "content": "y"}]},
+        ],
+    )
     result = invoke("generate", prompts, "-o", tmp_path / "out.jsonl", "--backend", "transformers")
     assert result.exit_code == 2
     message = " ".join(result.stderr.split())
@@ -51,16 +54,21 @@ def test_bad_request_lines_are_all_reported_before_any_generation(data_home, tmp
 def test_usage_errors(tmp_path):
     prompts = _write(tmp_path / "p.jsonl", [{"prompt": "hi"}])
     assert "unknown backend 'nope'" in invoke("generate", prompts, "-o", tmp_path / "o", "--backend", "nope").stderr
-    assert "needs --base-url" in " ".join(invoke("generate", prompts, "-o", tmp_path / "o", "--backend", "openai").stderr.split())
+    assert "needs --base-url" in " ".join(
+        invoke("generate", prompts, "-o", tmp_path / "o", "--backend", "openai").stderr.split()
+    )
     assert "input not found" in invoke("generate", tmp_path / "missing.jsonl", "-o", tmp_path / "o").stderr
     assert invoke("generate", prompts, "-o", tmp_path / "o", "--overflow", "wrap").exit_code == 2
 
 
 def test_generate_writes_results_in_order_and_a_summary(data_home, tmp_path):
-    prompts = _write(tmp_path / "p.jsonl", [
-        {"id": "a", "prompt": "Name a planet."},
-        {"id": "b", "messages": [{"role": "user", "content": "word " * 3000}]},
-    ])
+    prompts = _write(
+        tmp_path / "p.jsonl",
+        [
+            {"id": "a", "prompt": "Name a planet."},
+            {"id": "b", "messages": [{"role": "user", "content": "word " * 3000}]},
+        ],
+    )
     output, summary = tmp_path / "out.jsonl", tmp_path / "summary.json"
     args = ["generate", prompts, "-o", output, "--backend", "transformers", "--max-tokens", "6", "--summary", summary]
     result = invoke(*args)

@@ -37,7 +37,9 @@ def test_convert_json_array_prints_counts_as_last_line_and_registers(data_home, 
 
 def test_convert_reads_stdin(data_home, tmp_path):
     lines = "".join(json.dumps(r) + "\n" for r in json.loads(OS_STD.read_text()))
-    result = invoke("convert", "-f", "adp", "-", "-o", tmp_path / "s.parquet", "--json", "--dataset", "from_stdin", input=lines)
+    result = invoke(
+        "convert", "-f", "adp", "-", "-o", tmp_path / "s.parquet", "--json", "--dataset", "from_stdin", input=lines
+    )
     assert result.exit_code == 0, result.output
     assert last_json(result)["converted"] == 5
     assert {r.source.dataset for r in read_records(tmp_path / "s.parquet")} == {"from_stdin"}
@@ -52,14 +54,22 @@ def test_convert_gzip_jsonl_and_several_inputs(data_home, tmp_path):
     alfworld = ADP_FIXTURES / "agenttuning_alfworld" / "sample_std.json"
     result = invoke("convert", "-f", "adp", gz, alfworld, "-o", tmp_path / "both.parquet", "--json", "--no-register")
     assert result.exit_code == 0, result.output
-    assert last_json(result) == {"read": 10, "converted": 10, "quarantined": 0, "output": str(tmp_path / "both.parquet")}
+    assert last_json(result) == {
+        "read": 10,
+        "converted": 10,
+        "quarantined": 0,
+        "output": str(tmp_path / "both.parquet"),
+    }
     assert not (data_home / "catalog.duckdb").exists()
 
 
 def test_bad_records_go_to_the_quarantine_file_with_reasons(data_home, tmp_path):
     good = [json.dumps(r) for r in json.loads(OS_STD.read_text())[:2]]
     raw = tmp_path / "mixed.jsonl"
-    raw.write_text("\n".join([good[0], '{"id": "cut", "content": [{"cla', json.dumps({"id": "x", "content": "oops"}), good[1]]) + "\n")
+    raw.write_text(
+        "\n".join([good[0], '{"id": "cut", "content": [{"cla', json.dumps({"id": "x", "content": "oops"}), good[1]])
+        + "\n"
+    )
     quarantine = tmp_path / "q" / "bad.parquet"
     result = invoke("convert", "-f", "adp", raw, "-o", tmp_path / "m.parquet", "--quarantine", quarantine, "--json")
     assert result.exit_code == 0
@@ -105,7 +115,9 @@ def test_output_must_be_parquet_and_required(tmp_path):
 
 
 def test_format_option_reaches_the_converter(data_home, tmp_path):
-    result = invoke("convert", "-f", "tau_bench", TAU_RUNS, "-o", tmp_path / "t.parquet", "--option", "domain=airline", "--json")
+    result = invoke(
+        "convert", "-f", "tau_bench", TAU_RUNS, "-o", tmp_path / "t.parquet", "--option", "domain=airline", "--json"
+    )
     assert result.exit_code == 0, result.output
     records = list(read_records(tmp_path / "t.parquet"))
     assert len(records) == last_json(result)["converted"] == len(json.loads(TAU_RUNS.read_text()))
@@ -114,9 +126,19 @@ def test_format_option_reaches_the_converter(data_home, tmp_path):
 
 def test_console_script_end_to_end_without_traceback(data_home, tmp_path):
     env_cmd = [sys.executable, "-m", "pipelines.cli"]
-    ok = subprocess.run([*env_cmd, "convert", "-f", "adp", str(OS_STD), "-o", str(tmp_path / "o.parquet"), "--json"],
-                        capture_output=True, text=True, timeout=120)
+    ok = subprocess.run(
+        [*env_cmd, "convert", "-f", "adp", str(OS_STD), "-o", str(tmp_path / "o.parquet"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ok.returncode == 0 and json.loads(ok.stdout.splitlines()[-1])["converted"] == 5
-    bad = subprocess.run([*env_cmd, "convert", "-f", "nope", str(OS_STD), "-o", str(tmp_path / "p.parquet")],
-                         capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and bad.stderr.startswith("error: unknown format 'nope'") and "Traceback" not in bad.stderr
+    bad = subprocess.run(
+        [*env_cmd, "convert", "-f", "nope", str(OS_STD), "-o", str(tmp_path / "p.parquet")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (
+        bad.returncode == 2 and bad.stderr.startswith("error: unknown format 'nope'") and "Traceback" not in bad.stderr
+    )

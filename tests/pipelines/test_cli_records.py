@@ -40,7 +40,11 @@ def test_validate_lists_rows_that_do_not_parse_and_duplicate_ids(tau_parquet, tm
     result = invoke("validate", bad)
     assert result.exit_code == 1
     listed = result.stdout.strip().splitlines()
-    assert [line.split(":")[0] for line in listed] == [f"row 2 (id {rows[2]['id']})", f"row 5 (id {rows[5]['id']})", f"row 7 (id {rows[7]['id']})"]
+    assert [line.split(":")[0] for line in listed] == [
+        f"row 2 (id {rows[2]['id']})",
+        f"row 5 (id {rows[5]['id']})",
+        f"row 7 (id {rows[7]['id']})",
+    ]
     assert "bogus_step" in listed[0] and "duplicate record id" in listed[2]
     assert "3 bad row(s)" in result.stderr
 
@@ -109,6 +113,8 @@ def test_export_adp_writes_jsonl_that_adp_schema_accepts(tmp_path):
     exported = [json.loads(line) for line in out.read_text().splitlines()]
     original = json.loads(src.read_text())
     assert [e["id"] for e in exported] == [str(o["id"]) for o in original]
-    assert [[s["class_"] for s in e["content"]] for e in exported] == [[s["class_"] for s in o["content"]] for o in original]
+    assert [[s["class_"] for s in e["content"]] for e in exported] == [
+        [s["class_"] for s in o["content"]] for o in original
+    ]
     for record in exported:
         jsonschema.validate(record, ADP_SCHEMA)

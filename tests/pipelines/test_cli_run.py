@@ -84,5 +84,9 @@ def test_demo_command_writes_the_raw_files(tmp_path):
     result = invoke("demo", "-o", tmp_path / "raw")
     assert result.exit_code == 0
     assert sorted(p.name for p in (tmp_path / "raw").iterdir()) == [
-        "bookstore_adp.jsonl", "bookstore_chat.jsonl", "bookstore_qa.jsonl.gz", "bookstore_react.json", "bookstore_runs.json",
+        "bookstore_adp.jsonl",
+        "bookstore_chat.jsonl",
+        "bookstore_qa.jsonl.gz",
+        "bookstore_react.json",
+        "bookstore_runs.json",
     ]

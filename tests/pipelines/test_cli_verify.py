@@ -7,14 +7,19 @@ from schemas.record import AgentRecord, Source, Task, Verifier, VerifierResult
 from schemas.steps import MessageAction, TextObservation
 from tests.pipelines.cli_helpers import invoke, last_json
 from tests.verifiers.handwritten import rollout
-from tests.verifiers.test_retail_verification import actions, record as retail_record
+from tests.verifiers.test_retail_verification import actions
+from tests.verifiers.test_retail_verification import record as retail_record
 
 
 def qa(rid: str, answer: str, expected: str, stored: bool | None, kind: str = "answer_match") -> AgentRecord:
     result = None if stored is None else VerifierResult(passed=stored, score=float(stored), verifier="old", version="0")
-    return AgentRecord(id=rid, task=Task(instruction="q", expected_outputs={"answer": expected}),
-                       trajectory=[TextObservation(content="q", source="user"), MessageAction(content=answer)],
-                       verifier=Verifier(kind=kind, result=result), source=Source(dataset="unit", format="literal"))
+    return AgentRecord(
+        id=rid,
+        task=Task(instruction="q", expected_outputs={"answer": expected}),
+        trajectory=[TextObservation(content="q", source="user"), MessageAction(content=answer)],
+        verifier=Verifier(kind=kind, result=result),
+        source=Source(dataset="unit", format="literal"),
+    )
 
 
 def inputs() -> list[AgentRecord]:
@@ -36,7 +41,13 @@ def test_verify_counts_changed_verdicts_and_writes_every_record(tmp_path):
     assert result.exit_code == 0, result.output
     summary = last_json(result)
     assert {k: summary[k] for k in ("records", "verified", "skipped", "passed", "failed", "verdicts_changed")} == {
-        "records": 5, "verified": 4, "skipped": 1, "passed": 2, "failed": 2, "verdicts_changed": 3}
+        "records": 5,
+        "verified": 4,
+        "skipped": 1,
+        "passed": 2,
+        "failed": 2,
+        "verdicts_changed": 3,
+    }
     assert summary["reasons"] == {"answer_mismatch": 1, "constraint_failed:reason": 1}
     written = {r.id: r for r in read_records(target)}
     assert len(written) == 5

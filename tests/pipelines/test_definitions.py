@@ -40,7 +40,11 @@ SOURCES = {
     "nnetnav": ("web_steps", [f"{ADP_FIXTURES}/nnetnav-live/sample_raw.json"], {}),
     "synatra": ("synatra", [f"{ADP_FIXTURES}/synatra/sample_raw.json"], {}),
     "tau_airline": ("tau_bench", [f"{TAU_FIXTURES}/tau-bench/historical_trajectories/gpt-4o-airline.excerpt.json"], {}),
-    "tau2_runs": ("tau2_results", [f"{TAU_FIXTURES}/tau2-bench/feature-gym/results/gpt-4.1_airline_default_gpt-4.1_1trials.json"], {}),
+    "tau2_runs": (
+        "tau2_results",
+        [f"{TAU_FIXTURES}/tau2-bench/feature-gym/results/gpt-4.1_airline_default_gpt-4.1_1trials.json"],
+        {},
+    ),
     "tau2_tasks": ("tau2_tasks", [f"{TAU_FIXTURES}/tau2-bench/v0.2.0/domains/airline/tasks.json"], {}),
 }
 
@@ -134,7 +138,9 @@ def test_quarantine_check_fails_over_the_threshold_and_blocks(data_home, tmp_pat
     converted = build_definitions(entries).resolve_assets_def("converted")
     instance = DagsterInstance.ephemeral()
     strict = {**QUIET, "ops": {"converted": {"config": {"max_quarantine_rate": 0.1}}}}
-    result = materialize([converted], instance=instance, partition_key="demo_bookstore_adp", run_config=strict, raise_on_error=False)
+    result = materialize(
+        [converted], instance=instance, partition_key="demo_bookstore_adp", run_config=strict, raise_on_error=False
+    )
     (evaluation,) = result.get_asset_check_evaluations()
     assert not evaluation.passed and not result.success
     assert evaluation.metadata["quarantine_rate"].value == pytest.approx(2 / 12)
@@ -160,7 +166,17 @@ def dagster_env(data_home) -> dict:
 
 
 def test_dagster_cli_materializes_a_partition(data_home):
-    command = [str(DAGSTER), "asset", "materialize", "-f", str(DEFINITIONS), "--select", "*", "--partition", "demo_bookstore_qa"]
+    command = [
+        str(DAGSTER),
+        "asset",
+        "materialize",
+        "-f",
+        str(DEFINITIONS),
+        "--select",
+        "*",
+        "--partition",
+        "demo_bookstore_qa",
+    ]
     done = subprocess.run(command, env=dagster_env(data_home), capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "RUN_SUCCESS" in done.stderr
@@ -177,7 +193,8 @@ def free_port() -> int:
 
 def graphql(port: int, query: str) -> dict:
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/graphql", data=json.dumps({"query": query}).encode(),
+        f"http://127.0.0.1:{port}/graphql",
+        data=json.dumps({"query": query}).encode(),
         headers={"content-type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=10) as response:
@@ -189,7 +206,11 @@ def test_dagster_dev_serves_the_partitioned_asset_and_its_check(data_home):
     port = free_port()
     server = subprocess.Popen(
         [str(DAGSTER), "dev", "-f", str(DEFINITIONS), "-p", str(port), "-h", "127.0.0.1"],
-        env=dagster_env(data_home), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        env=dagster_env(data_home),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     try:
         deadline = time.monotonic() + 240
@@ -200,7 +221,13 @@ def test_dagster_dev_serves_the_partitioned_asset_and_its_check(data_home):
             except (OSError, KeyError, TypeError):
                 assert server.poll() is None and time.monotonic() < deadline, "dagster dev did not come up"
                 time.sleep(1)
-        assert nodes == [{"assetKey": {"path": ["converted"]}, "partitionKeys": [e.name for e in load_entries(PACKAGE_DIR)], "hasAssetChecks": True}]
+        assert nodes == [
+            {
+                "assetKey": {"path": ["converted"]},
+                "partitionKeys": [e.name for e in load_entries(PACKAGE_DIR)],
+                "hasAssetChecks": True,
+            }
+        ]
     finally:
         server.send_signal(signal.SIGTERM)
         try:

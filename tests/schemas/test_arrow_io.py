@@ -40,34 +40,75 @@ from tests.conftest import ROOT
 def full_record(n: int = 0) -> AgentRecord:
     image = ImageObservation(
         content="data:image/png;base64,iVBORw0KGgo=",
-        annotations=[ImageAnnotation(text="Buy", element_type="button", bounding_box=BoundingBox(x=1.5, y=2, width=30, height=12))],
+        annotations=[
+            ImageAnnotation(
+                text="Buy", element_type="button", bounding_box=BoundingBox(x=1.5, y=2, width=30, height=12)
+            )
+        ],
     )
     return AgentRecord(
         id=record_id("demo", "test", f"rec-{n}"),
         environment=Environment(
             kind="tool_world",
             name="retail",
-            tools=[Tool(name="find_order", description="Find an order.", parameters={"type": "object", "properties": {"id": {"type": "string"}}}, access="read")],
+            tools=[
+                Tool(
+                    name="find_order",
+                    description="Find an order.",
+                    parameters={"type": "object", "properties": {"id": {"type": "string"}}},
+                    access="read",
+                )
+            ],
             policy="Never refund twice.",
             initial_state=StateRef(snapshot_id="retail-v1", content_hash="ab12"),
             sandbox={"timeout_s": 5, "network": False},
         ),
-        task=Task(instruction="Find order #7 ✓", user_scenario={"persona": "calm"}, constraints=[{"kind": "no_write"}], expected_outputs={"answer": 7}, metadata={"split": "train"}),
+        task=Task(
+            instruction="Find order #7 ✓",
+            user_scenario={"persona": "calm"},
+            constraints=[{"kind": "no_write"}],
+            expected_outputs={"answer": 7},
+            metadata={"split": "train"},
+        ),
         trajectory=[
             TextObservation(content="system rules", source="system"),
             TextObservation(content="Where is my order?", source="user", name="alice"),
             MessageAction(content="Let me look.", reasoning="need the id"),
-            ApiAction(function="find_order", kwargs={"id": "7", "filters": {"status": ["open", None]}, "limit": 1.5}, tool_call_id="call_1", reasoning="look it up"),
+            ApiAction(
+                function="find_order",
+                kwargs={"id": "7", "filters": {"status": ["open", None]}, "limit": 1.5},
+                tool_call_id="call_1",
+                reasoning="look it up",
+            ),
             TextObservation(content='{"id": "7"}', source="tool", name="find_order", tool_call_id="call_1"),
             CodeAction(language="python", content="print(1)\n", tool_call_id="call_2"),
             TextObservation(content="1\n", source="environment"),
             image,
-            WebObservation(html="<b>hi</b>", axtree="[1] button 'Buy'", url="https://example.com/", image_observation=image, viewport_size=(1280, 720)),
+            WebObservation(
+                html="<b>hi</b>",
+                axtree="[1] button 'Buy'",
+                url="https://example.com/",
+                image_observation=image,
+                viewport_size=(1280, 720),
+            ),
             TextObservation(content="", source="agent"),
         ],
-        verifier=Verifier(kind="constraints", spec={"checks": ["no_write"]}, version="1", result=VerifierResult(passed=True, score=1.0, reasons=["ok"], evidence={"db_hash": "ff"}, verifier="constraints", version="1")),
+        verifier=Verifier(
+            kind="constraints",
+            spec={"checks": ["no_write"]},
+            version="1",
+            result=VerifierResult(
+                passed=True, score=1.0, reasons=["ok"], evidence={"db_hash": "ff"}, verifier="constraints", version="1"
+            ),
+        ),
         source=Source(dataset="demo", format="test", original_id=f"rec-{n}", license="MIT", uri="file:///demo.json"),
-        lineage=Lineage(generator={"backend": "vllm", "seed": 3}, parents=["p1"], pipeline_version="0.1", config_hash="cafe", usage={"tokens_in": 10}),
+        lineage=Lineage(
+            generator={"backend": "vllm", "seed": 3},
+            parents=["p1"],
+            pipeline_version="0.1",
+            config_hash="cafe",
+            usage={"tokens_in": 10},
+        ),
         scores=Scores(accuracy=1.0, complexity=0.25, diversity=None, extra={"len": 10.0}),
         details={"patch": "diff --git", "nested": {"a": [1, 2, {"b": None}]}, "n": 3},
     )
@@ -80,7 +121,14 @@ def test_every_step_kind_round_trips_through_parquet(tmp_path):
     assert pq.read_schema(out).remove_metadata() == RECORD_SCHEMA
     back = list(read_records(out, batch_size=2))
     assert back == records
-    assert {type(s).__name__ for s in back[0].trajectory} == {"TextObservation", "MessageAction", "ApiAction", "CodeAction", "ImageObservation", "WebObservation"}
+    assert {type(s).__name__ for s in back[0].trajectory} == {
+        "TextObservation",
+        "MessageAction",
+        "ApiAction",
+        "CodeAction",
+        "ImageObservation",
+        "WebObservation",
+    }
     assert back[0].trajectory[8].viewport_size == (1280, 720)
 
 
@@ -98,7 +146,11 @@ def test_parquet_write_is_atomic_and_leaves_no_temp_files(tmp_path):
 
 def test_ids_are_stable_across_runs():
     """The same input gives the same id in a fresh interpreter with another hash seed."""
-    here = [record_id("demo", "sharegpt", 13461), record_id("demo", "sharegpt", None, fallback={"b": [1, 2], "a": "x"}), stable_id("a", 1, None)]
+    here = [
+        record_id("demo", "sharegpt", 13461),
+        record_id("demo", "sharegpt", None, fallback={"b": [1, 2], "a": "x"}),
+        stable_id("a", 1, None),
+    ]
     code = (
         "from schemas.record import record_id, stable_id;"
         "print(record_id('demo', 'sharegpt', 13461));"
@@ -106,6 +158,8 @@ def test_ids_are_stable_across_runs():
         "print(stable_id('a', 1, None))"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT)}
-    there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True).stdout.split()
+    there = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True
+    ).stdout.split()
     assert there == here
     assert here[0] != record_id("demo", "sharegpt", 13462) and here[0] != record_id("other", "sharegpt", 13461)

@@ -33,7 +33,7 @@ class Shouting(BaseModel):
 
 
 ODD_VALUES = {
-    "datetime": datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc),
+    "datetime": datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC),
     "non_string_keys": {1: "x", None: "y", 2.5: 1},
     "str_subclass": Name("n"),
     "enum": Colour.RED,

@@ -28,10 +28,16 @@ def rollout(env_name: str, script: list) -> list:
     return steps
 
 
-def handwritten_record(env_name: str, steps: list, instruction: str, constraints: list[dict],
-                       record_id: str) -> AgentRecord:
+def handwritten_record(
+    env_name: str, steps: list, instruction: str, constraints: list[dict], record_id: str
+) -> AgentRecord:
     """A record of ``steps`` whose E rebuilds the seed-0, 500-user world (snapshot "<name>-seed0-users500")."""
     environment = to_record_environment(get_environment(env_name, users=500))
-    return AgentRecord(id=record_id, environment=environment,
-                       task=Task(instruction=instruction, constraints=constraints), trajectory=steps,
-                       verifier=Verifier(kind="constraints"), source=Source(dataset="unit", format="literal"))
+    return AgentRecord(
+        id=record_id,
+        environment=environment,
+        task=Task(instruction=instruction, constraints=constraints),
+        trajectory=steps,
+        verifier=Verifier(kind="constraints"),
+        source=Source(dataset="unit", format="literal"),
+    )

@@ -16,15 +16,25 @@ from verifiers.runner import verify_record
 RESERVATION, USER = "CGFGJE", "ada_eklund_4340"
 CONSTRAINTS = [
     {"id": "cancelled", "check": "state_equals", "path": f"reservations.{RESERVATION}.status", "value": "cancelled"},
-    {"id": "reason", "check": "state_equals", "path": f"reservations.{RESERVATION}.cancel_reason", "value": "change_of_plan"},
+    {
+        "id": "reason",
+        "check": "state_equals",
+        "path": f"reservations.{RESERVATION}.cancel_reason",
+        "value": "change_of_plan",
+    },
     {"id": "told_refund", "check": "message_contains", "number": 1665},
     {"check": "allow_write", "scope": "flights.ZA368"},  # the freed seats go back to the flight
 ]
 
 
 def record(actions: list) -> AgentRecord:
-    return handwritten_record("airline", rollout("airline", actions),
-                              "Cancel my business reservation CGFGJE, my plans changed.", CONSTRAINTS, "airline-cancel")
+    return handwritten_record(
+        "airline",
+        rollout("airline", actions),
+        "Cancel my business reservation CGFGJE, my plans changed.",
+        CONSTRAINTS,
+        "airline-cancel",
+    )
 
 
 def conversation(extra: list) -> list:
@@ -56,25 +66,37 @@ BAGS_TASK = "Add two checked bags to reservation BABAHD (user wen_larsen_9174); 
 BAGS_CONSTRAINTS = [
     {"id": "two_bags", "check": "state_equals", "path": ["reservations", BOOKING, "total_baggages"], "value": 2},
     {"id": "one_paid_bag", "check": "state_equals", "path": ["reservations", BOOKING, "nonfree_baggages"], "value": 1},
-    {"id": "paid_with_visa", "check": "action_called", "function": "update_reservation_baggages",
-     "args_subset": {"reservation_id": BOOKING, "payment_id": VISA}},
+    {
+        "id": "paid_with_visa",
+        "check": "action_called",
+        "function": "update_reservation_baggages",
+        "args_subset": {"reservation_id": BOOKING, "payment_id": VISA},
+    },
     {"id": "gift_card_untouched", "check": "state_unchanged", "path": ["users", WEN, "payment_methods", WEN_GIFT]},
     {"id": "fee_told", "check": "message_contains", "number": 40},
 ]
 
 
 def bags_record(payment_id: str) -> AgentRecord:
-    steps = rollout("airline", [
-        TextObservation(content="Hello, I'm wen_larsen_9174. Please add two checked bags to reservation BABAHD, "
-                                "on my visa ending 4457.", source="user"),
-        ("get_user_details", {"user_id": WEN}),
-        ("get_reservation_details", {"reservation_id": BOOKING}),
-        MessageAction(content="Your economy ticket includes one free bag, so the second bag costs $40. "
-                              "I will set the reservation to 2 checked bags and charge $40. Shall I proceed?"),
-        TextObservation(content="Yes please.", source="user"),
-        ("update_reservation_baggages", {"reservation_id": BOOKING, "total_baggages": 2, "payment_id": payment_id}),
-        MessageAction(content="Done: reservation BABAHD now has 2 checked bags; $40 was charged."),
-    ])
+    steps = rollout(
+        "airline",
+        [
+            TextObservation(
+                content="Hello, I'm wen_larsen_9174. Please add two checked bags to reservation BABAHD, "
+                "on my visa ending 4457.",
+                source="user",
+            ),
+            ("get_user_details", {"user_id": WEN}),
+            ("get_reservation_details", {"reservation_id": BOOKING}),
+            MessageAction(
+                content="Your economy ticket includes one free bag, so the second bag costs $40. "
+                "I will set the reservation to 2 checked bags and charge $40. Shall I proceed?"
+            ),
+            TextObservation(content="Yes please.", source="user"),
+            ("update_reservation_baggages", {"reservation_id": BOOKING, "total_baggages": 2, "payment_id": payment_id}),
+            MessageAction(content="Done: reservation BABAHD now has 2 checked bags; $40 was charged."),
+        ],
+    )
     return handwritten_record("airline", steps, BAGS_TASK, BAGS_CONSTRAINTS, "airline-bags")
 
 
@@ -87,9 +109,17 @@ def test_airline_paying_with_the_gift_card_is_rejected_for_it():
     verdict = verify_record(bags_record(WEN_GIFT))
     assert verdict.passed is False
     # The gift card's row lies outside every row the task concerns, so the debit is also a harmful write.
-    assert verdict.reasons == ["constraint_failed:paid_with_visa", "constraint_failed:gift_card_untouched",
-                               "harmful_write"]
+    assert verdict.reasons == [
+        "constraint_failed:paid_with_visa",
+        "constraint_failed:gift_card_untouched",
+        "harmful_write",
+    ]
     assert verdict.evidence["constraints"]["harmful_writes"] == [f"users.{WEN}"]
     met = {c["id"]: c["met"] for c in verdict.evidence["constraints"]["constraints"]}
-    assert met == {"two_bags": True, "one_paid_bag": True, "paid_with_visa": False, "gift_card_untouched": False,
-                   "fee_told": True}
+    assert met == {
+        "two_bags": True,
+        "one_paid_bag": True,
+        "paid_with_visa": False,
+        "gift_card_untouched": False,
+        "fee_told": True,
+    }

@@ -11,10 +11,16 @@ from verifiers.base import CheckContext
 
 
 def check(answer: str | None, expected: dict, options: dict | None = None):
-    trajectory = [TextObservation(content="question", source="user")] + ([MessageAction(content=answer)] if answer else [])
-    record = AgentRecord(id="qa", task=Task(instruction="q", expected_outputs=expected), trajectory=trajectory,
-                         verifier=Verifier(kind="answer_match", spec={"answer_match": options or {}}),
-                         source=Source(dataset="unit", format="literal"))
+    trajectory = [TextObservation(content="question", source="user")] + (
+        [MessageAction(content=answer)] if answer else []
+    )
+    record = AgentRecord(
+        id="qa",
+        task=Task(instruction="q", expected_outputs=expected),
+        trajectory=trajectory,
+        verifier=Verifier(kind="answer_match", spec={"answer_match": options or {}}),
+        source=Source(dataset="unit", format="literal"),
+    )
     return AnswerMatchVerifier().check(CheckContext(record=record))
 
 

@@ -9,7 +9,6 @@ from verifiers.base import CheckContext
 from verifiers.constraints import ConstraintsVerifier
 from verifiers.replay import ReplayVerifier
 
-
 ALLOW_ACCOUNTS = {"check": "allow_write", "scope": "accounts"}
 
 
@@ -27,15 +26,23 @@ def test_the_goal_reached_meets_every_constraint():
 
 def test_any_valid_path_is_accepted():
     # Two transfers of 15 instead of one of 30: a different path to the same outcome.
-    trajectory = [call("transfer", "c1", source="a1", target="a2", amount=15), result("c1", "done"),
-                  call("transfer", "c2", source="a1", target="a2", amount=15), result("c2", "done"),
-                  say("a2 now has 50 dollars")]
+    trajectory = [
+        call("transfer", "c1", source="a1", target="a2", amount=15),
+        result("c1", "done"),
+        call("transfer", "c2", source="a1", target="a2", amount=15),
+        result("c2", "done"),
+        say("a2 now has 50 dollars"),
+    ]
     verdict = verify(trajectory, GOAL)
     assert verdict.passed and verdict.score == 1.0
 
 
 def test_a_subtly_wrong_amount_fails_the_state_constraints():
-    trajectory = [call("transfer", "c1", source="a1", target="a2", amount=3), result("c1", "done"), say("a2 has 50 now")]
+    trajectory = [
+        call("transfer", "c1", source="a1", target="a2", amount=3),
+        result("c1", "done"),
+        say("a2 has 50 now"),
+    ]
     verdict = verify(trajectory, GOAL)
     assert verdict.passed is False
     assert verdict.reasons == ["constraint_failed:a2_balance", "constraint_failed:a1_paid"]
@@ -44,20 +51,35 @@ def test_a_subtly_wrong_amount_fails_the_state_constraints():
 
 def test_message_constraints_on_text_and_numbers():
     trajectory = good_trajectory()[:-1] + [say("All set, the balance is $1,050.00 — thanks!")]
-    checks = [{"id": "n", "check": "message_contains", "number": 1050},
-              {"id": "t", "check": "message_contains", "text": "ALL SET"},
-              {"id": "cs", "check": "message_contains", "text": "ALL SET", "case_sensitive": True},
-              {"id": "no", "check": "message_not_contains", "text": "password"}, ALLOW_ACCOUNTS]
+    checks = [
+        {"id": "n", "check": "message_contains", "number": 1050},
+        {"id": "t", "check": "message_contains", "text": "ALL SET"},
+        {"id": "cs", "check": "message_contains", "text": "ALL SET", "case_sensitive": True},
+        {"id": "no", "check": "message_not_contains", "text": "password"},
+        ALLOW_ACCOUNTS,
+    ]
     verdict = verify(trajectory, checks)
     assert verdict.reasons == ["constraint_failed:cs"]
 
 
 def test_action_constraints_match_argument_subsets_and_success():
-    checks = [{"id": "did", "check": "action_called", "function": "transfer", "args_subset": {"target": "a2", "amount": 30.0}},
-              {"id": "other", "check": "action_called", "function": "transfer", "args_subset": {"target": "a3"}},
-              {"id": "never", "check": "action_not_called", "function": "set_note"}, ALLOW_ACCOUNTS]
+    checks = [
+        {
+            "id": "did",
+            "check": "action_called",
+            "function": "transfer",
+            "args_subset": {"target": "a2", "amount": 30.0},
+        },
+        {"id": "other", "check": "action_called", "function": "transfer", "args_subset": {"target": "a3"}},
+        {"id": "never", "check": "action_not_called", "function": "set_note"},
+        ALLOW_ACCOUNTS,
+    ]
     assert verify(good_trajectory(), checks).reasons == ["constraint_failed:other"]
-    failed_call = [call("transfer", "c1", source="a3", target="a2", amount=500), result("c1", "Error: insufficient funds"), say("no")]
+    failed_call = [
+        call("transfer", "c1", source="a3", target="a2", amount=500),
+        result("c1", "Error: insufficient funds"),
+        say("no"),
+    ]
     only_attempt = [{"id": "did", "check": "action_called", "function": "transfer"}]
     assert verify(failed_call, only_attempt).reasons == ["constraint_failed:did"]
     attempted = [{"id": "did", "check": "action_called", "function": "transfer", "succeeded": False}]
@@ -65,8 +87,10 @@ def test_action_constraints_match_argument_subsets_and_success():
 
 
 def test_state_unchanged_and_no_write_outside():
-    checks = [{"id": "a3_same", "check": "state_unchanged", "path": "accounts.a3"},
-              {"id": "scope", "check": "no_write_outside", "scope": ["accounts.a1", "accounts.a2"]}]
+    checks = [
+        {"id": "a3_same", "check": "state_unchanged", "path": "accounts.a3"},
+        {"id": "scope", "check": "no_write_outside", "scope": ["accounts.a1", "accounts.a2"]},
+    ]
     assert verify(good_trajectory(), checks).passed
     to_a3 = [call("transfer", "c1", source="a1", target="a3", amount=30), result("c1", "done"), say("done")]
     verdict = verify(to_a3, checks)
@@ -75,8 +99,11 @@ def test_state_unchanged_and_no_write_outside():
 
 
 def test_a_write_outside_what_the_task_concerns_is_harmful():
-    trajectory = good_trajectory()[:-1] + [call("set_note", "c3", account_id="a3", note="hi"), result("c3", "noted"),
-                                           say("a2 now holds 50.")]
+    trajectory = good_trajectory()[:-1] + [
+        call("set_note", "c3", account_id="a3", note="hi"),
+        result("c3", "noted"),
+        say("a2 now holds 50."),
+    ]
     verdict = verify(trajectory, GOAL)
     assert verdict.passed is False
     assert verdict.reasons == ["harmful_write"]
@@ -88,8 +115,11 @@ def test_a_write_outside_what_the_task_concerns_is_harmful():
 
 
 def test_redundant_writes_cost_score_but_not_the_verdict():
-    trajectory = good_trajectory()[:-1] + [call("set_note", "c3", account_id="a2", note=""), result("c3", "noted"),
-                                           say("a2 now holds 50.")]
+    trajectory = good_trajectory()[:-1] + [
+        call("set_note", "c3", account_id="a2", note=""),
+        result("c3", "noted"),
+        say("a2 now holds 50."),
+    ]
     verdict = verify(trajectory, GOAL)
     assert verdict.passed is True
     assert verdict.reasons == ["redundant_write"]
@@ -98,15 +128,24 @@ def test_redundant_writes_cost_score_but_not_the_verdict():
 
 
 def test_an_identical_repeated_write_is_redundant():
-    trajectory = [call("set_note", "c1", account_id="a2", note="vip"), result("c1", "noted"),
-                  call("set_note", "c2", account_id="a2", note="vip"), result("c2", "noted"), say("ok")]
+    trajectory = [
+        call("set_note", "c1", account_id="a2", note="vip"),
+        result("c1", "noted"),
+        call("set_note", "c2", account_id="a2", note="vip"),
+        result("c2", "noted"),
+        say("ok"),
+    ]
     verdict = verify(trajectory, [{"id": "n", "check": "state_equals", "path": "accounts.a2.note", "value": "vip"}])
     assert verdict.evidence["redundant_writes"] == [2]
 
 
 def test_invalid_constraints_are_reported_not_raised():
-    checks = [{"id": "x", "check": "telepathy"}, {"id": "y", "check": "state_equals", "path": "accounts.a1.balance"},
-              {"id": "z", "check": "state_equals", "path": "accounts.a9.balance", "value": 1}, ALLOW_ACCOUNTS]
+    checks = [
+        {"id": "x", "check": "telepathy"},
+        {"id": "y", "check": "state_equals", "path": "accounts.a1.balance"},
+        {"id": "z", "check": "state_equals", "path": "accounts.a9.balance", "value": 1},
+        ALLOW_ACCOUNTS,
+    ]
     verdict = verify(good_trajectory(), checks)
     assert verdict.reasons == ["constraint_invalid:x", "constraint_invalid:y", "constraint_failed:z"]
     assert verdict.score == 0.0

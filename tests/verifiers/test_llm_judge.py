@@ -22,9 +22,13 @@ class FakeModel:
 
 
 def record(spec=None) -> AgentRecord:
-    return AgentRecord(id="j", task=Task(instruction="Say hello politely."),
-                       trajectory=[TextObservation(content="hi", source="user"), MessageAction(content="Hello there!")],
-                       verifier=Verifier(kind="judge", spec=spec or {}), source=Source(dataset="unit", format="literal"))
+    return AgentRecord(
+        id="j",
+        task=Task(instruction="Say hello politely."),
+        trajectory=[TextObservation(content="hi", source="user"), MessageAction(content="Hello there!")],
+        verifier=Verifier(kind="judge", spec=spec or {}),
+        source=Source(dataset="unit", format="literal"),
+    )
 
 
 def test_the_judge_sends_task_rubric_and_transcript_and_reads_a_json_verdict():

@@ -51,7 +51,11 @@ def test_a_call_on_a_missing_id_that_claims_success_is_a_mismatch():
 
 
 def test_a_failed_call_recorded_as_failed_is_consistent_unless_errors_are_disallowed():
-    trajectory = [call("transfer", "c1", source="a1", target="a9", amount=5), result("c1", "Error: no such account"), say("sorry")]
+    trajectory = [
+        call("transfer", "c1", source="a1", target="a9", amount=5),
+        result("c1", "Error: no such account"),
+        say("sorry"),
+    ]
     verdict, _ = replay(bank_record(trajectory))
     assert verdict.passed and verdict.evidence["tool_errors"] == 1
     strict, _ = replay(bank_record(trajectory, spec={"allow_tool_errors": False}))
@@ -76,7 +80,9 @@ def test_an_initial_state_that_does_not_match_the_pinned_hash():
     record = bank_record(good_trajectory(), initial_state=StateRef(snapshot_id="bank-seed0", content_hash="f" * 64))
     verdict, _ = replay(record)
     assert verdict.reasons == ["initial_state_mismatch"]
-    pinned = bank_record(good_trajectory(), initial_state=StateRef(snapshot_id="bank-seed0", content_hash=canonical_hash(INITIAL)))
+    pinned = bank_record(
+        good_trajectory(), initial_state=StateRef(snapshot_id="bank-seed0", content_hash=canonical_hash(INITIAL))
+    )
     assert replay(pinned)[0].passed
 
 
@@ -84,7 +90,12 @@ def test_initial_state_from_seed_inline_state_and_file(tmp_path):
     seeded = bank_record(good_trajectory(), sandbox={"seed": 5})
     _, ctx = replay(seeded)
     assert ctx.initial_env.state()["accounts"]["a1"]["balance"] == 105.0
-    small = {"accounts": {"a1": {"owner": "ana", "balance": 30.0, "note": ""}, "a2": {"owner": "bo", "balance": 20.0, "note": ""}}}
+    small = {
+        "accounts": {
+            "a1": {"owner": "ana", "balance": 30.0, "note": ""},
+            "a2": {"owner": "bo", "balance": 20.0, "note": ""},
+        }
+    }
     inline, _ = replay(bank_record(good_trajectory(), sandbox={"initial_state": small}))
     assert inline.passed
     path = tmp_path / "db.json"

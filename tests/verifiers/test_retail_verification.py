@@ -19,23 +19,34 @@ ORDER, USER, CARD = "#R5683800", "vera_kim_2362", "gift_card_4370522"
 CONSTRAINTS = [
     {"id": "cancelled", "check": "state_equals", "path": f"orders.{ORDER}.status", "value": "cancelled"},
     {"id": "reason", "check": "state_equals", "path": f"orders.{ORDER}.cancel_reason", "value": "ordered by mistake"},
-    {"id": "refund", "check": "state_delta", "path": f"users.{USER}.payment_methods.{CARD}.balance", "delta": 708.44, "tolerance": 0.01},
+    {
+        "id": "refund",
+        "check": "state_delta",
+        "path": f"users.{USER}.payment_methods.{CARD}.balance",
+        "delta": 708.44,
+        "tolerance": 0.01,
+    },
     {"id": "told_amount", "check": "message_contains", "number": 708.44, "tolerance": 0.005},
     {"id": "only_hers", "check": "no_write_outside", "scope": [f"users.{USER}", f"orders.{ORDER}"]},
 ]
 
 
 def record(steps: list) -> AgentRecord:
-    return handwritten_record("retail", steps, "Cancel my order #R5683800, I ordered it by mistake.", CONSTRAINTS,
-                              "retail-cancel")
+    return handwritten_record(
+        "retail", steps, "Cancel my order #R5683800, I ordered it by mistake.", CONSTRAINTS, "retail-cancel"
+    )
 
 
 def actions(reason: str) -> list:
     return [
-        TextObservation(content="Hi, I ordered #R5683800 by mistake, please cancel it. I'm vera.kim2362@inbox.test", source="user"),
+        TextObservation(
+            content="Hi, I ordered #R5683800 by mistake, please cancel it. I'm vera.kim2362@inbox.test", source="user"
+        ),
         ("find_user_id_by_email", {"email": "vera.kim2362@inbox.test"}),
         ("get_order_details", {"order_id": ORDER}),
-        MessageAction(content="I can cancel #R5683800 (ordered by mistake); 708.44 goes back to your gift card. Confirm?"),
+        MessageAction(
+            content="I can cancel #R5683800 (ordered by mistake); 708.44 goes back to your gift card. Confirm?"
+        ),
         TextObservation(content="Yes please.", source="user"),
         ("cancel_pending_order", {"order_id": ORDER, "reason": reason}),
         MessageAction(content="Done: the order is cancelled and $708.44 is back on your gift card."),
@@ -68,18 +79,28 @@ IVO, BACKPACK, THERMOSTAT, GIFT = "ivo_dvorak_0072", "#R3357824", "#R7565133", "
 
 def test_an_unrequested_cancel_of_another_order_is_harmful():
     # He asks to cancel the backpack order only.
-    steps = rollout("retail", [
-        TextObservation(content="Cancel #R3357824 please, ordered by mistake. ivo.dvorak0072@post.example", source="user"),
-        ("find_user_id_by_email", {"email": "ivo.dvorak0072@post.example"}),
-        ("cancel_pending_order", {"order_id": BACKPACK, "reason": "ordered by mistake"}),
-        ("cancel_pending_order", {"order_id": THERMOSTAT, "reason": "ordered by mistake"}),
-        MessageAction(content="Both are cancelled; 147.78 is back on your gift card."),
-    ])
+    steps = rollout(
+        "retail",
+        [
+            TextObservation(
+                content="Cancel #R3357824 please, ordered by mistake. ivo.dvorak0072@post.example", source="user"
+            ),
+            ("find_user_id_by_email", {"email": "ivo.dvorak0072@post.example"}),
+            ("cancel_pending_order", {"order_id": BACKPACK, "reason": "ordered by mistake"}),
+            ("cancel_pending_order", {"order_id": THERMOSTAT, "reason": "ordered by mistake"}),
+            MessageAction(content="Both are cancelled; 147.78 is back on your gift card."),
+        ],
+    )
     rec = record(steps)
     rec.task.constraints = [
         {"id": "cancelled", "check": "state_equals", "path": f"orders.{BACKPACK}.status", "value": "cancelled"},
-        {"id": "refund", "check": "state_delta", "path": f"users.{IVO}.payment_methods.{GIFT}.balance",
-         "delta": 147.78, "tolerance": 0.01},
+        {
+            "id": "refund",
+            "check": "state_delta",
+            "path": f"users.{IVO}.payment_methods.{GIFT}.balance",
+            "delta": 147.78,
+            "tolerance": 0.01,
+        },
     ]
     verdict = verify_record(rec)
     assert verdict.passed is False
@@ -90,8 +111,13 @@ def test_an_unrequested_cancel_of_another_order_is_harmful():
 BACKPACK_TASK = "Cancel the order with the backpack; I ordered it by mistake. Email ivo.dvorak0072@post.example."
 BACKPACK_CONSTRAINTS = [
     {"id": "backpack_cancelled", "check": "state_equals", "path": ["orders", BACKPACK, "status"], "value": "cancelled"},
-    {"id": "refund_to_gift_card", "check": "state_delta", "path": ["users", IVO, "payment_methods", GIFT, "balance"],
-     "delta": 147.78, "tolerance": 0.005},
+    {
+        "id": "refund_to_gift_card",
+        "check": "state_delta",
+        "path": ["users", IVO, "payment_methods", GIFT, "balance"],
+        "delta": 147.78,
+        "tolerance": 0.005,
+    },
     {"id": "thermostat_kept", "check": "state_equals", "path": ["orders", THERMOSTAT, "status"], "value": "pending"},
     {"id": "refund_told", "check": "message_contains", "number": 147.78, "tolerance": 0.005},
     {"id": "no_transfer", "check": "action_not_called", "function": "transfer_to_human_agents"},
@@ -99,18 +125,26 @@ BACKPACK_CONSTRAINTS = [
 
 
 def backpack_record(order_id: str, amount: str) -> AgentRecord:
-    steps = rollout("retail", [
-        TextObservation(content="Hi, please cancel my backpack order, I ordered it by mistake. "
-                                "My email is ivo.dvorak0072@post.example.", source="user"),
-        ("find_user_id_by_email", {"email": "ivo.dvorak0072@post.example"}),
-        ("get_user_details", {"user_id": IVO}),
-        ("get_order_details", {"order_id": order_id}),
-        MessageAction(content=f"Order {order_id} is pending. I will cancel it (reason: ordered by mistake) and refund "
-                              f"${amount} to gift card {GIFT}. Shall I proceed?"),
-        TextObservation(content="Yes.", source="user"),
-        ("cancel_pending_order", {"order_id": order_id, "reason": "ordered by mistake"}),
-        MessageAction(content=f"Done: order {order_id} is cancelled and ${amount} is back on your gift card."),
-    ])
+    steps = rollout(
+        "retail",
+        [
+            TextObservation(
+                content="Hi, please cancel my backpack order, I ordered it by mistake. "
+                "My email is ivo.dvorak0072@post.example.",
+                source="user",
+            ),
+            ("find_user_id_by_email", {"email": "ivo.dvorak0072@post.example"}),
+            ("get_user_details", {"user_id": IVO}),
+            ("get_order_details", {"order_id": order_id}),
+            MessageAction(
+                content=f"Order {order_id} is pending. I will cancel it (reason: ordered by mistake) and refund "
+                f"${amount} to gift card {GIFT}. Shall I proceed?"
+            ),
+            TextObservation(content="Yes.", source="user"),
+            ("cancel_pending_order", {"order_id": order_id, "reason": "ordered by mistake"}),
+            MessageAction(content=f"Done: order {order_id} is cancelled and ${amount} is back on your gift card."),
+        ],
+    )
     return handwritten_record("retail", steps, BACKPACK_TASK, BACKPACK_CONSTRAINTS, "retail-backpack")
 
 
@@ -124,7 +158,11 @@ def test_retail_cancelling_the_other_pending_order_is_rejected_for_it():
     # The wrong order is also pending and paid with the same gift card: every call succeeds and replays.
     verdict = verify_record(backpack_record(THERMOSTAT, "63.94"))
     assert verdict.passed is False
-    assert verdict.reasons == ["constraint_failed:backpack_cancelled", "constraint_failed:refund_to_gift_card",
-                               "constraint_failed:thermostat_kept", "constraint_failed:refund_told"]
+    assert verdict.reasons == [
+        "constraint_failed:backpack_cancelled",
+        "constraint_failed:refund_to_gift_card",
+        "constraint_failed:thermostat_kept",
+        "constraint_failed:refund_told",
+    ]
     stages = {s["verifier"]: s["passed"] for s in verdict.evidence["stages"]}
     assert stages == {"structure": True, "replay": True, "constraints": False}

@@ -16,7 +16,12 @@ def test_the_chain_follows_the_verifier_kind():
     assert names(bank_record(good_trajectory(), kind="state_hash")) == ["structure", "replay"]
     assert names(bank_record(good_trajectory(), kind="answer_match")) == ["structure", "answer_match"]
     assert names(bank_record([say("42")], kind="answer_match")) == ["answer_match"]
-    assert names(bank_record(good_trajectory(), GOAL, spec={"judge": True})) == ["structure", "replay", "constraints", "llm_judge"]
+    assert names(bank_record(good_trajectory(), GOAL, spec={"judge": True})) == [
+        "structure",
+        "replay",
+        "constraints",
+        "llm_judge",
+    ]
     assert names(bank_record(good_trajectory(), kind="none")) == []
 
 
@@ -65,8 +70,11 @@ def test_the_judge_runs_last_and_only_after_every_check_passed():
     record = bank_record(good_trajectory(), GOAL, spec={"judge": True})
     verdict = verify_record(record, bank_factory, judge=model)
     assert verdict.reasons == ["judge_failed"] and verdict.score == 0.2 and len(model.seen) == 1
-    failing = bank_record([call("transfer", "c1", source="a1", target="a2", amount=1), result("c1", "done"), say("x")],
-                          GOAL, spec={"judge": True})
+    failing = bank_record(
+        [call("transfer", "c1", source="a1", target="a2", amount=1), result("c1", "done"), say("x")],
+        GOAL,
+        spec={"judge": True},
+    )
     verify_record(failing, bank_factory, judge=model)
     assert len(model.seen) == 1  # not asked again
 

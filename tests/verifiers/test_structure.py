@@ -30,7 +30,9 @@ def test_unknown_tool():
 
 
 def test_arguments_of_the_wrong_type():
-    verdict = check([call("transfer", "c1", source="a1", target="a2", amount="thirty"), result("c1", "done"), say("ok")])
+    verdict = check(
+        [call("transfer", "c1", source="a1", target="a2", amount="thirty"), result("c1", "done"), say("ok")]
+    )
     assert verdict.reasons == ["args_schema_invalid"]
     assert "amount" in verdict.evidence["issues"][0]["detail"]
 
@@ -66,8 +68,13 @@ def test_a_call_answered_only_after_the_agent_spoke_again():
 
 
 def test_duplicate_call_ids():
-    trajectory = [call("get_balance", "c1", account_id="a1"), result("c1", "x"),
-                  call("get_balance", "c1", account_id="a2"), result("c1", "y"), say("ok")]
+    trajectory = [
+        call("get_balance", "c1", account_id="a1"),
+        result("c1", "x"),
+        call("get_balance", "c1", account_id="a2"),
+        result("c1", "y"),
+        say("ok"),
+    ]
     assert check(trajectory).reasons == ["duplicate_tool_call_id"]
 
 
@@ -83,8 +90,11 @@ def test_a_trajectory_that_stops_on_a_tool_result():
 def test_calls_and_results_without_ids_pair_by_position():
     from schemas.steps import ApiAction, TextObservation
 
-    trajectory = [ApiAction(function="get_balance", kwargs={"account_id": "a1"}),
-                  TextObservation(content="x", source="tool"), say("ok")]
+    trajectory = [
+        ApiAction(function="get_balance", kwargs={"account_id": "a1"}),
+        TextObservation(content="x", source="tool"),
+        say("ok"),
+    ]
     assert check(trajectory).passed
 
 

@@ -12,9 +12,14 @@ TASK = example_task("is_balanced")
 
 
 def code_record(trajectory, task=TASK, spec=None) -> AgentRecord:
-    return AgentRecord(id="code-test", environment=Environment(kind="code_sandbox", name="code"), task=task.to_task(),
-                       trajectory=trajectory, verifier=Verifier(kind="unit_tests", spec=spec or {}),
-                       source=Source(dataset="unit", format="literal"))
+    return AgentRecord(
+        id="code-test",
+        environment=Environment(kind="code_sandbox", name="code"),
+        task=task.to_task(),
+        trajectory=trajectory,
+        verifier=Verifier(kind="unit_tests", spec=spec or {}),
+        source=Source(dataset="unit", format="literal"),
+    )
 
 
 def check(trajectory, **kwargs):
@@ -29,16 +34,23 @@ def test_the_reference_in_a_fenced_block_passes():
 
 def test_a_subtly_wrong_solution_fails_some_tests():
     wrong = "def is_balanced(text):\n    return text.count('(') == text.count(')')\n"
-    verdict = check([ApiAction(function="submit_solution", kwargs={"code": wrong}, tool_call_id="s"),
-                     TextObservation(content="submitted", source="tool", tool_call_id="s"), MessageAction(content="ok")])
+    verdict = check(
+        [
+            ApiAction(function="submit_solution", kwargs={"code": wrong}, tool_call_id="s"),
+            TextObservation(content="submitted", source="tool", tool_call_id="s"),
+            MessageAction(content="ok"),
+        ]
+    )
     assert verdict.passed is False
     assert verdict.reasons == ["tests_failed"]
     assert verdict.score == 0.8  # only '}{' (no parentheses, wrong order) fails
 
 
 def test_the_last_code_action_is_the_solution():
-    verdict = check([CodeAction(language="python", content="def is_balanced(text):\n    while True:\n        pass\n")],
-                    spec={"limits": {"cpu_s": 1, "wall_s": 5}})
+    verdict = check(
+        [CodeAction(language="python", content="def is_balanced(text):\n    while True:\n        pass\n")],
+        spec={"limits": {"cpu_s": 1, "wall_s": 5}},
+    )
     assert verdict.reasons == ["timeout"]
     assert verdict.score == 0.0
 
@@ -67,10 +79,18 @@ def code_env_record(submission: str) -> AgentRecord:
     steps = [TextObservation(content=TASK.instruction(), source="user")]
     for cid, (tool, code) in enumerate((("run_python", probe), ("submit_solution", submission))):
         steps.append(ApiAction(function=tool, kwargs={"code": code}, tool_call_id=f"c{cid}"))
-        steps.append(TextObservation(content=live.call(tool, {"code": code}).as_text(), source="tool", tool_call_id=f"c{cid}"))
+        steps.append(
+            TextObservation(content=live.call(tool, {"code": code}).as_text(), source="tool", tool_call_id=f"c{cid}")
+        )
     steps.append(MessageAction(content="Submitted."))
-    return AgentRecord(id="code-env", environment=environment, task=TASK.to_task(), trajectory=steps,
-                       verifier=Verifier(kind="unit_tests"), source=Source(dataset="unit", format="literal"))
+    return AgentRecord(
+        id="code-env",
+        environment=environment,
+        task=TASK.to_task(),
+        trajectory=steps,
+        verifier=Verifier(kind="unit_tests"),
+        source=Source(dataset="unit", format="literal"),
+    )
 
 
 def test_a_code_environment_trajectory_is_replayed_then_its_submission_tested():

@@ -14,17 +14,47 @@ from schemas.record import AgentRecord, Environment, Source, Task, Tool, Verifie
 from schemas.steps import ApiAction, MessageAction, TextObservation
 
 INITIAL = {
-    "accounts": {"a1": {"owner": "ana", "balance": 100.0, "note": ""}, "a2": {"owner": "bo", "balance": 20.0, "note": ""},
-                 "a3": {"owner": "cy", "balance": 5.0, "note": ""}},
+    "accounts": {
+        "a1": {"owner": "ana", "balance": 100.0, "note": ""},
+        "a2": {"owner": "bo", "balance": 20.0, "note": ""},
+        "a3": {"owner": "cy", "balance": 5.0, "note": ""},
+    },
 }
 TOOLS = [
-    Tool(name="get_balance", parameters={"type": "object", "properties": {"account_id": {"type": "string"}},
-                                         "required": ["account_id"], "additionalProperties": False}, access="read"),
-    Tool(name="transfer", parameters={"type": "object", "properties": {
-        "source": {"type": "string"}, "target": {"type": "string"}, "amount": {"type": "number", "exclusiveMinimum": 0}},
-        "required": ["source", "target", "amount"], "additionalProperties": False}, access="write"),
-    Tool(name="set_note", parameters={"type": "object", "properties": {"account_id": {"type": "string"}, "note": {"type": "string"}},
-                                      "required": ["account_id", "note"], "additionalProperties": False}, access="write"),
+    Tool(
+        name="get_balance",
+        parameters={
+            "type": "object",
+            "properties": {"account_id": {"type": "string"}},
+            "required": ["account_id"],
+            "additionalProperties": False,
+        },
+        access="read",
+    ),
+    Tool(
+        name="transfer",
+        parameters={
+            "type": "object",
+            "properties": {
+                "source": {"type": "string"},
+                "target": {"type": "string"},
+                "amount": {"type": "number", "exclusiveMinimum": 0},
+            },
+            "required": ["source", "target", "amount"],
+            "additionalProperties": False,
+        },
+        access="write",
+    ),
+    Tool(
+        name="set_note",
+        parameters={
+            "type": "object",
+            "properties": {"account_id": {"type": "string"}, "note": {"type": "string"}},
+            "required": ["account_id", "note"],
+            "additionalProperties": False,
+        },
+        access="write",
+    ),
 ]
 
 
@@ -46,7 +76,11 @@ class ToyBank(ToolEnvironment):
         accounts = self._state["accounts"]
         if name == "get_balance":
             account = accounts.get(arguments.get("account_id"))
-            return ToolResult(ok=True, content={"balance": account["balance"]}) if account else ToolResult(ok=False, error="no such account")
+            return (
+                ToolResult(ok=True, content={"balance": account["balance"]})
+                if account
+                else ToolResult(ok=False, error="no such account")
+            )
         if name == "transfer":
             source, target = accounts.get(arguments.get("source")), accounts.get(arguments.get("target"))
             if source is None or target is None:
@@ -90,13 +124,20 @@ def say(text: str) -> MessageAction:
     return MessageAction(content=text)
 
 
-def bank_record(trajectory: list, constraints: list[dict] | None = None, kind: str = "constraints",
-                spec: dict | None = None, **env: Any) -> AgentRecord:
+def bank_record(
+    trajectory: list,
+    constraints: list[dict] | None = None,
+    kind: str = "constraints",
+    spec: dict | None = None,
+    **env: Any,
+) -> AgentRecord:
     """A record in the bank environment (seed 0 unless ``env`` says otherwise)."""
     return AgentRecord(
         id="bank-test",
         environment=Environment(kind="tool_world", name="bank", tools=TOOLS, **env),
-        task=Task(instruction="Move 30 from a1 to a2 and tell me the new balance of a2.", constraints=constraints or []),
+        task=Task(
+            instruction="Move 30 from a1 to a2 and tell me the new balance of a2.", constraints=constraints or []
+        ),
         trajectory=trajectory,
         verifier=Verifier(kind=kind, spec=spec or {}),
         source=Source(dataset="unit", format="literal"),

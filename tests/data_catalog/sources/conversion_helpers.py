@@ -43,5 +43,9 @@ def drop_adp_synthetic_finish(content: list[dict]) -> list[dict]:
     (PROVENANCE.md, caveat 1). They are not in the raw data; drop exactly that pair."""
     tail = content[-2:]
     assert len(tail) == 2 and tail[0]["class_"] == "text_observation" and tail[0]["source"] == "user"
-    assert tail[1]["class_"] == "message_action" and tail[1]["content"].startswith("<finish>") and not tail[1]["description"]
+    assert (
+        tail[1]["class_"] == "message_action"
+        and tail[1]["content"].startswith("<finish>")
+        and not tail[1]["description"]
+    )
     return content[:-2]

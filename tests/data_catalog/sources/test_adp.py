@@ -20,7 +20,14 @@ ADP_SCHEMA = json.loads((ROOT.parent / "shared" / "adp-v1.schema.json").read_tex
 
 
 def test_every_fixture_dataset_is_covered():
-    assert {p.parent.name for p in STD_FILES} >= {"agenttuning_alfworld", "agenttuning_os", "codeactinstruct", "code_feedback", "synatra", "nnetnav-live"}
+    assert {p.parent.name for p in STD_FILES} >= {
+        "agenttuning_alfworld",
+        "agenttuning_os",
+        "codeactinstruct",
+        "code_feedback",
+        "synatra",
+        "nnetnav-live",
+    }
 
 
 @pytest.mark.parametrize("path", STD_FILES, ids=lambda p: p.parent.name)
@@ -42,7 +49,11 @@ def test_export_reproduces_the_input_and_validates(path: Path, tmp_path):
 def test_reasoning_is_adp_description():
     raw = load(ADP_FIXTURES / "agenttuning_os" / "sample_std.json")[0]
     record = get_converter("adp").convert(raw)
-    assert record.trajectory[1].reasoning == raw["content"][1]["description"] == "To count the files in /etc, I need to print all the files in it."
+    assert (
+        record.trajectory[1].reasoning
+        == raw["content"][1]["description"]
+        == "To count the files in /etc, I need to print all the files in it."
+    )
     assert record.task.instruction == raw["content"][0]["content"]
     assert record.source.original_id == "os_42" and record.source.format == "adp"
 

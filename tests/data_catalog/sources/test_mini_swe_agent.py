@@ -39,7 +39,9 @@ def test_bash_turns_become_code_actions_with_thoughts(record):
     step = record.trajectory[2]
     assert step == CodeAction(language="bash", content="ls -la bleach/", reasoning=step.reasoning)
     assert step.reasoning.startswith("I need to examine the HTML serializer code")
-    assert [s.content for s in record.trajectory if isinstance(s, CodeAction)][3] == "sed -i 's/            pass/            yield stoken/' bleach/html5lib_shim.py"
+    assert [s.content for s in record.trajectory if isinstance(s, CodeAction)][
+        3
+    ] == "sed -i 's/            pass/            yield stoken/' bleach/html5lib_shim.py"
     # The final turn calls submit; ADP keeps "THOUGHT: " in its description, we strip it like every other thought.
     assert record.trajectory[-1] == ApiAction(function="submit", kwargs={}, reasoning=record.trajectory[-1].reasoning)
     assert record.trajectory[-1].reasoning.startswith("Perfect! The fix has been successfully implemented")
@@ -49,7 +51,10 @@ def test_bash_turns_become_code_actions_with_thoughts(record):
 def test_observations_are_kept_as_the_agent_saw_them(record):
     # ADP strips the <returncode>/<output> wrapper (losing the exit code); we keep the turn verbatim.
     observation = record.trajectory[5]
-    assert observation == TextObservation(content="<returncode>0</returncode>\n<output>\n720:class BleachHTMLSerializer(HTMLSerializer):\n</output>", source="environment")
+    assert observation == TextObservation(
+        content="<returncode>0</returncode>\n<output>\n720:class BleachHTMLSerializer(HTMLSerializer):\n</output>",
+        source="environment",
+    )
     assert load(STD)[0]["content"][4]["content"] == "720:class BleachHTMLSerializer(HTMLSerializer):"
 
 
@@ -62,7 +67,9 @@ def test_task_verdict_and_details(record):
 
 
 def test_assistant_turn_shapes():
-    assert assistant_step("THOUGHT: look\n\n```bash\nls\n```") == CodeAction(language="bash", content="ls", reasoning="look")
+    assert assistant_step("THOUGHT: look\n\n```bash\nls\n```") == CodeAction(
+        language="bash", content="ls", reasoning="look"
+    )
     two = "THOUGHT: both\n```bash\nls\n```\n```bash\npwd\n```"
     assert assistant_step(two) == MessageAction(content=two)
     call = "THOUGHT: run it\n<function=bash>\n<parameter=command>\npytest -q\n</parameter>\n</function>"

@@ -20,7 +20,11 @@ WEATHER_TOOL = {
     "function": {
         "name": "get_weather",
         "description": "Current weather for a city.",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["c", "f"]}}, "required": ["city"]},
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["c", "f"]}},
+            "required": ["city"],
+        },
     },
 }
 TOOL_USE = {
@@ -34,12 +38,20 @@ TOOL_USE = {
             "role": "assistant",
             "content": "I'll check both cities.",
             "tool_calls": [
-                {"id": "call_a1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\", \"unit\": \"c\"}"}},
-                {"id": "call_b2", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Oslo"}}},
+                {
+                    "id": "call_a1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": "Paris", "unit": "c"}'},
+                },
+                {
+                    "id": "call_b2",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": {"city": "Oslo"}},
+                },
             ],
         },
-        {"role": "tool", "tool_call_id": "call_a1", "content": "{\"temp\": 18, \"sky\": \"clear\"}"},
-        {"role": "tool", "tool_call_id": "call_b2", "name": "get_weather", "content": "{\"temp\": 4, \"sky\": \"snow\"}"},
+        {"role": "tool", "tool_call_id": "call_a1", "content": '{"temp": 18, "sky": "clear"}'},
+        {"role": "tool", "tool_call_id": "call_b2", "name": "get_weather", "content": '{"temp": 4, "sky": "snow"}'},
         {"role": "assistant", "content": "Paris: 18°C and clear. Oslo: 4°C with snow."},
     ],
 }
@@ -55,16 +67,33 @@ def test_tool_use_conversation():
         TextObservation(content="You are a helpful assistant.", source="system"),
         TextObservation(content="What's the weather in Paris and in Oslo?", source="user"),
         # the text beside the calls is the first call's reasoning
-        ApiAction(function="get_weather", kwargs={"city": "Paris", "unit": "c"}, tool_call_id="call_a1", reasoning="I'll check both cities."),
+        ApiAction(
+            function="get_weather",
+            kwargs={"city": "Paris", "unit": "c"},
+            tool_call_id="call_a1",
+            reasoning="I'll check both cities.",
+        ),
         ApiAction(function="get_weather", kwargs={"city": "Oslo"}, tool_call_id="call_b2"),
-        TextObservation(content='{"temp": 18, "sky": "clear"}', source="tool", name="get_weather", tool_call_id="call_a1"),
-        TextObservation(content='{"temp": 4, "sky": "snow"}', source="tool", name="get_weather", tool_call_id="call_b2"),
+        TextObservation(
+            content='{"temp": 18, "sky": "clear"}', source="tool", name="get_weather", tool_call_id="call_a1"
+        ),
+        TextObservation(
+            content='{"temp": 4, "sky": "snow"}', source="tool", name="get_weather", tool_call_id="call_b2"
+        ),
         MessageAction(content="Paris: 18°C and clear. Oslo: 4°C with snow."),
     ]
     assert record.environment.kind == "tool_use"
-    assert record.environment.tools == [Tool(name="get_weather", description="Current weather for a city.", parameters=WEATHER_TOOL["function"]["parameters"])]
+    assert record.environment.tools == [
+        Tool(
+            name="get_weather",
+            description="Current weather for a city.",
+            parameters=WEATHER_TOOL["function"]["parameters"],
+        )
+    ]
     assert record.task.instruction == "What's the weather in Paris and in Oslo?"
-    assert record.source.original_id == "chatcmpl-9xYz" and record.id == record_id("openai_chat", "openai_chat", "chatcmpl-9xYz")
+    assert record.source.original_id == "chatcmpl-9xYz" and record.id == record_id(
+        "openai_chat", "openai_chat", "chatcmpl-9xYz"
+    )
     assert record.details == {"model": "gpt-4o-2024-08-06"}
 
 
@@ -72,7 +101,10 @@ def test_plain_chat_without_tools_or_id():
     raw = {"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello! How can I help?"}]}
     record = convert(raw)
     assert record.environment.kind == "chat" and record.environment.tools == []
-    assert record.trajectory == [TextObservation(content="Hi", source="user"), MessageAction(content="Hello! How can I help?")]
+    assert record.trajectory == [
+        TextObservation(content="Hi", source="user"),
+        MessageAction(content="Hello! How can I help?"),
+    ]
     assert record.source.original_id is None
     assert record.id == convert(json.loads(json.dumps(raw))).id  # content id: stable
     assert record.id != convert({"messages": [*raw["messages"][:1], {"role": "assistant", "content": "Hey"}]}).id
@@ -83,7 +115,13 @@ def test_tools_as_json_string_reasoning_content_and_parts():
         "tools": json.dumps([WEATHER_TOOL]),
         "messages": [
             {"role": "developer", "content": [{"type": "text", "text": "Be brief."}]},
-            {"role": "user", "content": [{"type": "text", "text": "What is this?"}, {"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}}]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}},
+                ],
+            },
             {"role": "assistant", "content": "A cat.", "reasoning_content": "The picture shows whiskers."},
         ],
     }
@@ -101,9 +139,17 @@ def test_results_without_ids_answer_the_oldest_open_call():
     raw = {
         "messages": [
             {"role": "user", "content": "Weather?"},
-            {"role": "assistant", "content": None, "function_call": {"name": "get_weather", "arguments": "{\"city\": \"Rome\"}"}},
+            {
+                "role": "assistant",
+                "content": None,
+                "function_call": {"name": "get_weather", "arguments": '{"city": "Rome"}'},
+            },
             {"role": "function", "name": "get_weather", "content": "sunny"},
-            {"role": "assistant", "content": None, "tool_calls": [{"type": "function", "function": {"name": "get_time", "arguments": ""}}]},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"type": "function", "function": {"name": "get_time", "arguments": ""}}],
+            },
             {"role": "tool", "content": "12:00"},
         ]
     }
@@ -118,7 +164,11 @@ def test_export_to_adp_validates_and_maps_tool_output_to_environment():
     schema = json.loads((ROOT.parent / "shared" / "adp-v1.schema.json").read_text())
     adp = record_to_adp(convert(TOOL_USE))
     jsonschema.validate(adp, schema)
-    assert [s.get("source") for s in adp["content"] if s["class_"] == "text_observation"] == ["user", "environment", "environment"]
+    assert [s.get("source") for s in adp["content"] if s["class_"] == "text_observation"] == [
+        "user",
+        "environment",
+        "environment",
+    ]
     assert adp["details"]["system_prompt"] == "You are a helpful assistant."
 
 
@@ -126,11 +176,23 @@ def test_export_to_adp_validates_and_maps_tool_output_to_environment():
     ("messages", "error"),
     [
         ([{"role": "narrator", "content": "x"}], "messages[0]: unknown role 'narrator'"),
-        ([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "call_9", "content": "y"}], "messages[1]: tool result for tool_call_id 'call_9' answers no earlier call"),
+        (
+            [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "call_9", "content": "y"}],
+            "messages[1]: tool result for tool_call_id 'call_9' answers no earlier call",
+        ),
         ([{"role": "tool", "content": "y"}], "messages[0]: tool result answers no earlier call"),
-        ([{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "[1, 2]"}}]}], "messages[0] tool_calls[0]: arguments are JSON list, expected an object"),
-        ([{"role": "assistant", "tool_calls": [{"id": "c", "function": {"arguments": "{}"}}]}], "messages[0] tool_calls[0] has no function name"),
-        ([{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f"}}, "g()"]}], "messages[0] tool_calls[1] is str, expected an object"),
+        (
+            [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "[1, 2]"}}]}],
+            "messages[0] tool_calls[0]: arguments are JSON list, expected an object",
+        ),
+        (
+            [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"arguments": "{}"}}]}],
+            "messages[0] tool_calls[0] has no function name",
+        ),
+        (
+            [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f"}}, "g()"]}],
+            "messages[0] tool_calls[1] is str, expected an object",
+        ),
         ([{"role": "user", "content": 5}], "messages[0]: content is int, expected a string or a list of parts"),
         (["hello"], "messages[0] is str, expected an object"),
     ],
@@ -142,11 +204,24 @@ def test_malformed_messages(messages, error):
 
 
 def test_bad_records_are_quarantined_with_reasons(tmp_path):
-    bad_args = {"id": "b3", "messages": [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{city: Paris"}}]}]}
+    bad_args = {
+        "id": "b3",
+        "messages": [
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{city: Paris"}}
+                ],
+            }
+        ],
+    }
     lines = [
         TOOL_USE,
         {"id": "b1", "conversation": []},
-        {"id": "b2", "messages": [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "nope", "content": "y"}]},
+        {
+            "id": "b2",
+            "messages": [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "nope", "content": "y"}],
+        },
         bad_args,
         {"id": "b4", "messages": [{"role": "wizard", "content": "x"}]},
         {"id": "b5", "messages": "hi"},
@@ -161,7 +236,9 @@ def test_bad_records_are_quarantined_with_reasons(tmp_path):
     errors = [q["error"] for q in quarantine]
     assert errors[0] == "missing field 'messages'"
     assert errors[1] == "messages[1]: tool result for tool_call_id 'nope' answers no earlier call"
-    assert errors[2].startswith("messages[0] tool_calls[0]: arguments are not valid JSON") and "{city: Paris" in errors[2]
+    assert (
+        errors[2].startswith("messages[0] tool_calls[0]: arguments are not valid JSON") and "{city: Paris" in errors[2]
+    )
     assert errors[3] == "messages[0]: unknown role 'wizard'"
     assert errors[4] == "field 'messages' is str, expected list"
     assert errors[5] == "field 'messages' is empty"

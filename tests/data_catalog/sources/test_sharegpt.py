@@ -98,7 +98,9 @@ def test_code_actions_match_adp(dataset):
     """Code, language and reasoning of each reply's first code action equal ADP's code and description."""
     for raw, std in pairs(dataset):
         steps = convert(raw).trajectory
-        ours = [s for s, prev in zip(steps[1:], steps) if isinstance(s, CodeAction) and isinstance(prev, TextObservation)]
+        ours = [
+            s for s, prev in zip(steps[1:], steps) if isinstance(s, CodeAction) and isinstance(prev, TextObservation)
+        ]
         theirs = [s for s in std["content"] if s["class_"] == "code_action"]
         assert [(s.language, s.content, s.reasoning or "") for s in ours] == [
             (s["language"], s["content"], (s["description"] or "").strip()) for s in theirs
@@ -109,7 +111,11 @@ def test_alfworld_actions_match_adp_api_with_plain_values():
     """Function and keyword names as ADP's alfworld api; values without ADP's pre-quoting (caveat 3)."""
     for raw, std in pairs("agenttuning_alfworld"):
         ours = [(s.function, s.kwargs) for s in convert(raw).trajectory if isinstance(s, ApiAction)]
-        theirs = [(s["function"], {k: v.strip('"') for k, v in s["kwargs"].items()}) for s in std["content"] if s["class_"] == "api_action"]
+        theirs = [
+            (s["function"], {k: v.strip('"') for k, v in s["kwargs"].items()})
+            for s in std["content"]
+            if s["class_"] == "api_action"
+        ]
         assert ours == theirs
     first = next(s for s in convert(pairs("agenttuning_alfworld")[0][0]).trajectory if isinstance(s, ApiAction))
     assert first == ApiAction(
@@ -123,7 +129,9 @@ def test_alfworld_feedback_is_environment_not_user():
     raw, std = pairs("agenttuning_alfworld")[0]
     steps = convert(raw).trajectory
     assert [s.source for s in steps if isinstance(s, TextObservation)][:3] == ["user", "user", "environment"]
-    assert steps[4] == TextObservation(content="On the shelf 1, you see a soapbottle 2, a spraybottle 2, and a spraybottle 1.", source="environment")
+    assert steps[4] == TextObservation(
+        content="On the shelf 1, you see a soapbottle 2, a spraybottle 2, and a spraybottle 1.", source="environment"
+    )
     assert std["content"][4]["source"] == "user"  # what ADP says
 
 
@@ -132,14 +140,20 @@ def test_codeact_observations_are_environment_not_user():
         ours = [s for s in convert(raw).trajectory if isinstance(s, TextObservation) and s.source == "environment"]
         framed = [t["content"] for t in raw["conversations"] if t["content"].startswith("Observation:\n")]
         assert [s.content for s in ours] == [t[len("Observation:\n") :] for t in framed]
-        adp = [s for s in std["content"][1:] if s["class_"] == "text_observation" and s["content"] not in ADP_CANNED_SUCCESS]
+        adp = [
+            s
+            for s in std["content"][1:]
+            if s["class_"] == "text_observation" and s["content"] not in ADP_CANNED_SUCCESS
+        ]
         assert {s["source"] for s in adp} == {"user"}  # ADP's label for the same turns
 
 
 def test_os_terminal_output_and_answers():
     raw, _ = pairs("agenttuning_os")[0]
     steps = convert(raw).trajectory
-    assert steps[1] == CodeAction(language="bash", content="ls /etc", reasoning="To count the files in /etc, I need to print all the files in it.")
+    assert steps[1] == CodeAction(
+        language="bash", content="ls /etc", reasoning="To count the files in /etc, I need to print all the files in it."
+    )
     assert steps[4] == TextObservation(content="220", source="environment")
     assert steps[5] == MessageAction(content="220", reasoning="Now I get the answer, it is 220.")
     assert steps[6].source == "user" and steps[6].content.startswith("Now, I will start a new problem")
@@ -207,7 +221,12 @@ def test_plain_orca_style_with_system_field():
 
 
 def test_plain_dialect_keeps_framed_user_text_as_user():
-    raw = {"conversations": [{"from": "human", "value": "Observation: the sky is blue. Why?"}, {"from": "gpt", "value": "Rayleigh scattering."}]}
+    raw = {
+        "conversations": [
+            {"from": "human", "value": "Observation: the sky is blue. Why?"},
+            {"from": "gpt", "value": "Rayleigh scattering."},
+        ]
+    }
     assert convert(raw, dialect="plain").trajectory[0].source == "user"
     assert convert(raw, dialect="codeact").trajectory[0].source == "environment"
 
@@ -237,9 +256,13 @@ def test_function_call_and_observation_turns_with_tools():
 
 def test_react_text_actions_outside_the_alfworld_grammar():
     def action(text: str):
-        return convert({"conversations": [{"from": "human", "value": "Buy a lamp."}, {"from": "gpt", "value": text}]}).trajectory[1]
+        return convert(
+            {"conversations": [{"from": "human", "value": "Buy a lamp."}, {"from": "gpt", "value": text}]}
+        ).trajectory[1]
 
-    assert action("Thought: search first.\nAction: search[desk lamp]") == ApiAction(function="search", kwargs={"argument": "desk lamp"}, reasoning="search first.")
+    assert action("Thought: search first.\nAction: search[desk lamp]") == ApiAction(
+        function="search", kwargs={"argument": "desk lamp"}, reasoning="search first."
+    )
     assert action("Action: click(Buy Now)") == ApiAction(function="click", kwargs={"argument": "Buy Now"})
     assert action("ACTION: jump over the fence") == ApiAction(function="jump", kwargs={"argument": "over the fence"})
     assert action("ACTION: look") == ApiAction(function="look", kwargs={})

@@ -43,7 +43,9 @@ def test_adp_synthetic_finish_is_not_in_the_raw_data(raws, records):
     # ADP ends every record with a user "success" turn and a <finish> message; the raw ends with `submit`.
     for raw, record in zip(raws, records):
         assert raw["trajectory"][-1]["text"].rstrip().endswith("```\nsubmit\n```")
-        assert record.trajectory[-1] == ApiAction(function="submit", kwargs={}, reasoning=record.trajectory[-1].reasoning)
+        assert record.trajectory[-1] == ApiAction(
+            function="submit", kwargs={}, reasoning=record.trajectory[-1].reasoning
+        )
 
 
 def test_observation_sources_differ_from_adp_on_purpose(records):
@@ -70,21 +72,42 @@ def test_commands_become_typed_api_actions(records):
 def test_edit_keeps_indentation_that_adp_strips(records):
     edit = [s for s in records[1].trajectory if isinstance(s, ApiAction) and s.function == "edit"][1]
     assert edit.kwargs["start_line"] == edit.kwargs["end_line"] == 536
-    assert edit.kwargs["replacement_text"] == "        if transform_in[0] == 0.0:  # check the first element of the array"
+    assert (
+        edit.kwargs["replacement_text"] == "        if transform_in[0] == 0.0:  # check the first element of the array"
+    )
     # ADP's value lost the leading spaces (and is pre-quoted): a Python edit with broken indentation.
     adp_edit = [s for s in load(STD)[1]["content"] if s.get("function") == "edit"][1]
-    assert adp_edit["kwargs"]["replacement_text"] == '"if transform_in[0] == 0.0:  # check the first element of the array\n"'
+    assert (
+        adp_edit["kwargs"]["replacement_text"]
+        == '"if transform_in[0] == 0.0:  # check the first element of the array\n"'
+    )
 
 
 def test_environment_task_and_verdict(records):
     record = records[0]
-    assert [t.name for t in record.environment.tools] == ["open", "goto", "scroll_down", "scroll_up", "create", "submit", "search_dir", "search_file", "find_file", "edit"]
+    assert [t.name for t in record.environment.tools] == [
+        "open",
+        "goto",
+        "scroll_down",
+        "scroll_up",
+        "create",
+        "submit",
+        "search_dir",
+        "search_file",
+        "find_file",
+        "edit",
+    ]
     open_tool = record.environment.tools[0]
-    assert open_tool.parameters["required"] == ["path"] and open_tool.parameters["properties"]["line_number"]["type"] == "integer"
+    assert (
+        open_tool.parameters["required"] == ["path"]
+        and open_tool.parameters["properties"]["line_number"]["type"] == "integer"
+    )
     assert record.environment.kind == "swe_repo"
     assert record.task.instruction.startswith("SyntaxError in plumbum/cli/image.py\nimage.py contains the line")
     assert record.verifier.kind == "unit_tests" and record.verifier.result.passed is True
-    assert record.details["exit_status"] == "submitted" and record.details["generated_patch"].startswith("\ndiff --git a/plumbum/cli/image.py")
+    assert record.details["exit_status"] == "submitted" and record.details["generated_patch"].startswith(
+        "\ndiff --git a/plumbum/cli/image.py"
+    )
     assert record.lineage.generator == {"agent": "swe-agent", "model": "swe-agent-llama-70b"}
 
 
@@ -102,7 +125,9 @@ def test_bad_records_are_quarantined(raws, tmp_path):
     no_text["trajectory"][2]["text"] = None
     string_target = {**raws[1], "target": "true"}
     no_trajectory = {k: v for k, v in raws[2].items() if k != "trajectory"}
-    stats, records, quarantine = convert_lines("swe_agent", [raws[0], unknown_role, no_text, string_target, no_trajectory, raws[3]], tmp_path)
+    stats, records, quarantine = convert_lines(
+        "swe_agent", [raws[0], unknown_role, no_text, string_target, no_trajectory, raws[3]], tmp_path
+    )
     assert (stats.read, stats.converted, stats.quarantined) == (6, 2, 4)
     assert [row["error"] for row in quarantine] == [
         "trajectory[3]: unknown role 'tool'",

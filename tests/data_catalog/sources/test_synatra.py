@@ -51,9 +51,11 @@ def test_objective_page_and_action(records):
     assert (action.function, action.kwargs) == ("click", {"element_id": "93"})
     assert [r.trajectory[3].kwargs["element_id"] for r in records] == ["93", "23", "54", "18", "40"]
     # The chain of thought that ADP's description leaves out is kept in the reasoning.
-    assert "Perform the next action—click the \"Install\" button" in action.reasoning
+    assert 'Perform the next action—click the "Install" button' in action.reasoning
     assert action.reasoning.startswith("# sub-task 4: Install browser extensions")
-    assert record.details["past_actions"].startswith("def solve():\n\t# sub-task 1: Download Cold Turkey Basic for macOS")
+    assert record.details["past_actions"].startswith(
+        "def solve():\n\t# sub-task 1: Download Cold Turkey Basic for macOS"
+    )
 
 
 def test_axtree_is_the_page_only(records):
@@ -65,8 +67,12 @@ def test_axtree_is_the_page_only(records):
 
 
 def test_response_shapes():
-    assert response_action('# step 3: done\nstop(answer="42")') == MessageAction(content="42", reasoning="# step 3: done")
-    assert response_action("type(element_id='5', string='hi')\n# summary") == ApiAction(function="type", kwargs={"element_id": "5", "string": "hi"}, reasoning="# summary")
+    assert response_action('# step 3: done\nstop(answer="42")') == MessageAction(
+        content="42", reasoning="# step 3: done"
+    )
+    assert response_action("type(element_id='5', string='hi')\n# summary") == ApiAction(
+        function="type", kwargs={"element_id": "5", "string": "hi"}, reasoning="# summary"
+    )
     assert response_action("# only comments") == MessageAction(content="# only comments")
 
 
@@ -74,7 +80,9 @@ def test_bad_records_are_quarantined(raws, tmp_path):
     no_observation = {**raws[1], "prompt": raws[1]["prompt"].replace('observation = """', "page = ")}
     no_response = {"prompt": raws[2]["prompt"]}
     list_prompt = {**raws[3], "prompt": ["x"]}
-    stats, records, quarantine = convert_lines("synatra", [raws[0], no_observation, no_response, list_prompt, raws[0], raws[4]], tmp_path)
+    stats, records, quarantine = convert_lines(
+        "synatra", [raws[0], no_observation, no_response, list_prompt, raws[0], raws[4]], tmp_path
+    )
     assert (stats.read, stats.converted, stats.quarantined) == (6, 2, 4)
     errors = [row["error"] for row in quarantine]
     assert errors[0].startswith("prompt lacks the observation")

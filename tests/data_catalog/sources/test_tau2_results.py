@@ -39,7 +39,12 @@ def test_task_is_joined_into_q(records):
     assert task.metadata["description"]["purpose"].startswith("Testing capacity of agent to handle change of topic")
     spec = records["2"].verifier.spec
     assert records["2"].verifier.kind == "tau2_criteria"
-    assert [a["name"] for a in spec["actions"]] == ["get_user_details", "get_reservation_details", "get_reservation_details", "send_certificate"]
+    assert [a["name"] for a in spec["actions"]] == [
+        "get_user_details",
+        "get_reservation_details",
+        "get_reservation_details",
+        "send_certificate",
+    ]
     assert spec["reward_basis"] == ["DB", "COMMUNICATE"]
 
 
@@ -60,9 +65,17 @@ def test_messages_become_linked_steps(records):
     assert steps[1].source == "user"
     call = steps[4]
     assert isinstance(call, ApiAction)
-    assert (call.function, call.kwargs, call.tool_call_id) == ("get_user_details", {"user_id": "james_lee_6136"}, "call_fLxcMYQFvKcOdQNYvY2sKVRr")
+    assert (call.function, call.kwargs, call.tool_call_id) == (
+        "get_user_details",
+        {"user_id": "james_lee_6136"},
+        "call_fLxcMYQFvKcOdQNYvY2sKVRr",
+    )
     result = steps[5]
-    assert isinstance(result, TextObservation) and (result.source, result.name, result.tool_call_id) == ("tool", "get_user_details", call.tool_call_id)
+    assert isinstance(result, TextObservation) and (result.source, result.name, result.tool_call_id) == (
+        "tool",
+        "get_user_details",
+        call.tool_call_id,
+    )
     # Task 18 makes 12 parallel calls in one turn: every one is answered by its own result.
     steps18 = records["18"].trajectory
     call_ids = [s.tool_call_id for s in steps18 if isinstance(s, ApiAction)]
@@ -100,7 +113,9 @@ def test_bad_simulations_are_quarantined(document, tmp_path):
     sims[3]["messages"][1]["role"] = "customer"
     del sims[4]["messages"]
     sims[5]["reward_info"]["reward"] = None
-    sims[6]["messages"][1]["tool_calls"] = [{"id": "u1", "name": "toggle_roaming", "arguments": {}, "requestor": "user"}]
+    sims[6]["messages"][1]["tool_calls"] = [
+        {"id": "u1", "name": "toggle_roaming", "arguments": {}, "requestor": "user"}
+    ]
     stats, converted, quarantine = convert_lines("tau2_results", [doc, {"tasks": []}], tmp_path)
     assert (stats.read, stats.converted, stats.quarantined) == (21, 14, 7)
     errors = [row["error"] for row in quarantine]

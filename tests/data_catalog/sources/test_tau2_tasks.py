@@ -40,7 +40,9 @@ def test_airline_task_scenario_and_criteria():
     assert record.source.original_id == "0"
     assert record.task.instruction.startswith("You want to cancel reservation EHGLP3.")
     assert set(record.task.user_scenario) == {"persona", "instructions"}
-    assert {"known_info", "unknown_info", "task_instructions", "reason_for_call"} <= set(record.task.user_scenario["instructions"])
+    assert {"known_info", "unknown_info", "task_instructions", "reason_for_call"} <= set(
+        record.task.user_scenario["instructions"]
+    )
     assert record.task.metadata["task_id"] == "0" and "purpose" in record.task.metadata["description"]
     assert set(record.verifier.spec) == {"actions", "communicate_info", "nl_assertions", "reward_basis"}
 
@@ -49,7 +51,12 @@ def test_telecom_keeps_initial_state_and_env_assertions():
     record = _convert(DOMAINS / "v1.0.1/domains/telecom/tasks_small.json")[0]
     assert record.source.original_id == "[mobile_data_issue]user_abroad_roaming_enabled_off[PERSONA:None]"
     actions = record.task.metadata["initial_state"]["initialization_actions"]
-    assert [a["func_name"] for a in actions] == ["set_user_info", "set_user_location", "turn_roaming_off", "enable_roaming"]
+    assert [a["func_name"] for a in actions] == [
+        "set_user_info",
+        "set_user_location",
+        "turn_roaming_off",
+        "enable_roaming",
+    ]
     assert record.task.metadata["ticket"].startswith("The user is experiencing issues with their mobile data.")
     assert record.verifier.spec["env_assertions"][1]["func_name"] == "assert_internet_speed"
     assert record.verifier.spec["reward_basis"] == ["ENV_ASSERTION"]
@@ -78,7 +85,9 @@ def test_bad_tasks_are_quarantined(tmp_path):
     no_id = {k: v for k, v in tasks[1].items() if k != "id"}
     bad_scenario = {**tasks[2], "user_scenario": "call the airline"}
     bad_criteria = {**tasks[2], "evaluation_criteria": ["get_user_details"]}
-    stats, records, quarantine = convert_lines("tau2_tasks", [tasks[0], no_id, bad_scenario, bad_criteria, "[1, 2"], tmp_path)
+    stats, records, quarantine = convert_lines(
+        "tau2_tasks", [tasks[0], no_id, bad_scenario, bad_criteria, "[1, 2"], tmp_path
+    )
     assert (stats.read, stats.converted, stats.quarantined) == (5, 1, 4)
     assert [row["error"] for row in quarantine][:3] == [
         "task has no id",

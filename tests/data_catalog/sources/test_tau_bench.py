@@ -41,25 +41,39 @@ def test_environment_policy_and_system_step(records):
     assert first.environment.policy.startswith("# Airline Agent Policy")
     # The agent saw the policy as its system prompt: it stays the first step too.
     assert first.trajectory[0] == TextObservation(content=first.environment.policy, source="system")
-    assert get_converter("tau_bench", ConvertOptions(extra={"domain": "retail"})).convert(load(FIXTURE)[0]).environment.name == "retail"
+    assert (
+        get_converter("tau_bench", ConvertOptions(extra={"domain": "retail"}))
+        .convert(load(FIXTURE)[0])
+        .environment.name
+        == "retail"
+    )
 
 
 def test_steps_link_calls_to_results(records):
     steps = records[0].trajectory
     assert len(steps) == 32
-    assert steps[1] == TextObservation(content="Hi! I'm looking to book a flight from New York to Seattle on May 20th.", source="user")
+    assert steps[1] == TextObservation(
+        content="Hi! I'm looking to book a flight from New York to Seattle on May 20th.", source="user"
+    )
     assert isinstance(steps[2], MessageAction)
     call = next(s for s in steps if isinstance(s, ApiAction))
-    assert (call.function, call.kwargs, call.tool_call_id) == ("get_user_details", {"user_id": "mia_li_3668"}, "call_oIHazX6yQrB8hUwl4cRilFKj")
+    assert (call.function, call.kwargs, call.tool_call_id) == (
+        "get_user_details",
+        {"user_id": "mia_li_3668"},
+        "call_oIHazX6yQrB8hUwl4cRilFKj",
+    )
     result = steps[steps.index(call) + 1]
     assert (result.source, result.name, result.tool_call_id) == ("tool", "get_user_details", call.tool_call_id)
     booked = [s for s in steps if isinstance(s, ApiAction) and s.function == "book_reservation"]
     assert booked[-1].kwargs["flights"][0] == {"flight_number": "HAT136", "date": "2024-05-20"}
     # Text sent with a tool call is the call's reasoning.
 
+
 def test_text_sent_with_a_tool_call_is_its_reasoning(records):
     leads = [s.reasoning for r in records for s in r.trajectory if isinstance(s, ApiAction) and s.reasoning]
-    assert len(leads) == 2 and leads[0].startswith("Thank you for the information. Here are the details I have for your booking")
+    assert len(leads) == 2 and leads[0].startswith(
+        "Thank you for the information. Here are the details I have for your booking"
+    )
 
 
 def test_task_holds_instruction_and_expected_actions(records):
@@ -75,7 +89,10 @@ def test_rewards_become_verifier_results(records):
     assert [r.passed for r in results] == [False, False, False, True, True, False, False, False]
     assert [r.score for r in results] == [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0]
     assert all(r.verifier.kind == "reward" for r in records)
-    assert results[0].evidence == {"r_actions": 0.0, "gt_data_hash": "ea1402bc4f27311c55d06e318cef7d22ed1f33431a33ada16db71c4177283103"}
+    assert results[0].evidence == {
+        "r_actions": 0.0,
+        "gt_data_hash": "ea1402bc4f27311c55d06e318cef7d22ed1f33431a33ada16db71c4177283103",
+    }
     assert results[0].reasons[0].startswith("r_actions:")
     assert results[1].evidence == {"r_outputs": 0.0, "outputs": {"23553": False}}
     assert results[1].reasons == ["r_outputs: expected outputs not given to the user: 23553"]
@@ -95,7 +112,17 @@ def test_bad_records_are_quarantined_with_reasons(raws, tmp_path):
     next(m for m in string_call["traj"] if m.get("tool_calls"))["tool_calls"].append("get_user_details()")
     no_reward = {k: v for k, v in raws[3].items() if k != "reward"}
     text_reward = {**raws[3], "reward": "1.0"}
-    lines = [raws[3], orphan, unknown_role, bad_args, string_call, no_reward, text_reward, '{"task_id": 1, "trial"', raws[4]]
+    lines = [
+        raws[3],
+        orphan,
+        unknown_role,
+        bad_args,
+        string_call,
+        no_reward,
+        text_reward,
+        '{"task_id": 1, "trial"',
+        raws[4],
+    ]
     stats, records, quarantine = convert_lines("tau_bench", lines, tmp_path)
     assert (stats.read, stats.converted, stats.quarantined) == (9, 2, 7)
     errors = [row["error"] for row in quarantine]

@@ -14,7 +14,9 @@ def test_fenced_blocks_need_a_closing_fence_at_line_start():
 
 def test_unclosed_fence_is_prose():
     assert list(fenced_blocks("```python\nprint(1)\n")) == []
-    assert markdown_steps("```python\nprint(1)\n") == [{"class_": "message_action", "content": "```python\nprint(1)\n", "reasoning": None}]
+    assert markdown_steps("```python\nprint(1)\n") == [
+        {"class_": "message_action", "content": "```python\nprint(1)\n", "reasoning": None}
+    ]
 
 
 def test_markdown_output_blocks_stay_in_the_prose():
@@ -28,7 +30,11 @@ def test_react_os_actions():
     assert react_steps("Think: list it.\n\nAct: bash\n\n```bash\nls -la\n```") == [
         {"class_": "code_action", "language": "bash", "content": "ls -la", "reasoning": "list it."}
     ]
-    assert react_steps("Think: done.\n\nAct: finish")[0] == {"class_": "message_action", "content": "finish", "reasoning": "done."}
+    assert react_steps("Think: done.\n\nAct: finish")[0] == {
+        "class_": "message_action",
+        "content": "finish",
+        "reasoning": "done.",
+    }
     assert react_steps("Think: it is 3.\n\nAct: answer(3)")[0]["content"] == "3"
 
 

@@ -34,7 +34,11 @@ def records(rows):
 
 def test_thirty_rows_make_five_trajectories_like_adp(records):
     adp = load(STD)
-    assert [r.source.original_id for r in records] == [a["id"] for a in adp] == ["openweb_6442", "openweb_4613", "openweb_786", "openweb_2984", "openweb_2992"]
+    assert (
+        [r.source.original_id for r in records]
+        == [a["id"] for a in adp]
+        == ["openweb_6442", "openweb_4613", "openweb_786", "openweb_2984", "openweb_2992"]
+    )
     for record, std in zip(records, adp):
         # Deliberate difference: ADP drops the system prompt; we keep it first.
         assert record.trajectory[0].source == "system"
@@ -44,14 +48,20 @@ def test_thirty_rows_make_five_trajectories_like_adp(records):
 
 def test_steps_hold_page_and_action(records):
     steps = records[0].trajectory
-    assert steps[1] == TextObservation(content="Evaluate the limit of the expression (sin x - x)/x^3 as x approaches 0 using Wolfram Alpha.", source="user")
+    assert steps[1] == TextObservation(
+        content="Evaluate the limit of the expression (sin x - x)/x^3 as x approaches 0 using Wolfram Alpha.",
+        source="user",
+    )
     assert records[0].task.instruction == steps[1].content
     page = steps[2]
     assert isinstance(page, WebObservation) and page.url == "https://www.wolframalpha.com/"
     assert page.axtree.startswith("RootWebArea 'Wolfram|Alpha: Computational Intelligence', focused")
     assert page.axtree == load(STD)[0]["content"][1]["axtree"]
     action = steps[3]
-    assert (action.function, action.kwargs) == ("type", {"id": "89", "content": "limit ((sin x - x)/x^3) as x->0", "press_enter_after": 1})
+    assert (action.function, action.kwargs) == (
+        "type",
+        {"id": "89", "content": "limit ((sin x - x)/x^3) as x->0", "press_enter_after": 1},
+    )
     assert action.reasoning.startswith("Let's think step-by-step. The current webpage is the Wolfram Alpha homepage")
     assert steps[5] == MessageAction(content="-1/6", reasoning=steps[5].reasoning)
 
@@ -66,7 +76,11 @@ def test_differences_from_adp_actions_are_deliberate(records):
 
 
 def test_actions_in_order_of_previous_actions(records):
-    actions = [(s.function, s.kwargs) if isinstance(s, ApiAction) else ("stop", s.content) for s in records[4].trajectory if s.class_ != "web_observation" and s.class_ != "text_observation"]
+    actions = [
+        (s.function, s.kwargs) if isinstance(s, ApiAction) else ("stop", s.content)
+        for s in records[4].trajectory
+        if s.class_ != "web_observation" and s.class_ != "text_observation"
+    ]
     assert [a[0] for a in actions] == ["type", "scroll", "click", "scroll", "click", "click", "type", "click", "stop"]
     assert actions[1][1] == {"direction": "down"}
     assert records[4].details["n_tokens"] == [5089, 5091, 1816, 2768, 10908, 10917, 10940, 1886, 8589]
@@ -76,7 +90,10 @@ def test_actions_in_order_of_previous_actions(records):
 def test_shuffled_rows_are_put_back_in_order(rows):
     group = [r for r in rows if r["id"] == "openweb_786"]
     record = _convert(list(reversed(group)))[0]
-    assert [s.url for s in record.trajectory if isinstance(s, WebObservation)][:2] == ["https://www.apple.com/", "https://support.apple.com/?cid=gn-ols-home-hp-tab"]
+    assert [s.url for s in record.trajectory if isinstance(s, WebObservation)][:2] == [
+        "https://www.apple.com/",
+        "https://support.apple.com/?cid=gn-ols-home-hp-tab",
+    ]
     assert record.id == _convert(group)[0].id
 
 
@@ -92,13 +109,19 @@ def test_a_row_after_its_trajectory_was_written_is_quarantined(rows, tmp_path):
     b = [r for r in rows if r["id"] == "openweb_786"]
     stats, records, quarantine = convert_lines("web_steps", [a[0], *b, a[1]], tmp_path, open_groups="1")
     assert (stats.raw_items, stats.converted, stats.quarantined) == (7, 2, 1)
-    assert quarantine[0]["error"].startswith("step of trajectory 'openweb_6442' comes after that trajectory was written")
+    assert quarantine[0]["error"].startswith(
+        "step of trajectory 'openweb_6442' comes after that trajectory was written"
+    )
     assert records[0].details["n_tokens"] == [5102]
 
 
 def test_action_shapes():
     assert parse_action("so ```click [12]```.") == ApiAction(function="click", kwargs={"id": "12"}, reasoning="so")
-    assert parse_action("```type [7] [a [b] c] [0]```").kwargs == {"id": "7", "content": "a [b] c", "press_enter_after": 0}
+    assert parse_action("```type [7] [a [b] c] [0]```").kwargs == {
+        "id": "7",
+        "content": "a [b] c",
+        "press_enter_after": 0,
+    }
     assert parse_action("```goto [https://x.org]```").kwargs == {"url": "https://x.org"}
     assert parse_action("```tab_focus [2]```").kwargs == {"tab_index": 2}
     assert parse_action("```go_back```") == ApiAction(function="go_back", kwargs={})
@@ -114,7 +137,9 @@ def test_bad_rows_are_quarantined(rows, tmp_path):
     extra_role = copy.deepcopy(group[1])
     extra_role["messages"].append({"role": "tool", "content": "x"})
     no_id = {k: v for k, v in group[1].items() if k != "id"}
-    stats, records, quarantine = convert_lines("web_steps", [group[0], no_page, extra_role, no_id, "{oops", group[1]], tmp_path)
+    stats, records, quarantine = convert_lines(
+        "web_steps", [group[0], no_page, extra_role, no_id, "{oops", group[1]], tmp_path
+    )
     assert (stats.read, stats.converted, stats.quarantined) == (5, 1, 4)
     assert [row["error"] for row in quarantine][:4] == [
         "user turn lacks the URL / OBJECTIVE / PREVIOUS ACTIONS sections of a rendered page",

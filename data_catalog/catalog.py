@@ -26,8 +26,8 @@ from typing import Any
 
 import duckdb
 
-from data_catalog.home import catalog_path
 from schemas.record import SCHEMA_VERSION
+from schemas.settings import catalog_path
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _VERSIONED = re.compile(r"__v\d+$")

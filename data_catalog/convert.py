@@ -15,11 +15,30 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import Field
+
 from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConvertOptions, Quarantined, RawItem
 from data_catalog.sources.reader import read_raw_items
 from schemas.io import QuarantineWriter, RecordWriter
 from schemas.record import AgentRecord
+from schemas.stage_config import StageConfig
+
+
+class ConvertConfig(StageConfig):
+    """``aceforge convert``: how raw inputs of one format become records."""
+
+    option: dict[str, str] = Field(default_factory=dict)
+    """Format-specific options, key=value (repeatable; see `aceforge formats`)."""
+    dataset: str | None = None
+    """Dataset name for the records' source and the catalog (default: the output file's stem)."""
+    license: str | None = None
+    """Licence of the raw data, stored in each record's source."""
+    catalog: bool = True
+    """Register the output and its quarantine in the DuckDB catalog of the data directory (--no-catalog: files only)."""
+
+    def convert_options(self) -> ConvertOptions:
+        return ConvertOptions(dataset=self.dataset, license=self.license, extra=dict(self.option))
 
 
 @dataclass

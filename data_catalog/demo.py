@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from data_catalog.home import demo_dir
 from schemas.io import atomic_output
+from schemas.settings import demo_dir
 
 DEFAULT_SEED = 7
 

@@ -16,18 +16,26 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
+from pydantic import Field
+
 from data_catalog.catalog import Catalog, DatasetVersion
 from data_catalog.convert import ConvertStats, convert_files
 from data_catalog.demo import write_demo_sources
 from data_catalog.entries import CatalogEntry
-from data_catalog.home import datasets_dir
 from data_catalog.sources.base import ConvertOptions
 from schemas.record import SCHEMA_VERSION, stable_id
+from schemas.settings import datasets_dir
+from schemas.stage_config import StageConfig
 
 QUARANTINE_SUFFIX = "_quarantine"
-# Above this share of quarantined records a source's format or data is likely wrong.
-DEFAULT_MAX_QUARANTINE_RATE = 0.25
 QUARANTINE_SCHEMA_VERSION = "quarantine-1"
+
+
+class IngestConfig(StageConfig):
+    """The ingest stage (the Dagster ``converted`` asset and ``aceforge run``)."""
+
+    max_quarantine_rate: float = Field(0.25, ge=0.0, le=1.0)
+    """A source fails its quarantine_rate check when quarantined/read exceeds this (its format or data is likely wrong)."""
 
 
 @dataclass

@@ -19,10 +19,10 @@ from typing import Any
 
 import orjson
 
-from data_catalog.home import data_home
 from environments.base import canonical_hash
 from generators.interface import ChatRequest, GenerationResult, SamplingParams
 from generators.tool_calls import normalize_tools
+from schemas.settings import data_home
 
 KEY_VERSION = 1
 

@@ -19,6 +19,7 @@ import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from schemas.record import Tool
+from schemas.stage_config import StageConfig
 
 OnResult = Callable[[int, "GenerationResult"], None]
 
@@ -27,17 +28,23 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class SamplingParams(_Model):
+class SamplingParams(StageConfig):
     """Everything here changes outputs and is part of the cache key."""
 
     n: int = Field(1, ge=1)
+    """Samples per request."""
     temperature: float = Field(0.0, ge=0.0)
+    """Sampling temperature; 0 means greedy."""
     top_p: float = Field(1.0, gt=0.0, le=1.0)
+    """Nucleus sampling mass."""
     max_tokens: int = Field(256, ge=1)
+    """Most tokens to generate per sample."""
     stop: list[str] = Field(default_factory=list)
-    # Deterministic by default; rollouts that want distinct samples pass distinct seeds.
+    """Stop strings (repeatable)."""
     seed: int | None = 0
+    """Sampling seed. Deterministic by default; rollouts that want distinct samples pass distinct seeds."""
     logprobs: bool = False
+    """Return the log-probability of each generated token."""
 
     @property
     def greedy(self) -> bool:

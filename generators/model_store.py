@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from data_catalog.home import data_home
+from schemas.settings import data_home
 
 MODELS_ENV = "ACEFORGE_MODELS"
 DEFAULT_MODEL = "SmolLM2-135M-Instruct"

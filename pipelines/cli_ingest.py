@@ -17,12 +17,13 @@ from rich.table import Table
 from rich.text import Text
 
 from data_catalog.catalog import Catalog, safe_name
-from data_catalog.convert import ConvertStats, convert_files
+from data_catalog.convert import ConvertConfig, ConvertStats, convert_files
 from data_catalog.ingest import config_hash, register_outputs
 from data_catalog.sources import formats, get_converter
 from data_catalog.sources.base import ConvertOptions
 from pipelines.cli_app import app
 from pipelines.cli_common import FAILED, err, fail, out, print_json, say, say_error
+from pipelines.cli_config import with_config
 
 
 @app.command("formats")
@@ -33,16 +34,6 @@ def list_formats() -> None:
         options = "\n".join(f"{key}: {help_text}" for key, help_text in cls.options.items()) or "-"
         table.add_row(name, Text(cls.description), Text(options))
     out.print(table)
-
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            fail(f"--option expects key=value, got {pair!r}")
-        options[key.strip()] = value
-    return options
 
 
 def check_inputs(inputs: list[str]) -> None:
@@ -86,7 +77,9 @@ def nothing_converted(stats: ConvertStats, fmt: str) -> str:
 
 
 @app.command()
+@with_config(ConvertConfig)
 def convert(
+    cfg: ConvertConfig,
     inputs: Annotated[
         list[str], typer.Argument(help="Input files: JSON array or document, JSONL, .gz of either; '-' reads stdin.")
     ],
@@ -96,24 +89,6 @@ def convert(
         Path | None,
         typer.Option("--quarantine", "-q", help="Quarantine Parquet file (default: <output stem>.quarantine.parquet)."),
     ] = None,
-    option: Annotated[
-        list[str], typer.Option("--option", help="A format option, key=value (repeatable; see `aceforge formats`).")
-    ] = None,
-    dataset: Annotated[
-        str | None,
-        typer.Option(
-            "--dataset", help="Dataset name for the records' source and the catalog (default: the output file's stem)."
-        ),
-    ] = None,
-    license: Annotated[
-        str | None, typer.Option("--license", help="Licence of the raw data, stored in each record's source.")
-    ] = None,
-    register: Annotated[
-        bool,
-        typer.Option(
-            "--register/--no-register", help="Register the output and its quarantine in the catalog of ACEFORGE_HOME."
-        ),
-    ] = True,
     as_json: Annotated[
         bool,
         typer.Option("--json", help='Print {"read", "converted", "quarantined", "output"} as the last stdout line.'),
@@ -124,18 +99,16 @@ def convert(
     Records that cannot be converted go to the quarantine file with their reason; read = converted + quarantined.
     Exit codes: 0 when at least one record converted, 1 when none did, 2 on usage errors.
     """
-    if option is None:
-        option = []
     if output.suffix != ".parquet":
         fail(f"--output must be a .parquet file, got {output}")
-    options = ConvertOptions(dataset=dataset, license=license, extra=parse_options(option))
+    options = cfg.convert_options()
     try:
         get_converter(fmt, options)
     except (KeyError, ValueError) as exc:
         fail(exc.args[0] if exc.args else str(exc))
     check_inputs(inputs)
-    name = safe_name(dataset or output.stem)
-    chash = config_hash(fmt, options, inputs) if register else None
+    name = safe_name(cfg.dataset or output.stem)
+    chash = config_hash(fmt, options, inputs) if cfg.catalog else None
     try:
         stats = run_with_progress(fmt, inputs, output, quarantine, options)
     except OSError as exc:
@@ -146,8 +119,8 @@ def convert(
         say(
             f"converted {stats.converted} of {stats.read} records -> {stats.output}; quarantined {stats.quarantined} -> {stats.quarantine}"
         )
-        if register:
-            register_output(name, fmt, stats, chash, inputs, license)
+        if cfg.catalog:
+            register_output(name, fmt, stats, chash, inputs, cfg.license)
     if as_json:
         print_json(stats.as_dict())
     if stats.converted == 0:

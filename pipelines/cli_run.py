@@ -15,10 +15,12 @@ from rich.text import Text
 
 from data_catalog.demo import DEFAULT_SEED, write_demo_sources
 from data_catalog.entries import EntryError, default_entries_dir
-from data_catalog.home import catalog_path, dagster_home, data_home, demo_dir
-from data_catalog.ingest import DEFAULT_MAX_QUARANTINE_RATE
+from data_catalog.ingest import IngestConfig
 from pipelines.cli_app import app
 from pipelines.cli_common import FAILED, fail, out, say
+from pipelines.cli_config import with_config
+from pipelines.dagster_home import dagster_home
+from schemas.settings import catalog_path, data_home, demo_dir
 
 
 @app.command()
@@ -57,16 +59,9 @@ def summary_table(outcomes) -> Table:
 
 
 @app.command()
+@with_config(IngestConfig)
 def run(
-    max_quarantine_rate: Annotated[
-        float,
-        typer.Option(
-            "--max-quarantine-rate",
-            min=0.0,
-            max=1.0,
-            help="A source whose quarantined/read exceeds this fails its check.",
-        ),
-    ] = DEFAULT_MAX_QUARANTINE_RATE,
+    cfg: IngestConfig,
     verbose: Annotated[
         bool,
         typer.Option("--verbose", "-v", help="Show Dagster's own run log (INFO and up, with tracebacks of failures)."),
@@ -88,9 +83,7 @@ def run(
 
     try:
         with DagsterInstance.get() as instance:
-            outcomes = run_ingest(
-                instance, max_quarantine_rate=max_quarantine_rate, log_level="INFO" if verbose else "CRITICAL"
-            )
+            outcomes = run_ingest(instance, config=cfg, log_level="INFO" if verbose else "CRITICAL")
     except EntryError as exc:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")
     out.print(summary_table(outcomes))

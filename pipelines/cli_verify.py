@@ -9,11 +9,14 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 
+from generators.config import BackendConfig
 from pipelines.cli_app import app
 from pipelines.cli_common import fail, one_line, out, print_json, say
+from pipelines.cli_config import with_config
 from schemas.arrow_schema import row_to_record
 from schemas.io import QuarantineWriter, iter_parquet_rows, write_records
 from schemas.record import AgentRecord
+from schemas.stage_config import StageConfig
 from verifiers.batch import VerifyStats, reverify
 
 
@@ -49,8 +52,17 @@ def read_or_quarantine(path: Path, quarantine: LazyQuarantine) -> Iterator[Agent
             quarantine.write(str(path), index, one_line(exc, 500), row)
 
 
+class VerifyConfig(StageConfig):
+    """``aceforge verify``: the deterministic chain, plus an optional LLM judge."""
+
+    judge: BackendConfig | None = None
+    """The model that judges records whose v asks for a judge (none by default: judge-only records keep their verdict)."""
+
+
 @app.command("verify")
+@with_config(VerifyConfig)
 def verify_cmd(
+    cfg: VerifyConfig,
     input: Annotated[Path, typer.Argument(help="Records to verify (.parquet or .jsonl).")],
     output: Annotated[
         Path, typer.Option("-o", "--output", help="Where to write the re-verified records (.parquet or .jsonl).")

@@ -8,8 +8,7 @@ data_catalog.ingest (this module only wires it into Dagster). Row and
 quarantine counts become materialization metadata, and a blocking check
 fails the partition when too many of its records were quarantined.
 
-(No ``from __future__ import annotations`` here: Dagster reads the config
-class from the asset function's real annotations.)
+Its run config is ``data_catalog.ingest.IngestConfig`` (see dagster_config.py).
 """
 
 from dagster import (
@@ -18,29 +17,19 @@ from dagster import (
     AssetCheckSpec,
     AssetExecutionContext,
     AssetsDefinition,
-    Config,
     MaterializeResult,
     MetadataValue,
     StaticPartitionsDefinition,
     asset,
 )
-from pydantic import Field
 
 from data_catalog.entries import CatalogEntry
-from data_catalog.home import catalog_path
-from data_catalog.ingest import DEFAULT_MAX_QUARANTINE_RATE, IngestResult, ingest_entry
+from data_catalog.ingest import IngestConfig, IngestResult, ingest_entry
+from pipelines.dagster_config import config_schema
+from schemas.settings import catalog_path
 
 ASSET_NAME = "converted"
 CHECK_NAME = "quarantine_rate"
-
-
-class IngestConfig(Config):
-    max_quarantine_rate: float = Field(
-        default=DEFAULT_MAX_QUARANTINE_RATE,
-        ge=0.0,
-        le=1.0,
-        description="The quarantine_rate check fails a source when quarantined/read exceeds this.",
-    )
 
 
 def materialize_result(result: IngestResult, max_rate: float) -> MaterializeResult:
@@ -90,13 +79,15 @@ def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
                 CHECK_NAME,
                 asset=ASSET_NAME,
                 blocking=True,
-                description="Fails when a source's quarantine rate exceeds max_quarantine_rate (its format or data is likely wrong).",
+                description=IngestConfig.model_fields["max_quarantine_rate"].description,
             )
         ],
         description="Raw source files converted to AgentRecords (Parquet + quarantine), registered in the DuckDB catalog.",
         kinds={"python", "parquet", "duckdb"},
+        config_schema=config_schema(IngestConfig),
     )
-    def converted(context: AssetExecutionContext, config: IngestConfig) -> MaterializeResult:
+    def converted(context: AssetExecutionContext) -> MaterializeResult:
+        config = IngestConfig.from_mapping(context.op_execution_context.op_config, origin="run config")
         entry = by_name[context.partition_key]
         context.log.info(f"converting {entry.name} ({entry.format}) from {entry.paths}")
         result = ingest_entry(entry)

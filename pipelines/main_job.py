@@ -15,7 +15,7 @@ from typing import Any
 from dagster import DagsterInstance, materialize
 
 from data_catalog.entries import load_entries
-from data_catalog.ingest import DEFAULT_MAX_QUARANTINE_RATE
+from data_catalog.ingest import IngestConfig
 from pipelines.ingest_assets import ASSET_NAME, build_ingest_assets
 
 
@@ -56,13 +56,13 @@ def _error(result) -> str | None:
 def run_ingest(
     instance: DagsterInstance,
     entries_dir: str | Path | None = None,
-    max_quarantine_rate: float = DEFAULT_MAX_QUARANTINE_RATE,
+    config: IngestConfig | None = None,
     log_level: str = "WARNING",
 ) -> list[SourceOutcome]:
     """One Dagster run per catalog source partition; returns each source's outcome."""
     converted = build_ingest_assets(load_entries(entries_dir))
     run_config = {
-        "ops": {ASSET_NAME: {"config": {"max_quarantine_rate": max_quarantine_rate}}},
+        "ops": {ASSET_NAME: {"config": (config or IngestConfig()).model_dump(mode="json")}},
         "loggers": {"console": {"config": {"log_level": log_level}}},
     }
     outcomes = []

@@ -9,7 +9,7 @@ import pytest
 
 from data_catalog.catalog import Catalog, check_name, safe_name
 from data_catalog.convert import convert_files
-from data_catalog.home import catalog_path
+from schemas.settings import catalog_path
 from tests.conftest import ADP_FIXTURES
 
 

@@ -14,8 +14,8 @@ OS_STD = ADP_FIXTURES / "agenttuning_os" / "sample_std.json"
 TAU_RUNS = TAU_FIXTURES / "tau-bench" / "historical_trajectories" / "gpt-4o-airline.excerpt.json"
 
 
-def invoke(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
+def invoke(*args, input=None, env=None):
+    return runner.invoke(app, [str(a) for a in args], input=input, env=env)
 
 
 def last_json(result):

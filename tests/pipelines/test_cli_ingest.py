@@ -52,7 +52,7 @@ def test_convert_gzip_jsonl_and_several_inputs(data_home, tmp_path):
         for record in json.loads(OS_STD.read_text()):
             f.write(json.dumps(record) + "\n")
     alfworld = ADP_FIXTURES / "agenttuning_alfworld" / "sample_std.json"
-    result = invoke("convert", "-f", "adp", gz, alfworld, "-o", tmp_path / "both.parquet", "--json", "--no-register")
+    result = invoke("convert", "-f", "adp", gz, alfworld, "-o", tmp_path / "both.parquet", "--json", "--no-catalog")
     assert result.exit_code == 0, result.output
     assert last_json(result) == {
         "read": 10,

@@ -20,6 +20,7 @@ from dagster import AssetKey, DagsterInstance, materialize
 
 from data_catalog.catalog import Catalog
 from data_catalog.entries import PACKAGE_DIR, load_entries
+from data_catalog.ingest import IngestConfig
 from pipelines.definitions import build_definitions
 from pipelines.main_job import run_ingest
 from tests.conftest import ADP_FIXTURES, FIXTURES, ROOT, TAU_FIXTURES
@@ -146,7 +147,7 @@ def test_quarantine_check_fails_over_the_threshold_and_blocks(data_home, tmp_pat
     assert evaluation.metadata["quarantine_rate"].value == pytest.approx(2 / 12)
     assert metadata(result)["quarantined"] == 2  # the data were still written and registered
     assert Catalog().get("demo_bookstore_adp_quarantine").rows == 2
-    outcomes = run_ingest(instance, entries, max_quarantine_rate=0.25, log_level="CRITICAL")
+    outcomes = run_ingest(instance, entries, IngestConfig(max_quarantine_rate=0.25), log_level="CRITICAL")
     assert [(o.source, o.ok, o.check_passed) for o in outcomes] == [("demo_bookstore_adp", True, True)]
 
 

@@ -1,7 +1,9 @@
 """Where aceforge keeps its data: one directory, ``./aceforge-data`` unless ``ACEFORGE_HOME`` says otherwise.
 
 Everything a run writes lives under it: the DuckDB catalog, converted
-datasets, the generated demo sources and the Dagster instance. Paths are
+datasets, the generated demo sources, models, the generation cache and the
+Dagster instance. It sits in schemas/, the bottom of the dependency order, so
+every package can find the data directory without importing another. Paths are
 resolved when asked for (not at import), so a test or a command that sets
 ``ACEFORGE_HOME`` is always honoured.
 """
@@ -33,15 +35,3 @@ def datasets_dir() -> Path:
 
 def demo_dir() -> Path:
     return data_home() / "demo"
-
-
-def dagster_home(create: bool = True) -> Path:
-    """DAGSTER_HOME for runs of the aceforge pipelines (its run and event storage)."""
-    path = data_home() / "dagster"
-    if create:
-        path.mkdir(parents=True, exist_ok=True)
-        config = path / "dagster.yaml"
-        if not config.exists():
-            # Local-only machines: keep Dagster's telemetry off.
-            config.write_text("telemetry:\n  enabled: false\n")
-    return path

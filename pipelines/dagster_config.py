@@ -1,0 +1,61 @@
+"""Dagster run config from a stage's config model, so the launchpad shows the same fields, defaults and help.
+
+An asset declares ``config_schema=config_schema(IngestConfig)`` and reads
+``IngestConfig.from_mapping(context.op_config)``: the model stays the one
+place where a field is typed, defaulted and documented, and pydantic (not
+Dagster) has the last word on what is valid.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any, Literal
+
+import dagster as dg
+from pydantic import TypeAdapter
+from pydantic_core import PydanticUndefined
+
+from schemas.stage_config import StageConfig
+
+_SCALARS = {int: int, float: float, str: str, bool: bool}
+
+
+def config_schema(model: type[StageConfig]) -> dict[str, dg.Field]:
+    defaults = _defaults(model)
+    fields = {}
+    for name, field in model.model_fields.items():
+        required = field.default is PydanticUndefined and field.default_factory is None
+        fields[name] = dg.Field(
+            _dagster_type(field.annotation),
+            is_required=required,
+            description=" ".join((field.description or "").split()),
+            **({} if required else {"default_value": defaults[name]}),
+        )
+    return fields
+
+
+def _defaults(model: type[StageConfig]) -> dict[str, Any]:
+    """Every field's default in JSON form (what Dagster's config system can hold)."""
+    return {
+        name: TypeAdapter(field.annotation).dump_python(field.get_default(call_default_factory=True), mode="json")
+        for name, field in model.model_fields.items()
+        if field.default is not PydanticUndefined or field.default_factory is not None
+    }
+
+
+def _dagster_type(annotation: Any) -> Any:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        inner = _dagster_type(args[0]) if len(args) == 1 else dg.Any
+        return dg.Noneable(inner) if type(None) in typing.get_args(annotation) else inner
+    if annotation in _SCALARS:
+        return _SCALARS[annotation]
+    if origin is Literal:
+        return str  # pydantic checks the choice
+    if origin is list:
+        return [_dagster_type(typing.get_args(annotation)[0])]
+    if isinstance(annotation, type) and issubclass(annotation, StageConfig):
+        return config_schema(annotation)
+    return dg.Any

@@ -1,0 +1,106 @@
+"""One configuration pattern for every stage (convert, verify, generate, synth, score, train, run, ...).
+
+A stage's knobs are one pydantic model deriving from ``StageConfig``:
+
+- each field is documented once, by the docstring under it (pydantic reads it
+  as the field's description); the CLI's ``--help`` and Dagster's launchpad
+  show that text and the model's default, never a second copy;
+- ``StageConfig.load(yaml_path, **overrides)`` reads YAML defaults, lets
+  explicit overrides (CLI flags) win, and validates the result;
+- an unknown key is an error that names the key (with the nearest known one),
+  and so is a bad value; both raise ``ConfigError`` before any work starts.
+
+Choices are typed (``Literal`` or an Enum), so the CLI offers them and pydantic
+checks them. Nested stage models are sections (``sft: SftConfig``); their
+fields are YAML keys ``sft: {lr: ...}`` and flags ``--sft-lr``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Self
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used: unreadable YAML, an unknown key, a bad value. One line per problem."""
+
+
+class StageConfig(BaseModel):
+    """Base of every stage's configuration model."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, validate_default=True)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, **overrides: Any) -> Self:
+        """YAML at ``path`` (if any) overlaid with ``overrides``; a ``None`` override means "not given"."""
+        data = read_yaml(path) if path is not None else {}
+        merge_into(data, {key: value for key, value in overrides.items() if value is not None})
+        return cls.from_mapping(data, origin=str(path) if path is not None else "options")
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], origin: str = "config") -> Self:
+        try:
+            return cls.model_validate(dict(data))
+        except ValidationError as exc:
+            raise ConfigError(describe_errors(cls, exc, origin)) from None
+
+    def to_yaml(self) -> str:
+        """The full configuration, every default spelled out: what a run used, ready to be run again."""
+        return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False)
+
+
+def read_yaml(path: str | Path) -> dict[str, Any]:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"config {path} is not valid YAML: {' '.join(str(exc).split())}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"config {path} must be a mapping of keys to values, got {type(data).__name__}")
+    return data
+
+
+def merge_into(base: dict[str, Any], overrides: Mapping[str, Any]) -> None:
+    """Overlay ``overrides`` on ``base`` in place; mappings merge key by key (a section flag keeps the YAML section)."""
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), Mapping):
+            merged = dict(base[key])
+            merge_into(merged, value)
+            base[key] = merged
+        else:
+            base[key] = value
+
+
+def describe_errors(model: type[BaseModel], exc: ValidationError, origin: str) -> str:
+    problems = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error["loc"])
+        if error["type"] == "extra_forbidden":
+            problems.append(f"unknown key {where!r}{_suggestion(model, error['loc'])}")
+        elif error["type"] == "missing":
+            problems.append(f"missing required key {where!r}")
+        elif error["type"] == "value_error":  # a validator's own message, which names what was wrong
+            problems.append(f"{where}: {error['ctx']['error']}" if where else str(error["ctx"]["error"]))
+        else:
+            problems.append(f"{where}: {error['msg']} (got {error.get('input')!r})")
+    return f"{origin}: " + "; ".join(problems)
+
+
+def _suggestion(model: type[BaseModel], loc: tuple) -> str:
+    """Walk the nested models along ``loc`` and name the nearest known key."""
+    for part in loc[:-1]:
+        field = model.model_fields.get(str(part))
+        annotation = field.annotation if field else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return ""
+        model = annotation
+    known = list(model.model_fields)
+    close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(known)})"

@@ -1,4 +1,10 @@
-"""Shared test fixtures: paths to ../shared/fixtures (real-world samples, never copied here)."""
+"""Shared test fixtures: paths to ../shared/fixtures (real-world samples, never copied here), the data home, the model.
+
+The converted SmolLM2 folder lives in <repo>/aceforge-data/models (git-ignored)
+unless ACEFORGE_MODELS says otherwise, so the 20-second conversion happens once
+per checkout rather than once per test; tests that use their own data home
+(the ``data_home`` fixture) still find it.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ TAU_FIXTURES = FIXTURES / "tau"
 # Nothing may download from a hub at run time.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("ACEFORGE_MODELS", str(ROOT / "aceforge-data" / "models"))
 
 
 @pytest.fixture
@@ -23,3 +30,11 @@ def data_home(tmp_path, monkeypatch) -> Path:
     home = tmp_path / "aceforge-data"
     monkeypatch.setenv("ACEFORGE_HOME", str(home))
     return home
+
+
+@pytest.fixture(scope="session")
+def smol_path() -> str:
+    """The default model (SmolLM2-135M-Instruct) as a Hugging Face folder."""
+    from generators.model_store import prepare_default_model
+
+    return str(prepare_default_model())

@@ -1,33 +1,45 @@
-"""Shared fixtures for generator tests: the default model folder, converted once and kept; ``ask``.
-
-The converted SmolLM2 folder lives in <repo>/aceforge-data/models (git-ignored)
-unless ACEFORGE_MODELS says otherwise, so the 20-second conversion happens once
-per checkout rather than once per test; tests that use their own data home
-(the ``data_home`` fixture) still find it.
-"""
+"""Shared fixtures for generator tests: the tokenizer and backends on the default model; ``ask``; tool schemas."""
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
 from generators.interface import ChatRequest
-from tests.conftest import ROOT
 
-os.environ.setdefault("ACEFORGE_MODELS", str(ROOT / "aceforge-data" / "models"))
+ANSWER_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "answer": {"type": "integer"},
+        "unit": {"type": "string", "enum": ["apples", "pears"]},
+    },
+    "required": ["answer", "unit"],
+    "additionalProperties": False,
+}
+WEATHER = {
+    "name": "get_weather",
+    "description": "Weather for a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+# A schema that only admits a call of the one tool: forces the plain-JSON tool-call style.
+CALL_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"const": "get_weather"},
+        "arguments": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "maxLength": 20}},
+            "required": ["city"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["name", "arguments"],
+    "additionalProperties": False,
+}
 
 
 def ask(text: str, **kw) -> ChatRequest:
     """A one-message user request."""
     return ChatRequest(messages=[{"role": "user", "content": text}], **kw)
-
-
-@pytest.fixture(scope="session")
-def smol_path() -> str:
-    from generators.model_store import prepare_default_model
-
-    return str(prepare_default_model())
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,8 @@ from generators.cached import CachedGenerator
 from generators.interface import SamplingParams
 from tests.generators.conftest import ask
 
+pytestmark = pytest.mark.slow  # loads SmolLM2 with transformers
+
 PARAMS = SamplingParams(max_tokens=8)
 
 

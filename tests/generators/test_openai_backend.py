@@ -9,8 +9,7 @@ from generators.cache import GenerationCache
 from generators.cached import CachedGenerator
 from generators.interface import SamplingParams
 from generators.openai_backend import OpenAIBackend
-from tests.generators.conftest import ask
-from tests.generators.test_vllm_backend import ANSWER_SCHEMA, CALL_SCHEMA, WEATHER
+from tests.generators.conftest import ANSWER_SCHEMA, CALL_SCHEMA, WEATHER, ask
 
 pytestmark = pytest.mark.slow
 

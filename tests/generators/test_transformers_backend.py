@@ -2,8 +2,12 @@
 
 import math
 
+import pytest
+
 from generators.interface import SamplingParams
 from tests.generators.conftest import ask
+
+pytestmark = pytest.mark.slow  # loads SmolLM2 with transformers
 
 QUESTIONS = ["What is 2+2?", "Name a color.", "Say hello in French."]
 

@@ -6,39 +6,9 @@ import pytest
 from generators.cache import GenerationCache
 from generators.cached import CachedGenerator
 from generators.interface import SamplingParams
-from tests.generators.conftest import ask
+from tests.generators.conftest import ANSWER_SCHEMA, CALL_SCHEMA, WEATHER, ask
 
 pytestmark = pytest.mark.slow
-
-ANSWER_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "answer": {"type": "integer"},
-        "unit": {"type": "string", "enum": ["apples", "pears"]},
-    },
-    "required": ["answer", "unit"],
-    "additionalProperties": False,
-}
-WEATHER = {
-    "name": "get_weather",
-    "description": "Weather for a city",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-}
-# A schema that only admits a call of the one tool: forces the plain-JSON tool-call style.
-CALL_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "name": {"const": "get_weather"},
-        "arguments": {
-            "type": "object",
-            "properties": {"city": {"type": "string", "maxLength": 20}},
-            "required": ["city"],
-            "additionalProperties": False,
-        },
-    },
-    "required": ["name", "arguments"],
-    "additionalProperties": False,
-}
 
 
 @pytest.fixture(scope="module")

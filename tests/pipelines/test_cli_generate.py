@@ -61,6 +61,7 @@ def test_usage_errors(tmp_path):
     assert invoke("generate", prompts, "-o", tmp_path / "o", "--overflow", "wrap").exit_code == 2
 
 
+@pytest.mark.slow  # loads SmolLM2
 def test_generate_writes_results_in_order_and_a_summary(data_home, tmp_path):
     prompts = _write(
         tmp_path / "p.jsonl",
@@ -86,6 +87,7 @@ def test_generate_writes_results_in_order_and_a_summary(data_home, tmp_path):
     assert again.exit_code == 0
 
 
+@pytest.mark.slow  # converts the GGUF model on first use
 def test_model_prepare_prints_the_folder():
     result = invoke("model", "prepare")
     assert result.exit_code == 0

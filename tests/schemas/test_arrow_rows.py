@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel, field_serializer
 
 from schemas.arrow_schema import record_to_row
-from tests.schemas.test_arrow_io import full_record
+from tests.schemas.records import full_record
 
 
 class Colour(enum.Enum):

@@ -56,6 +56,13 @@ def tool_chat_template() -> str:
     return qwen2_5_chat_template.replace(_QWEN_SYSTEM, _SMOL_SYSTEM)
 
 
+def tool_training_chat_template() -> str:
+    """The training variant of ``tool_chat_template`` (same text, plus TRL's ``{% generation %}`` markers)."""
+    from trl.chat_template_utils import qwen2_5_training_chat_template
+
+    return qwen2_5_training_chat_template.replace(_QWEN_SYSTEM, _SMOL_SYSTEM)
+
+
 @contextmanager
 def _locked(lock_path: Path) -> Iterator[None]:
     lock_path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,169 @@
+"""An AgentRecord as chat messages with tools, and as tokens with an assistant-only loss mask.
+
+The messages are what every trainer and exporter sees (OpenAI chat shape):
+
+- the system message is E's policy, followed by any system prompt τ opens with;
+- a user turn is a user observation, an environment observation that answers
+  no tool call (a shell's or a web page's output: the user turn of ADP-style
+  data), or a web page's text (its accessibility tree, else its HTML);
+- an assistant turn is a MessageAction, and the ApiActions that follow it
+  without an observation in between become that turn's ``tool_calls`` (the
+  action's reasoning is the turn's text); a CodeAction is a fenced code block;
+- a tool result is a ``tool`` message carrying the ``tool_call_id`` of the call
+  it answers (results without ids answer the oldest open call, as in verifiers/).
+
+Assistant text is stripped of surrounding whitespace, so a turn tokenizes the
+same way in the whole conversation as after a generation prompt (no
+retokenization drift between SFT, RL and evaluation).
+
+A record that cannot be rendered raises RenderError with a stable reason code:
+``tool_without_spec`` (a call to a tool E does not declare), ``tool_result_without_call``,
+``unsupported_step`` (images), ``no_assistant_turn`` (nothing to learn from).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from generators.tool_calls import normalize_tools
+from schemas.record import AgentRecord
+from schemas.steps import ApiAction, CodeAction, ImageObservation, MessageAction, TextObservation, WebObservation
+from verifiers.trajectory_view import pair_calls
+
+
+class RenderError(ValueError):
+    def __init__(self, reason: str, detail: str):
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+
+
+@dataclass
+class Chat:
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] | None  # OpenAI function-tool dicts; None when E has none
+
+
+@dataclass
+class RenderStats:
+    """Counts add up: records = rendered + sum(skipped.values())."""
+
+    records: int = 0
+    rendered: int = 0
+    skipped: Counter = field(default_factory=Counter)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"records": self.records, "rendered": self.rendered, "skipped": dict(self.skipped.most_common())}
+
+
+def record_to_chat(record: AgentRecord) -> Chat:
+    """The record's conversation as chat messages with tools (see the module docstring)."""
+    tools = normalize_tools(record.environment.tools)
+    known = {tool["function"]["name"] for tool in tools or []}
+    pairs, orphans = pair_calls(record.trajectory)
+    call_ids = {pair.step: pair.call.tool_call_id or f"call_{pair.step}" for pair in pairs}
+    answers = {pair.result_step: pair.step for pair in pairs if pair.result_step is not None}
+    system = [record.environment.policy] if record.environment.policy else []
+    messages: list[dict[str, Any]] = []
+    after_action = False  # an action with no observation since: a following ApiAction joins its turn
+    last_action: Any = None
+    for index, step in enumerate(record.trajectory):
+        if isinstance(step, ApiAction):
+            if step.function not in known:
+                raise RenderError(
+                    "tool_without_spec", f"step {index} calls {step.function!r}, which E does not declare"
+                )
+            call = {
+                "id": call_ids[index],
+                "type": "function",
+                "function": {"name": step.function, "arguments": step.kwargs},
+            }
+            if after_action and messages[-1]["role"] == "assistant":
+                turn = messages[-1]
+                turn["content"] = _join(turn["content"], step.reasoning)
+            else:
+                turn = {"role": "assistant", "content": _join(step.reasoning)}
+                messages.append(turn)
+            turn.setdefault("tool_calls", []).append(call)
+        elif isinstance(step, (MessageAction, CodeAction)):
+            messages.append({"role": "assistant", "content": _action_text(step)})
+        elif isinstance(step, TextObservation) and step.source == "system" and not messages:
+            system.append(step.content)
+        elif isinstance(step, TextObservation) and index in answers:
+            call = record.trajectory[answers[index]]
+            messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call_ids[answers[index]],
+                    "name": call.function,
+                    "content": step.content,
+                }
+            )
+        elif index in orphans and not isinstance(last_action, CodeAction):
+            raise RenderError("tool_result_without_call", f"step {index} answers no tool call")
+        else:
+            messages.append(_observation_message(index, step))
+        after_action = isinstance(step, (ApiAction, MessageAction))
+        if isinstance(step, (ApiAction, MessageAction, CodeAction)):
+            last_action = step
+    if not any(message["role"] == "assistant" for message in messages):
+        raise RenderError("no_assistant_turn", "τ has no agent action to learn from")
+    head = [{"role": "system", "content": "\n\n".join(system)}] if system else []
+    return Chat(messages=head + messages, tools=tools)
+
+
+def _join(*parts: str | None) -> str:
+    return "\n\n".join(part.strip() for part in parts if part and part.strip())
+
+
+def _action_text(step: MessageAction | CodeAction) -> str:
+    if isinstance(step, MessageAction):
+        return _join(step.reasoning, step.content)
+    return _join(step.reasoning, f"```{step.language}\n{step.content.strip()}\n```")
+
+
+def _observation_message(index: int, step: Any) -> dict[str, Any]:
+    """A user-side turn: user, environment or shell output, a later system prompt, a web page's text."""
+    if isinstance(step, TextObservation):
+        role = {"system": "system", "agent": "assistant"}.get(step.source, "user")
+        return {"role": role, "content": step.content}
+    if isinstance(step, WebObservation) and (step.axtree or step.html):
+        return {"role": "user", "content": step.axtree or step.html}
+    kind = "image_observation" if isinstance(step, ImageObservation) else step.class_
+    raise RenderError("unsupported_step", f"step {index} is a {kind} with no text to render")
+
+
+def tokenize_chat(tokenizer: Any, chat: Chat, template: str) -> dict[str, list[int]]:
+    """``input_ids`` of the whole conversation and ``assistant_masks`` (1 on tokens that carry loss)."""
+    out = tokenizer.apply_chat_template(
+        chat.messages,
+        tools=chat.tools,
+        chat_template=template,
+        tokenize=True,
+        return_dict=True,
+        return_assistant_tokens_mask=True,
+    )
+    return {"input_ids": list(out["input_ids"]), "assistant_masks": list(out["assistant_masks"])}
+
+
+def prompt_ids(tokenizer: Any, messages: list[dict[str, Any]], tools: list[dict] | None, template: str) -> list[int]:
+    """Token ids of ``messages`` followed by the generation prompt: what the model sees before its next turn."""
+    text = tokenizer.apply_chat_template(
+        messages, tools=tools, chat_template=template, tokenize=False, add_generation_prompt=True
+    )
+    return tokenizer.encode(text, add_special_tokens=False)
+
+
+def render_records(records: Iterable[AgentRecord], stats: RenderStats) -> Iterator[tuple[AgentRecord, Chat]]:
+    """Each renderable record with its chat; the others are counted in ``stats.skipped`` by reason."""
+    for record in records:
+        stats.records += 1
+        try:
+            chat = record_to_chat(record)
+        except RenderError as exc:
+            stats.skipped[exc.reason] += 1
+            continue
+        stats.rendered += 1
+        yield record, chat

@@ -1,42 +1,50 @@
 """Environments by name: `get_environment("retail", users=500)`, `list_environments()`.
 
-Built-in environments are imported on first use (a "module:Class" path), so
-importing the registry stays cheap; others can be added with
-`register_environment(name, factory)`.
+``ENVIRONMENTS`` is the environment registry (schemas/plugins.py): the
+built-ins are imported on first use (a "module:Class" path), so importing the
+registry stays cheap; code adds one with `register_environment(name, factory)`
+and an installed package through the ``aceforge.environments`` entry points.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from environments.base import ToolEnvironment
+from schemas.plugins import Registry
 
-_BUILTIN = {
-    "retail": "environments.retail.env:RetailWorld",
-    "airline": "environments.airline.env:AirlineWorld",
-    "code": "environments.code.env:CodeEnvironment",
-}
-_FACTORIES: dict[str, Callable[..., ToolEnvironment]] = {}
+EnvironmentFactory = Callable[..., ToolEnvironment]
 
 
-def register_environment(name: str, factory: Callable[..., ToolEnvironment]) -> None:
+def _check_factory(name: str, factory: Any) -> None:
+    if not callable(factory):
+        raise TypeError(f"{factory!r} is not a class or function that makes an environment")
+
+
+ENVIRONMENTS: Registry[EnvironmentFactory] = Registry(
+    "environments",
+    "environment",
+    {
+        "retail": "environments.retail.env:RetailWorld",
+        "airline": "environments.airline.env:AirlineWorld",
+        "code": "environments.code.env:CodeEnvironment",
+    },
+    check=_check_factory,
+)
+
+
+def register_environment(name: str, factory: EnvironmentFactory) -> None:
     """Make `get_environment(name, **kwargs)` call `factory(**kwargs)`."""
-    _FACTORIES[name] = factory
+    ENVIRONMENTS.register(name, factory)
 
 
 def list_environments() -> list[str]:
-    return sorted(set(_BUILTIN) | set(_FACTORIES))
+    return ENVIRONMENTS.names()
 
 
-def environment_class(name: str) -> Callable[..., ToolEnvironment]:
-    if name in _FACTORIES:
-        return _FACTORIES[name]
-    if name not in _BUILTIN:
-        raise KeyError(f"unknown environment {name!r}; known: {', '.join(list_environments())}")
-    module, _, attr = _BUILTIN[name].partition(":")
-    return getattr(importlib.import_module(module), attr)
+def environment_class(name: str) -> EnvironmentFactory:
+    return ENVIRONMENTS.get(name)
 
 
 def get_environment(name: str, **kwargs: Any) -> ToolEnvironment:

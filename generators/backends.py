@@ -1,22 +1,30 @@
 """Backends by name, so configs and the CLI can pick one with a string.
 
-Modules are imported on demand: choosing transformers never imports vLLM.
+``BACKENDS`` is the backend registry (schemas/plugins.py). Modules are imported
+on demand: choosing transformers never imports vLLM. An installed package adds
+a backend (a ``Backend`` subclass whose ``name`` is its registry name, taking
+``model=`` and keyword options) through the ``aceforge.backends`` entry points.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from generators.cache import GenerationCache
 from generators.cached import CachedGenerator
 from generators.interface import Backend
+from schemas.plugins import Registry, named_subclass
 
-BACKENDS = {
-    "transformers": ("generators.transformers_backend", "TransformersBackend"),
-    "vllm": ("generators.vllm_backend", "VllmBackend"),
-    "openai": ("generators.openai_backend", "OpenAIBackend"),
-}
+BACKENDS: Registry[type[Backend]] = Registry(
+    "backends",
+    "backend",
+    {
+        "transformers": "generators.transformers_backend:TransformersBackend",
+        "vllm": "generators.vllm_backend:VllmBackend",
+        "openai": "generators.openai_backend:OpenAIBackend",
+    },
+    check=named_subclass(Backend),
+)
 
 
 def default_backend() -> str:
@@ -27,11 +35,7 @@ def default_backend() -> str:
 
 
 def make_backend(name: str | None = None, model: str | None = "default", **options: Any) -> Backend:
-    name = name or default_backend()
-    if name not in BACKENDS:
-        raise ValueError(f"unknown backend {name!r}; choose one of {sorted(BACKENDS)}")
-    module, cls = BACKENDS[name]
-    return getattr(importlib.import_module(module), cls)(model=model, **options)
+    return BACKENDS.get(name or default_backend())(model=model, **options)
 
 
 def make_generator(

@@ -1,27 +1,39 @@
-"""Converters for raw trajectory formats, registered by name (see base.py)."""
+"""Converters for raw trajectory formats, by name (the contract is in base.py).
+
+``FORMATS`` is the format registry (schemas/plugins.py): the built-in formats
+are declared below as lazy "module:Class" paths, so converting one format
+imports only its module; an installed package adds formats through the
+``aceforge.formats`` entry-point group.
+"""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+from data_catalog.sources.base import Converter, ConvertOptions
+from schemas.plugins import Registry, named_subclass
 
-from data_catalog.sources.base import REGISTRY, Converter, ConvertOptions
-
-
-def _load_all() -> None:
-    # Importing each module runs its @register; new formats need no edit here.
-    for module in pkgutil.iter_modules(__path__):
-        if module.name not in ("base", "reader") and not module.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{module.name}")
+FORMATS: Registry[type[Converter]] = Registry(
+    "formats",
+    "format",
+    {
+        "adp": "data_catalog.sources.adp:AdpConverter",
+        "mini_swe_agent": "data_catalog.sources.mini_swe_agent:MiniSweAgentConverter",
+        "openai_chat": "data_catalog.sources.openai_chat:OpenAIChatConverter",
+        "sharegpt": "data_catalog.sources.sharegpt:ShareGPTConverter",
+        "swe_agent": "data_catalog.sources.swe_agent:SweAgentConverter",
+        "synatra": "data_catalog.sources.synatra:SynatraConverter",
+        "tau2_results": "data_catalog.sources.tau2_results:Tau2ResultsConverter",
+        "tau2_tasks": "data_catalog.sources.tau2_tasks:Tau2TasksConverter",
+        "tau_bench": "data_catalog.sources.tau_bench:TauBenchConverter",
+        "web_steps": "data_catalog.sources.web_steps:WebStepsConverter",
+    },
+    check=named_subclass(Converter),
+)
 
 
 def formats() -> dict[str, type[Converter]]:
-    _load_all()
-    return dict(sorted(REGISTRY.items()))
+    """Every format by name, sorted (imports every converter)."""
+    return FORMATS.load_all()
 
 
 def get_converter(name: str, options: ConvertOptions | None = None) -> Converter:
-    known = formats()
-    if name not in known:
-        raise KeyError(f"unknown format {name!r}; known formats: {', '.join(known)}")
-    return known[name](options)
+    return FORMATS.get(name)(options)

@@ -1,8 +1,9 @@
 """The converter contract and registry for raw trajectory formats.
 
-A format is one module in this package with a ``Converter`` subclass,
-registered by a stable snake_case name with ``@register``. Most formats
-convert one raw record into one AgentRecord and implement only ``convert``;
+A format is one module in this package with a ``Converter`` subclass whose
+``name`` is a stable snake_case name, declared in ``FORMATS`` (__init__.py);
+a plug-in package declares its own in the ``aceforge.formats`` entry points.
+Most formats convert one raw record into one AgentRecord and implement only ``convert``;
 formats whose records span several raw items (one row per web step, say)
 override ``convert_stream``. Either way a record that cannot be converted
 becomes a ``Quarantined`` item with its reason, and the run goes on.
@@ -95,13 +96,11 @@ def describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-REGISTRY: dict[str, type[Converter]] = {}
-
-
 def register(cls: type[Converter]) -> type[Converter]:
-    if cls.name in REGISTRY:
-        raise ValueError(f"format {cls.name!r} registered twice")
-    REGISTRY[cls.name] = cls
+    """Register a converter class from code under its ``name`` (see ``FORMATS`` in this package's __init__)."""
+    from data_catalog.sources import FORMATS
+
+    FORMATS.register(cls.name, cls)
     return cls
 
 

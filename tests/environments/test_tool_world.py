@@ -172,10 +172,10 @@ def test_snapshot_rejects_a_state_that_is_not_tables():
         Snapshot({"accounts": [1, 2]})
 
 
-def test_registry_lists_builtins_and_registered_factories(monkeypatch):
-    monkeypatch.setattr(registry, "_FACTORIES", {})
-    assert {"retail", "airline"} <= set(list_environments())
+def test_registry_lists_builtins_and_registered_factories(request):
+    assert {"retail", "airline", "code"} <= set(list_environments())
     register_environment("bank", Bank)
+    request.addfinalizer(lambda: registry.ENVIRONMENTS.unregister("bank"))
     assert "bank" in list_environments()
     assert get_environment("bank", seed=2).call("balance", {"account": "a"}).content == 12
     with pytest.raises(KeyError, match="unknown environment 'nope'"):

@@ -7,8 +7,8 @@ from schemas.record import AgentRecord, Source, Task, Verifier, VerifierResult
 from schemas.steps import MessageAction, TextObservation
 from tests.pipelines.cli_helpers import invoke, last_json
 from tests.verifiers.handwritten import rollout
-from tests.verifiers.test_retail_verification import actions
-from tests.verifiers.test_retail_verification import record as retail_record
+from tests.verifiers.retail_cancel import actions
+from tests.verifiers.retail_cancel import record as retail_record
 
 
 def qa(rid: str, answer: str, expected: str, stored: bool | None, kind: str = "answer_match") -> AgentRecord:

@@ -1,11 +1,10 @@
 """Hand-written correct and subtly wrong retail trajectories, accepted and rejected for the right reason.
 
-Seed 0, 500 users: user vera_kim_2362 has the pending order #R5683800, paid
-708.44 with gift card gift_card_4370522 (balance 170.00). Ivo Dvorak has two
-pending orders, both paid with gift card gift_card_1639125 (balance 54.00):
-#R3357824 (a backpack, 147.78) and #R7565133 (a thermostat, 63.94). The
-trajectories' actions are written here; their tool results are what the world
-answers, as a rollout would record them.
+Seed 0, 500 users. The vera_kim_2362 cancellation lives in retail_cancel.py
+(the CLI tests use it too). Ivo Dvorak has two pending orders, both paid with
+gift card gift_card_1639125 (balance 54.00): #R3357824 (a backpack, 147.78)
+and #R7565133 (a thermostat, 63.94). The trajectories' actions are written
+here; their tool results are what the world answers, as a rollout would record them.
 """
 
 from __future__ import annotations
@@ -13,44 +12,8 @@ from __future__ import annotations
 from schemas.record import AgentRecord
 from schemas.steps import MessageAction, TextObservation
 from tests.verifiers.handwritten import handwritten_record, rollout
+from tests.verifiers.retail_cancel import actions, record
 from verifiers.runner import verify_record
-
-ORDER, USER, CARD = "#R5683800", "vera_kim_2362", "gift_card_4370522"
-CONSTRAINTS = [
-    {"id": "cancelled", "check": "state_equals", "path": f"orders.{ORDER}.status", "value": "cancelled"},
-    {"id": "reason", "check": "state_equals", "path": f"orders.{ORDER}.cancel_reason", "value": "ordered by mistake"},
-    {
-        "id": "refund",
-        "check": "state_delta",
-        "path": f"users.{USER}.payment_methods.{CARD}.balance",
-        "delta": 708.44,
-        "tolerance": 0.01,
-    },
-    {"id": "told_amount", "check": "message_contains", "number": 708.44, "tolerance": 0.005},
-    {"id": "only_hers", "check": "no_write_outside", "scope": [f"users.{USER}", f"orders.{ORDER}"]},
-]
-
-
-def record(steps: list) -> AgentRecord:
-    return handwritten_record(
-        "retail", steps, "Cancel my order #R5683800, I ordered it by mistake.", CONSTRAINTS, "retail-cancel"
-    )
-
-
-def actions(reason: str) -> list:
-    return [
-        TextObservation(
-            content="Hi, I ordered #R5683800 by mistake, please cancel it. I'm vera.kim2362@inbox.test", source="user"
-        ),
-        ("find_user_id_by_email", {"email": "vera.kim2362@inbox.test"}),
-        ("get_order_details", {"order_id": ORDER}),
-        MessageAction(
-            content="I can cancel #R5683800 (ordered by mistake); 708.44 goes back to your gift card. Confirm?"
-        ),
-        TextObservation(content="Yes please.", source="user"),
-        ("cancel_pending_order", {"order_id": ORDER, "reason": reason}),
-        MessageAction(content="Done: the order is cancelled and $708.44 is back on your gift card."),
-    ]
 
 
 def test_the_correct_trajectory_is_accepted():

@@ -5,6 +5,12 @@ earlier checks in the chain left in the context, e.g. the replayed
 environment) and returns a VerifierResult with stable reason codes. It never
 mutates the record and never raises for bad input: the runner turns an
 unexpected exception into the reason ``verifier_error:<Type>``.
+
+A verifier declares what it needs and how its failure weighs, and the runner
+reads only these declarations (never the verifier's type or name):
+``needs_env`` (it builds the record's environment through
+``ctx.env_factory``), ``needs_model`` (it asks ``ctx.model``, a
+``schemas.generation.Generator``), ``hard`` (a failure stops the chain).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from environments.base import ToolEnvironment
+from schemas.generation import Generator
 from schemas.record import AgentRecord, Tool, VerifierResult
 
 EnvFactory = Callable[..., ToolEnvironment]
@@ -32,7 +39,10 @@ class CheckContext:
     """One record under verification, plus what the chain has learned about it so far."""
 
     record: AgentRecord
-    env_factory: EnvFactory = default_env_factory
+    # None: no environment can be built here (stages that need one are unavailable).
+    env_factory: EnvFactory | None = default_env_factory
+    # None: no model was given (stages that need one are unavailable).
+    model: Generator | None = None
     # Filled by the replay verifier: the environments at the start and at the end of τ.
     initial_env: ToolEnvironment | None = None
     final_env: ToolEnvironment | None = None
@@ -51,7 +61,7 @@ class CheckContext:
             return {t.name: t for t in env.tools}
         if self.live_tools is None:
             self.live_tools = []
-            if env.name:
+            if env.name and self.env_factory is not None:
                 # An unknown or broken environment: every call is then an unknown tool.
                 with contextlib.suppress(Exception):
                     self.live_tools = self.env_factory(env.name, **dict(env.sandbox.get("env_params", {}))).tools()
@@ -61,11 +71,23 @@ class CheckContext:
 class RecordVerifier(ABC):
     name: str = ""
     version: str = "1"
-    # A hard failure makes later checks meaningless (the chain stops there).
+    # A failure makes later checks meaningless (they would judge a trajectory that never happened): the chain
+    # stops there with score 0.
     hard: bool = False
+    # Builds the record's environment through ctx.env_factory, or reads what a stage that did left in ctx.
+    needs_env: bool = False
+    # Asks ctx.model. Model calls are the costly ones: such a stage runs only when every earlier stage passed.
+    needs_model: bool = False
+    # The reason code when a need was not given (default: <need>_unavailable, e.g. environment_unavailable).
+    unavailable_reason: str | None = None
 
     @abstractmethod
     def check(self, ctx: CheckContext) -> VerifierResult: ...
+
+    def missing(self, ctx: CheckContext) -> list[str]:
+        """The declared needs that ``ctx`` does not provide."""
+        needs = (("environment", self.needs_env, ctx.env_factory), ("model", self.needs_model, ctx.model))
+        return [need for need, wanted, given in needs if wanted and given is None]
 
     def result(
         self,
@@ -79,6 +101,18 @@ class RecordVerifier(ABC):
             score=(1.0 if passed else 0.0) if score is None else round(float(score), 6),
             reasons=list(dict.fromkeys(reasons or [])),  # unique, in first-seen order
             evidence=evidence or {},
+            verifier=self.name,
+            version=self.version,
+        )
+
+    def unavailable(self, missing: list[str]) -> VerifierResult:
+        """No verdict (passed None, not a failure): what the stage needs (``environment``, ``model``) was not given."""
+        own = [self.unavailable_reason] if self.unavailable_reason else []
+        return VerifierResult(
+            passed=None,
+            score=None,
+            reasons=own or [f"{need}_unavailable" for need in missing],
+            evidence={"missing": missing},
             verifier=self.name,
             version=self.version,
         )

@@ -7,19 +7,20 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from schemas.generation import Generator
 from schemas.record import AgentRecord
 from verifiers.base import EnvFactory, default_env_factory
-from verifiers.runner import apply_verification, is_verifiable
+from verifiers.runner import apply_verification, can_decide
 
 
 @dataclass
 class VerifyStats:
     records: int = 0
     verified: int = 0
-    skipped: int = 0  # nothing to re-check (v.kind none/reward/..., or judge without a model): passed through
+    skipped: int = 0  # nothing to re-check (v.kind none/...) or no verdict reachable (a judge, no model): as stored
     passed: int = 0
     failed: int = 0
-    undecided: int = 0  # passed is None (e.g. only a judge, and none available)
+    undecided: int = 0  # passed is None: no stage reached a verdict
     verdicts_changed: int = 0  # passed differs from the stored verdict (a missing verdict counts as None)
     scores_changed: int = 0
     versions_changed: int = 0
@@ -32,18 +33,24 @@ class VerifyStats:
 
 
 def reverify(
-    records: Iterable[AgentRecord], stats: VerifyStats, env_factory: EnvFactory = default_env_factory, judge: Any = None
+    records: Iterable[AgentRecord],
+    stats: VerifyStats,
+    env_factory: EnvFactory | None = default_env_factory,
+    model: Generator | None = None,
 ) -> Iterator[AgentRecord]:
-    """Yield every record, re-verified when verifiable, counting into ``stats`` as it goes."""
+    """Yield every record, re-verified when verifiable, counting into ``stats`` as it goes.
+
+    A record whose chain cannot reach a verdict with what is given (e.g. a judge-only record and no model)
+    keeps its stored verdict rather than losing it.
+    """
     for record in records:
         stats.records += 1
-        # Without a model, a judge-only record keeps its stored verdict rather than losing it.
-        if not is_verifiable(record) or (record.verifier.kind == "judge" and judge is None):
+        if not can_decide(record, env_factory, model):
             stats.skipped += 1
             yield record
             continue
         old = record.verifier.result
-        updated = apply_verification(record, env_factory, judge)
+        updated = apply_verification(record, env_factory, model)
         new = updated.verifier.result
         stats.verified += 1
         if new.passed is None:

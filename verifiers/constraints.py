@@ -71,6 +71,7 @@ def allowed_scopes(constraints: list[dict]) -> list[list[str]]:
 class ConstraintsVerifier(RecordVerifier):
     name = "constraints"
     version = "1"
+    needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:
         constraints = ctx.record.task.constraints

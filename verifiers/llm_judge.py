@@ -1,29 +1,26 @@
 """LLM judge: an optional last check that asks a model whether τ accomplished q.
 
-It takes any object with a generation interface, by duck typing (verifiers
-never import generators/):
-
-- a callable ``f(list_of_message_lists) -> list[str]``;
-- an object with ``.generate(list_of_message_lists) -> list``, whose items are
-  strings or have ``.texts`` (a list) or ``.text``;
-- a batch backend whose ``generate`` takes request objects and sampling
-  params: pass ``make_request`` (e.g. ``ChatRequest``, called as
-  ``make_request(messages=...)``) and ``params``.
+It declares ``needs_model``: the runner hands it ``ctx.model``, any
+``schemas.generation.Generator`` (a generators/ backend, or one behind the
+cache), and runs it only when every earlier check passed. It sends one
+ChatRequest per record with its own SamplingParams (greedy, seed 0: the same
+record and model give the same verdict).
 
 The model must answer with JSON ``{"score": 0..1, "reason": "..."}`` (a bare
 ``PASS``/``FAIL`` is accepted too). ``passed`` = score >= ``threshold``
 (``v.spec["judge"]["threshold"]``, default 0.5). Reason codes:
-``judge_failed``, ``judge_unparseable``, ``judge_error``, ``judge_unavailable``.
+``judge_failed``, ``judge_unparseable``, ``judge_error`` (the model raised or
+refused the request), ``judge_unavailable`` (no model given: no verdict).
+Evidence names the model (``evidence["model"]`` = the generator's model_id).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
 
 import orjson
 
+from schemas.generation import ChatRequest, SamplingParams
 from schemas.record import AgentRecord, VerifierResult
 from verifiers.base import CheckContext, RecordVerifier
 
@@ -31,6 +28,9 @@ MAX_TRANSCRIPT = 6000
 _JSON_OBJECT = re.compile(r"\{.*?\}", re.DOTALL)
 _VERDICT = re.compile(r"\b(PASS|FAIL)\b")
 DEFAULT_RUBRIC = "Did the agent fully and correctly accomplish the task while following the policy?"
+# A verdict is one short JSON object: 128 tokens hold it with room to spare.
+JUDGE_PARAMS = SamplingParams(max_tokens=128)
+EXCERPT = 300
 
 
 def transcript(record: AgentRecord) -> str:
@@ -75,54 +75,40 @@ def parse_verdict(text: str) -> tuple[float, str] | None:
     return None
 
 
-def _first_text(item: Any) -> str:
-    if isinstance(item, str):
-        return item
-    texts = getattr(item, "texts", None)
-    if texts:
-        return texts[0]
-    return str(getattr(item, "text", ""))
-
-
 class LLMJudge(RecordVerifier):
     name = "llm_judge"
     version = "1"
+    needs_model = True
+    unavailable_reason = "judge_unavailable"
 
-    def __init__(self, backend: Any = None, make_request: Callable[..., Any] | None = None, params: Any = None):
-        self.backend, self.make_request, self.params = backend, make_request, params
-
-    def generate(self, conversations: list[list[dict]]) -> list[str]:
-        backend = self.backend
-        if self.make_request is not None:
-            requests = [self.make_request(messages=messages) for messages in conversations]
-            outputs = backend.generate(requests, *([self.params] if self.params is not None else []))
-        elif hasattr(backend, "generate"):
-            outputs = backend.generate(conversations)
-        else:
-            outputs = backend(conversations)
-        return [_first_text(item) for item in outputs]
+    def __init__(self, params: SamplingParams = JUDGE_PARAMS):
+        self.params = params
 
     def check(self, ctx: CheckContext) -> VerifierResult:
-        if self.backend is None:
-            return VerifierResult(
-                passed=None, score=None, reasons=["judge_unavailable"], verifier=self.name, version=self.version
-            )
         options = ctx.spec.get("judge") if isinstance(ctx.spec.get("judge"), dict) else {}
-        messages = judge_messages(ctx.record, options.get("rubric", DEFAULT_RUBRIC))
+        request = ChatRequest(messages=judge_messages(ctx.record, options.get("rubric", DEFAULT_RUBRIC)))
+        model = {"model": ctx.model.model_id}
         try:
-            text = self.generate([messages])[0]
+            answer = ctx.model.generate([request], self.params)[0]
         except Exception as exc:  # any backend failure is a failed judgement, not a crashed run
+            return self.result(False, reasons=["judge_error"], evidence={**model, "detail": _excerpt(exc)})
+        if answer.error is not None or not answer.completions:
             return self.result(
-                False, reasons=["judge_error"], evidence={"detail": f"{type(exc).__name__}: {exc}"[:300]}
+                False, reasons=["judge_error"], evidence={**model, "detail": answer.error or "no completion"}
             )
+        text = answer.texts[0]
         verdict = parse_verdict(text)
         if verdict is None:
-            return self.result(False, reasons=["judge_unparseable"], evidence={"output": text[:300]})
+            return self.result(False, reasons=["judge_unparseable"], evidence={**model, "output": text[:EXCERPT]})
         score, reason = verdict
         passed = score >= float(options.get("threshold", 0.5))
         return self.result(
             passed,
             score=score,
             reasons=[] if passed else ["judge_failed"],
-            evidence={"judge_reason": reason[:300], "output": text[:300]},
+            evidence={**model, "judge_reason": reason[:EXCERPT], "output": text[:EXCERPT]},
         )
+
+
+def _excerpt(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"[:EXCERPT]

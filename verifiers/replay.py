@@ -53,6 +53,7 @@ class ReplayVerifier(RecordVerifier):
     name = "replay"
     version = "1"
     hard = True
+    needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:
         record = ctx.record

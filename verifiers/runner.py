@@ -2,36 +2,52 @@
 
 Which checks (from ``v.kind`` and the record):
 
-| v.kind        | chain                                            |
-|---------------|--------------------------------------------------|
-| constraints   | structure → replay → constraints                 |
-| state_hash    | structure → replay (final hash vs v.spec)        |
+| v.kind        | chain                                               |
+|---------------|-----------------------------------------------------|
+| constraints   | structure → replay → constraints                    |
+| state_hash    | structure → replay (final hash vs v.spec)           |
 | unit_tests    | [structure → replay, if τ calls tools] → unit_tests |
-| answer_match  | [structure, if τ calls tools] → answer_match     |
-| judge         | llm_judge                                        |
+| answer_match  | [structure, if τ calls tools] → answer_match        |
+| judge         | llm_judge                                           |
 
 ``v.spec["judge"]`` (true or an options dict) appends the LLM judge to any chain.
 
-Stopping rule: structure and replay are *hard* checks: when one fails, the
-later checks would judge a trajectory that never happened, so the chain stops
-there (score 0). Outcome checks (constraints, unit tests, answer match) all
-run, so every failed outcome is reported. The judge, the only paid check, runs
-last and only when every deterministic check passed.
+What each stage declares (verifiers/base.py), the only thing the runner reads
+about a stage:
 
-Combination: ``passed`` = every stage passed (None when the only verdict is an
-unavailable judge); ``score`` = the lowest stage score; ``reasons`` = all
-stages' reasons in order; ``evidence`` = {stage name: its evidence} plus
-``stages`` (each stage's verdict); ``version`` names every stage and version,
-so a changed verifier shows up as a changed version string.
+| stage        | hard | needs_env | needs_model |
+|--------------|------|-----------|-------------|
+| structure    | yes  |           |             |
+| replay       | yes  | yes       |             |
+| constraints  |      | yes       |             |
+| unit_tests   |      |           |             |
+| answer_match |      |           |             |
+| llm_judge    |      |           | yes         |
 
-An exception inside a stage becomes the hard reason ``verifier_error:<Type>``;
-nothing escapes ``verify_record``.
+- ``hard``: a failure means later checks would judge a trajectory that never
+  happened, so the chain stops there with score 0. Outcome checks are not
+  hard: they all run, so every failed outcome is reported.
+- ``needs_env`` / ``needs_model``: the runner passes ``env_factory`` and
+  ``model`` through the CheckContext. A stage whose need was not given (None)
+  is not run and has no verdict (passed None, reason ``<need>_unavailable`` or
+  the stage's own, e.g. ``judge_unavailable``); when that stage is hard, the
+  chain stops undecided.
+- A stage that needs a model (the costly kind) runs only when every earlier
+  stage passed: no model call is spent on a trajectory already rejected.
+
+Combination: ``passed`` = every stage passed (None when no stage gave a
+verdict, or a hard stage could not run); ``score`` = the lowest stage score;
+``reasons`` = all stages' reasons in order; ``evidence`` = {stage name: its
+evidence} plus ``stages`` (each stage's verdict); ``version`` names every
+stage and version, so a changed verifier shows up as a changed version string.
+
+An exception inside a stage becomes the reason ``verifier_error:<Type>`` and
+stops the chain; nothing escapes ``verify_record``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from schemas.generation import Generator
 from schemas.record import AgentRecord, VerifierResult
 from schemas.steps import ApiAction
 from verifiers.answer_match import AnswerMatchVerifier
@@ -46,7 +62,7 @@ CHAIN_NAME = "chain"
 VERIFIABLE_KINDS = frozenset({"constraints", "state_hash", "unit_tests", "answer_match", "judge"})
 
 
-def plan(record: AgentRecord, judge: Any = None) -> list[RecordVerifier]:
+def plan(record: AgentRecord) -> list[RecordVerifier]:
     """The checks for one record, cheap to expensive; empty when the record is not verifiable."""
     kind, spec = record.verifier.kind, record.verifier.spec
     calls_tools = any(isinstance(step, ApiAction) for step in record.trajectory)
@@ -59,7 +75,7 @@ def plan(record: AgentRecord, judge: Any = None) -> list[RecordVerifier]:
     elif kind == "answer_match":
         chain = ([StructureVerifier()] if calls_tools else []) + [AnswerMatchVerifier()]
     if kind == "judge" or (spec.get("judge") and kind in VERIFIABLE_KINDS):
-        chain.append(LLMJudge(judge) if not isinstance(judge, LLMJudge) else judge)
+        chain.append(LLMJudge())
     return chain
 
 
@@ -67,7 +83,22 @@ def is_verifiable(record: AgentRecord) -> bool:
     return record.verifier.kind in VERIFIABLE_KINDS
 
 
+def can_decide(
+    record: AgentRecord, env_factory: EnvFactory | None = default_env_factory, model: Generator | None = None
+) -> bool:
+    """Whether what is given lets the record's chain reach a verdict: some stage can run and no hard one lacks a need.
+
+    When it cannot (a judge-only record without a model), a caller keeps the record's stored verdict.
+    """
+    ctx = CheckContext(record=record, env_factory=env_factory, model=model)
+    missing = [(stage, stage.missing(ctx)) for stage in plan(record)]
+    return any(not needs for _, needs in missing) and not any(needs and stage.hard for stage, needs in missing)
+
+
 def _run_stage(stage: RecordVerifier, ctx: CheckContext) -> VerifierResult:
+    missing = stage.missing(ctx)
+    if missing:
+        return stage.unavailable(missing)
     try:
         return stage.check(ctx)
     except Exception as exc:  # bad input must become a reason code, never a crashed run
@@ -81,38 +112,52 @@ def _run_stage(stage: RecordVerifier, ctx: CheckContext) -> VerifierResult:
         )
 
 
+def _stops_chain(stage: RecordVerifier, result: VerifierResult) -> bool:
+    """A hard stage that did not pass (failed or could not run) stops the chain; so does a crashed stage."""
+    crashed = any(reason.startswith("verifier_error:") for reason in result.reasons)
+    return crashed or (stage.hard and result.passed is not True)
+
+
 def chain_version(chain: list[RecordVerifier]) -> str:
     return "+".join(f"{stage.name}@{stage.version}" for stage in chain)
 
 
 def verify_record(
-    record: AgentRecord, env_factory: EnvFactory = default_env_factory, judge: Any = None
+    record: AgentRecord, env_factory: EnvFactory | None = default_env_factory, model: Generator | None = None
 ) -> VerifierResult:
     """Run the record's chain and combine the stage results into one VerifierResult."""
-    chain = plan(record, judge)
-    ctx = CheckContext(record=record, env_factory=env_factory)
+    return run_chain(plan(record), CheckContext(record=record, env_factory=env_factory, model=model))
+
+
+def run_chain(chain: list[RecordVerifier], ctx: CheckContext) -> VerifierResult:
+    """Run any chain of stages on ctx's record by the stopping rules above, and combine the results."""
     results: list[VerifierResult] = []
+    stopped = False
     for stage in chain:
-        if isinstance(stage, LLMJudge) and any(r.passed is False for r in results):
-            break  # the paid check is not spent on a trajectory already rejected
-        result = _run_stage(stage, ctx)
-        results.append(result)
-        crashed = any(reason.startswith("verifier_error:") for reason in result.reasons)
-        if result.passed is False and (stage.hard or crashed):
+        if stage.needs_model and any(r.passed is False for r in results):
+            break  # the costly check is not spent on a trajectory already rejected
+        results.append(_run_stage(stage, ctx))
+        if _stops_chain(stage, results[-1]):
+            stopped = True
             break
-    return combine(results, chain_version(chain))
+    return combine(results, chain_version(chain), stopped)
 
 
-def combine(results: list[VerifierResult], version: str) -> VerifierResult:
+def combine(results: list[VerifierResult], version: str, stopped: bool = False) -> VerifierResult:
+    """One verdict from the stage results; ``stopped``: the last result stopped the chain."""
     if not results:
         return VerifierResult(passed=None, reasons=["not_verifiable"], verifier=CHAIN_NAME, version=version)
+    undecided = stopped and results[-1].passed is None
     verdicts = [r.passed for r in results if r.passed is not None]
-    passed = all(verdicts) if verdicts else None
     scores = [r.score for r in results if r.score is not None]
-    hard_stop = results[-1].passed is False and results[-1].verifier in ("structure", "replay")
+    if undecided or not verdicts:
+        passed, score = None, None
+    else:
+        passed = all(verdicts)
+        score = 0.0 if stopped else (min(scores) if scores else None)
     return VerifierResult(
         passed=passed,
-        score=0.0 if hard_stop else (min(scores) if scores else None),
+        score=score,
         reasons=list(dict.fromkeys(reason for r in results for reason in r.reasons)),
         evidence={
             "stages": [
@@ -133,11 +178,11 @@ def combine(results: list[VerifierResult], version: str) -> VerifierResult:
 
 
 def apply_verification(
-    record: AgentRecord, env_factory: EnvFactory = default_env_factory, judge: Any = None
+    record: AgentRecord, env_factory: EnvFactory | None = default_env_factory, model: Generator | None = None
 ) -> AgentRecord:
     """A copy of the record with v.result (and v.version) recomputed; unverifiable records come back unchanged."""
     if not is_verifiable(record):
         return record
-    result = verify_record(record, env_factory, judge)
+    result = verify_record(record, env_factory, model)
     verifier = record.verifier.model_copy(update={"result": result, "version": result.version})
     return record.model_copy(update={"verifier": verifier})

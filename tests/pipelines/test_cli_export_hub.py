@@ -1,0 +1,151 @@
+"""`aceforge export hub`: --dry-run builds and checks the folder; an upload reaches a Hub on loopback, token unseen."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from tests.conftest import ROOT
+from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records
+from tests.pipelines.cli_helpers import invoke, last_json
+from tests.pipelines.fake_hub import FakeHub, serve
+
+TOKEN = "hf_aceforgeTestToken0123456789abcdefXYZ"
+# The client logs every request (and HF_DEBUG its curl command): the token must not show there either.
+CLIENT_DEBUG_LOG = {"HF_HUB_VERBOSITY": "debug", "HF_DEBUG": "1"}
+UPLOAD_TIMEOUT_S = 120
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    return mixed_records(tmp_path_factory.mktemp("records"))
+
+
+@pytest.fixture
+def hub():
+    fake = FakeHub()
+    server, _ = serve(fake)
+    yield fake
+    server.shutdown()
+    server.server_close()
+
+
+def export_hub(*args):
+    return invoke("export", "hub", *args)
+
+
+def run_cli(args, env_extra, home):
+    """The real console entry point in a fresh process, so huggingface_hub reads HF_ENDPOINT and friends at import."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGINGFACE_")) and k != "TRANSFORMERS_OFFLINE"
+    }
+    env.update(
+        ACEFORGE_HOME=str(home),
+        HF_HOME=str(home / "hf"),  # no stored login
+        HF_HUB_DISABLE_XET="1",  # plain commits: every file's bytes inside the commit payload
+        HF_DATASETS_OFFLINE="1",
+        NO_COLOR="1",
+    )
+    env.update(env_extra)
+    command = [sys.executable, "-m", "pipelines.cli", "export", "hub", *map(str, args)]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=UPLOAD_TIMEOUT_S)
+
+
+def test_dry_run_builds_a_folder_that_datasets_loads_and_registers_it(data_home, records, tmp_path):
+    from datasets import load_dataset
+
+    summary = tmp_path / "ace.md"
+    summary.write_text("Pass rate **50%** over 12 verified rows.")
+    out = tmp_path / "hub"
+    result = export_hub(records, "--repo-id", "acme/agents", "--out", out, "--dry-run", "--summary", summary, "--json")
+    assert result.exit_code == 0, result.output
+    reply = last_json(result)
+    assert reply["uploaded"] is False
+    assert reply["splits"] == {"tasks/train": TASKS, "trajectories/train": ADP_ROWS + TASKS}
+    assert reply["catalog"] == "hub_acme_agents@1"
+    assert load_dataset(str(out), "tasks", split="train").num_rows == TASKS
+    assert "Pass rate **50%** over 12 verified rows." in (out / "README.md").read_text()
+    # The registered export is a record dataset of its own: exporting it again by name works.
+    again = export_hub("hub_acme_agents", "--repo-id", "acme/again", "--out", tmp_path / "again", "--dry-run", "--json")
+    assert again.exit_code == 0, again.output
+    assert last_json(again)["rows"] == ADP_ROWS + 2 * TASKS
+
+
+def test_bad_repo_id_and_unknown_dataset_are_usage_errors(data_home, records):
+    result = export_hub(records, "--repo-id", "no-slash", "--dry-run")
+    assert result.exit_code == 2
+    assert "--repo-id must be ORG/NAME" in result.output
+    result = export_hub("missing_dataset", "--repo-id", "acme/x", "--dry-run")
+    assert result.exit_code == 2
+    assert "neither a file nor a dataset in the catalog" in result.output
+
+
+@pytest.mark.slow
+def test_upload_creates_the_repo_and_commits_every_file_without_showing_the_token(hub, records, tmp_path):
+    out = tmp_path / "hub"
+    args = [records, "--repo-id", "acme/agents", "--out", out, "--private", "--max-shard-bytes", 40_000, "--json"]
+    done = run_cli(args, {"HF_ENDPOINT": hub.url, "HF_TOKEN": TOKEN, **CLIENT_DEBUG_LOG}, tmp_path / "home")
+    assert done.returncode == 0, done.stderr
+    assert hub.unexpected == []
+    assert hub.created == [{"name": "agents", "organization": "acme", "visibility": "private", "type": "dataset"}]
+    local = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert len([p for p in local if p.startswith("data/trajectories/train-")]) >= 2
+    assert {"README.md", "recipe.yaml"} <= set(local)
+    assert hub.committed == local  # every file, byte for byte
+    api_calls = [r for r in hub.requests if r.path != "/api/agent-harnesses"]
+    # In this order (README.md's metadata is validated more than once: by upload_folder and by the commit).
+    assert list(dict.fromkeys((r.method, r.path.split("?")[0]) for r in api_calls)) == [
+        ("POST", "/api/repos/create"),
+        ("POST", "/api/validate-yaml"),
+        ("POST", "/api/datasets/acme/agents/preupload/main"),
+        ("POST", "/api/datasets/acme/agents/commit/main"),
+    ]
+    assert all(r.authorization == f"Bearer {TOKEN}" for r in api_calls)  # the token was used ...
+    assert TOKEN not in done.stdout and TOKEN not in done.stderr  # ... and never shown
+    assert "Request" in done.stderr  # the client's debug log was on, so the check above covered it
+    reply = yaml.safe_load(done.stdout.strip().splitlines()[-1])
+    assert reply["uploaded"] is True
+    assert reply["commit_url"].endswith("/datasets/acme/agents/commit/" + "0" * 40)
+
+
+@pytest.mark.slow
+def test_no_token_sends_nothing(hub, records, tmp_path):
+    done = run_cli([records, "--repo-id", "acme/agents", "--out", tmp_path / "hub"], {"HF_ENDPOINT": hub.url}, tmp_path)
+    assert done.returncode == 1
+    assert "no Hugging Face token: set HF_TOKEN or run `hf auth login`" in done.stderr
+    assert hub.requests == []
+
+
+@pytest.mark.slow
+def test_a_hub_error_is_one_line_with_the_token_cut_out(hub, records, tmp_path):
+    hub.reject_create_with = (400, f"token {TOKEN} may not create repos in acme")
+    done = run_cli(
+        [records, "--repo-id", "acme/agents", "--out", tmp_path / "hub"],
+        {"HF_ENDPOINT": hub.url, "HF_TOKEN": TOKEN},
+        tmp_path,
+    )
+    assert done.returncode == 1
+    assert "error: upload to acme/agents failed:" in done.stderr
+    assert "token <token> may not create repos in acme" in done.stderr
+    assert TOKEN not in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_an_unreachable_hub_is_one_line(records, tmp_path):
+    server, url = serve(FakeHub())
+    server.shutdown()
+    server.server_close()  # nothing listens on that port any more
+    done = run_cli(
+        [records, "--repo-id", "acme/agents", "--out", tmp_path / "hub"],
+        {"HF_ENDPOINT": url, "HF_TOKEN": TOKEN},
+        tmp_path,
+    )
+    assert done.returncode == 1
+    assert "error: upload to acme/agents failed:" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert TOKEN not in done.stdout + done.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -60,7 +61,7 @@ def front_matter(folder) -> dict:
     return yaml.safe_load((folder.path / "README.md").read_text().split("---\n")[1])
 
 
-def test_datasets_reads_each_config_and_split_with_the_written_counts(mixed_folder, mixed):
+def test_datasets_reads_each_config_and_split_with_the_written_counts(mixed_folder, mixed, tmp_path):
     from datasets import load_dataset
 
     counts = check_hub_folder(mixed_folder)
@@ -71,7 +72,7 @@ def test_datasets_reads_each_config_and_split_with_the_written_counts(mixed_fold
     originals = {r.id: r for r in read_records(mixed)}
     seen = {}
     for config in ("trajectories", "tasks"):
-        for split, ds in load_dataset(str(mixed_folder.path), config).items():
+        for split, ds in load_dataset(str(mixed_folder.path), config, cache_dir=str(tmp_path)).items():
             for row in ds:
                 seen[row["id"]] = (config, split)
                 assert row_to_record(row) == originals[row["id"]]
@@ -83,7 +84,7 @@ def test_rollouts_land_in_the_split_of_their_task(mixed_folder):
     rows = {}
     for shard in mixed_folder.shards:
         for row in pq.read_table(mixed_folder.path / shard.path, columns=["id", "lineage"]).to_pylist():
-            rows[row["id"]] = (shard.split, yaml.safe_load(row["lineage"])["parents"])
+            rows[row["id"]] = (shard.split, json.loads(row["lineage"])["parents"])
     rollouts = {i: v for i, v in rows.items() if i.startswith("rollout-")}
     assert len(rollouts) == TASKS
     assert {split for split, _ in rollouts.values()} == {"train", "test"}  # the seed gives both splits here

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 
 import pytest
-import yaml
 
 from tests.conftest import ROOT
 from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records
@@ -67,7 +67,7 @@ def test_dry_run_builds_a_folder_that_datasets_loads_and_registers_it(data_home,
     assert reply["uploaded"] is False
     assert reply["splits"] == {"tasks/train": TASKS, "trajectories/train": ADP_ROWS + TASKS}
     assert reply["catalog"] == "hub_acme_agents@1"
-    assert load_dataset(str(out), "tasks", split="train").num_rows == TASKS
+    assert load_dataset(str(out), "tasks", split="train", cache_dir=str(tmp_path / "cache")).num_rows == TASKS
     assert "Pass rate **50%** over 12 verified rows." in (out / "README.md").read_text()
     # The registered export is a record dataset of its own: exporting it again by name works.
     again = export_hub("hub_acme_agents", "--repo-id", "acme/again", "--out", tmp_path / "again", "--dry-run", "--json")
@@ -107,7 +107,7 @@ def test_upload_creates_the_repo_and_commits_every_file_without_showing_the_toke
     assert all(r.authorization == f"Bearer {TOKEN}" for r in api_calls)  # the token was used ...
     assert TOKEN not in done.stdout and TOKEN not in done.stderr  # ... and never shown
     assert "Request" in done.stderr  # the client's debug log was on, so the check above covered it
-    reply = yaml.safe_load(done.stdout.strip().splitlines()[-1])
+    reply = json.loads(done.stdout.strip().splitlines()[-1])
     assert reply["uploaded"] is True
     assert reply["commit_url"].endswith("/datasets/acme/agents/commit/" + "0" * 40)
 

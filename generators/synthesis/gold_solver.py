@@ -1,0 +1,75 @@
+"""The programmatic gold solution of a draft: run its actions, record τ, and pass it through the verifier chain.
+
+The gold trajectory is the user's request, each gold call with the result the
+world answers (``tool_call_id`` ``gold_<n>``), and the agent's closing reply,
+which states every fact the read goals ask for. It must pass V(τ, C) with the
+real chain (structure → replay → constraints); a call the world refuses or a
+failed verdict drops the sample with a reason code (``gold_call_failed:<tool>``,
+``gold_unverified:<first reason>``): a task no one can solve is never kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from environments.tool_world import ToolWorld
+from generators.synthesis.goals import Rejected
+from schemas.record import AgentRecord, Environment, Source, Task, Verifier, VerifierResult
+from schemas.steps import ApiAction, MessageAction, Step, TextObservation
+from verifiers.runner import verify_record
+
+GOLD_LABEL = "programmatic"
+
+
+@dataclass
+class GoldRun:
+    trajectory: list[Step]
+    final_state_hash: str
+    verdict: VerifierResult
+
+
+def gold_trajectory(env: ToolWorld, opening: str, actions: list[dict], reply: str) -> tuple[list[Step], str]:
+    """Run ``actions`` in ``env`` (already reset) and record them; returns τ and the final state hash."""
+    steps: list[Step] = [TextObservation(content=opening, source="user")]
+    for index, action in enumerate(actions):
+        result = env.call(action["name"], action["arguments"])
+        if not result.ok:
+            raise Rejected(f"gold_call_failed:{action['name']}", result.error or "")
+        call_id = f"gold_{index}"
+        steps.append(ApiAction(function=action["name"], kwargs=action["arguments"], tool_call_id=call_id))
+        steps.append(TextObservation(content=result.as_text(), source="tool", tool_call_id=call_id))
+    steps.append(MessageAction(content=reply))
+    return steps, env.state_hash()
+
+
+def verify_trajectory(
+    environment: Environment, constraints: list[dict[str, Any]], steps: list[Step], env_factory: Callable
+) -> VerifierResult:
+    record = AgentRecord(
+        id="gold",
+        environment=environment,
+        task=Task(constraints=constraints),
+        trajectory=steps,
+        verifier=Verifier(kind="constraints"),
+        source=Source(dataset="gold", format="gold"),
+    )
+    return verify_record(record, env_factory)
+
+
+def solve(
+    env: ToolWorld,
+    environment: Environment,
+    opening: str,
+    actions: list[dict],
+    reply: str,
+    constraints: list[dict[str, Any]],
+    env_factory: Callable,
+) -> GoldRun:
+    """The verified gold run of one task, or ``Rejected`` with the reason it cannot be one."""
+    steps, final_hash = gold_trajectory(env, opening, actions, reply)
+    verdict = verify_trajectory(environment, constraints, steps, env_factory)
+    if not verdict.passed:
+        raise Rejected(f"gold_unverified:{verdict.reasons[0] if verdict.reasons else 'unknown'}", str(verdict.evidence))
+    return GoldRun(steps, final_hash, verdict)

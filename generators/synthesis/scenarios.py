@@ -1,0 +1,176 @@
+"""User scenarios: {persona, reason, known_info, unknown_info, instructions} for the simulated user.
+
+Templates by default (no model). With a scenario writer, an LLM writes the
+persona, the reason for contacting support and the behaviour instructions as
+structured output (a JSON schema the backend enforces where it can, else
+asked for in the prompt and checked here). known_info and unknown_info always
+come from the draft: ids and descriptions that must resolve exactly are never
+left to a model. Output that does not parse or fit the schema is a reason code
+(``scenario_writer:<why>``): the template is used instead, or the sample is
+rejected, as the config says.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import jsonschema
+import orjson
+
+from generators.interface import ChatRequest, GenerationError, SamplingParams
+from generators.synthesis.config import ScenarioOptions
+from generators.synthesis.drafts import TaskDraft
+from generators.synthesis.stats import SynthStats
+
+TEMPERAMENTS = (
+    "polite and patient",
+    "in a hurry; gives short answers",
+    "a little anxious; asks the agent to double-check",
+    "friendly and chatty",
+    "direct and matter-of-fact",
+    "not very familiar with online shopping; needs things explained",
+)
+WRITER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "persona": {"type": "string", "minLength": 3, "maxLength": 400},
+        "reason": {"type": "string", "minLength": 3, "maxLength": 800},
+        "instructions": {"type": "array", "items": {"type": "string", "minLength": 3}, "minItems": 1, "maxItems": 6},
+    },
+    "required": ["persona", "reason", "instructions"],
+    "additionalProperties": False,
+}
+_VALIDATOR = jsonschema.Draft202012Validator(WRITER_SCHEMA)
+_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+
+
+def known_info(draft: TaskDraft) -> dict[str, str]:
+    """Identity slots, then each goal's slots; a slot name repeated by a later goal gets a suffix (order_2)."""
+    slots = dict(draft.identity.known_info)
+    for goal in draft.goals:
+        for slot, value in goal.known_info.items():
+            name, n = slot, 2
+            while name in slots:
+                name, n = f"{slot}_{n}", n + 1
+            slots[name] = value
+    return slots
+
+
+def behaviour(draft: TaskDraft) -> list[str]:
+    outcomes = {goal.outcome for goal in draft.goals}
+    rules = [
+        "Reveal information only when the agent asks for it, one detail at a time.",
+        "You do not know ids or amounts beyond your known information; say so if asked.",
+    ]
+    if len(draft.goals) > 1:
+        rules.append("Bring up your requests one at a time, in the order given.")
+    if "write" in outcomes:
+        rules.append("When the agent describes exactly the change you asked for and asks to confirm, say yes.")
+    if "refusal" in outcomes:
+        rules.append("Ask exactly for what is described; if the agent says it is not allowed, accept it and move on.")
+    if "read" in outcomes:
+        rules.append("Make sure the agent tells you the information you asked for.")
+    rules.append("End the conversation once your requests are handled.")
+    return rules
+
+
+def template_scenario(draft: TaskDraft, rng: random.Random) -> dict[str, Any]:
+    requests = "; and ".join(goal.request for goal in draft.goals)
+    return {
+        "persona": f"{draft.identity.name}, a customer who is {rng.choice(TEMPERAMENTS)}.",
+        "reason": f"You contact {draft.domain} customer support because you want to {requests}.",
+        "known_info": known_info(draft),
+        "unknown_info": list(dict.fromkeys(info for goal in draft.goals for info in goal.unknown_info)),
+        "instructions": behaviour(draft),
+    }
+
+
+def writer_request(draft: TaskDraft, template: dict[str, Any], schema_enforced: bool) -> ChatRequest:
+    system = (
+        f"You write scenarios for a simulated customer who contacts {draft.domain} customer support. "
+        "Reply with one JSON object with the keys persona (one sentence: who they are and how they talk), "
+        "reason (in the second person: what they want and why) and instructions (2 to 4 short rules for "
+        "playing this customer)."
+    )
+    user = (
+        f"The customer is {draft.identity.name}. They want to: "
+        + "; ".join(goal.request for goal in draft.goals)
+        + f". They know: {orjson.dumps(template['known_info']).decode()}. "
+        + f"They do not know: {', '.join(template['unknown_info']) or 'nothing relevant'}."
+        + ("" if schema_enforced else " Answer with the JSON object only.")
+    )
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    return ChatRequest(messages=messages, json_schema=WRITER_SCHEMA if schema_enforced else None)
+
+
+def parse_written(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """(the written fields, None) or (None, reason code)."""
+    match = _OBJECT.search(text)
+    if match is None:
+        return None, "scenario_writer:no_json"
+    try:
+        data = orjson.loads(match.group(0))
+    except orjson.JSONDecodeError:
+        return None, "scenario_writer:unparseable"
+    if not _VALIDATOR.is_valid(data) or not all(str(data[k]).strip() for k in ("persona", "reason")):
+        return None, "scenario_writer:schema_invalid"
+    return data, None
+
+
+class ScenarioWriter:
+    """An LLM behind a CachedGenerator (results cached by content, so a rerun resumes)."""
+
+    name, version = "llm_scenario_writer", "1"
+
+    def __init__(self, generator, max_tokens: int = 320):
+        self.generator = generator
+        self.params = SamplingParams(max_tokens=max_tokens)
+
+    def write(self, drafts: list[TaskDraft], templates: list[dict]) -> list[tuple[dict | None, str | None]]:
+        """One batch call; for each draft, (the scenario, None) or (None, reason code)."""
+        enforced = self.generator.capabilities.supports_json_schema
+        requests = [writer_request(d, t, enforced) for d, t in zip(drafts, templates)]
+        try:
+            results = self.generator.generate(requests, self.params)
+        except (GenerationError, ValueError):
+            return [(None, "scenario_writer:backend_error")] * len(drafts)
+        written: list[tuple[dict | None, str | None]] = []
+        for result, template in zip(results, templates):
+            if result.error or not result.completions:
+                written.append((None, "scenario_writer:backend_error"))
+                continue
+            data, problem = parse_written(result.completions[0].text)
+            if data is None:
+                written.append((None, problem))
+                continue
+            # The model's rules first; the template's keep the simulated user playable (confirm, one detail at a time).
+            rules = list(dict.fromkeys([*data["instructions"], *template["instructions"]]))
+            written.append(({**template, **data, "instructions": rules}, None))
+        return written
+
+
+def write_scenarios(
+    drafts: list[TaskDraft], rngs: list[random.Random], options: ScenarioOptions, stats: SynthStats
+) -> tuple[list[dict | None], dict | None]:
+    """A scenario per draft (None: rejected, counted in ``stats``) and the writer's identity (None: templates)."""
+    templates = [template_scenario(draft, rng) for draft, rng in zip(drafts, rngs)]
+    backend = options.writer_backend()
+    if backend is None or not drafts:
+        return list(templates), None
+    generator = backend.make_generator()
+    try:
+        written = ScenarioWriter(generator).write(drafts, templates)
+        identity = {"backend": backend.backend_name(), **generator.model_id}
+    finally:
+        generator.close()
+    scenarios: list[dict | None] = []
+    for template, (scenario, problem) in zip(templates, written):
+        if scenario is None and options.writer_fallback == "template":
+            stats.scenario_fallbacks[problem] += 1
+            scenario = template
+        elif scenario is None:
+            stats.reject(problem)
+        scenarios.append(scenario)
+    return scenarios, identity

@@ -1,0 +1,32 @@
+"""Counts of a synthesis run: made = kept + rejected (by reason code), plus scenario fallbacks."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+OnProgress = Callable[[int, int], None]  # (done, total)
+
+
+@dataclass
+class SynthStats:
+    made: int = 0
+    kept: int = 0
+    rejected: Counter = field(default_factory=Counter)
+    scenario_fallbacks: Counter = field(default_factory=Counter)
+    extra: dict[str, Any] = field(default_factory=dict)  # stage-specific counts (exploration episodes, ...)
+
+    def reject(self, code: str) -> None:
+        self.rejected[code] += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "made": self.made,
+            "kept": self.kept,
+            "rejected": sum(self.rejected.values()),
+            "rejected_by_reason": dict(self.rejected.most_common()),
+            "scenario_fallbacks": dict(self.scenario_fallbacks.most_common()),
+            **self.extra,
+        }

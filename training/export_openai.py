@@ -1,0 +1,33 @@
+"""Export records as OpenAI-style chat: one JSON line per record with ``messages`` and ``tools``.
+
+This is the conversational format TRL's SFTTrainer reads (``messages`` +
+``tools`` columns) and the shape of CoVe's released data. Tool-call arguments
+are JSON objects, as chat templates expect them; ``arguments_as_strings``
+writes them as JSON strings instead, as the OpenAI API and its fine-tuning
+files want. Messages are exactly training.render's, so a trainer fed this file
+sees what aceforge's own SFT stage trains on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from generators.prompting import wire_messages
+from schemas.io import write_jsonl_rows
+from schemas.record import AgentRecord
+from training.render import Chat, RenderStats, render_records
+
+
+def openai_row(record: AgentRecord, chat: Chat, arguments_as_strings: bool = False) -> dict[str, Any]:
+    messages = wire_messages(chat.messages) if arguments_as_strings else chat.messages
+    return {"id": record.id, "messages": messages, "tools": chat.tools or []}
+
+
+def export_openai(records: Iterable[AgentRecord], output: Path, arguments_as_strings: bool = False) -> dict[str, Any]:
+    """Write the JSONL file; returns the counts (records = written + skipped)."""
+    stats = RenderStats()
+    rows = (openai_row(record, chat, arguments_as_strings) for record, chat in render_records(records, stats))
+    written = write_jsonl_rows(rows, output)
+    return {"format": "openai", "output": str(output), "written": written, **stats.as_dict()}

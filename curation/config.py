@@ -1,0 +1,81 @@
+"""Configuration of the curation stages: ``aceforge score | dedup | select | report``."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from generators.config import BackendConfig
+from schemas.stage_config import StageConfig
+
+DEDUP_KINDS: tuple[str, ...] = ("exact", "structural", "minhash", "semantic")
+
+
+class ScoreConfig(StageConfig):
+    """``aceforge score``: accuracy, complexity (structural and learner-relative) and diversity columns."""
+
+    learner: Literal["recorded", "oracle", "perturbed", "llm", "none"] = "recorded"
+    """Declared learner for pass rates: 'recorded' counts the rollouts already in the input (or --rollouts); oracle, perturbed and llm roll that agent out k times per task; 'none' skips pass rates."""
+    k: int = Field(4, ge=1)
+    """Rollouts per task for the learner (a rollout learner only)."""
+    seed: int = 0
+    """Seed of the learner's rollouts and of the clustering."""
+    llm: BackendConfig = Field(default_factory=BackendConfig)
+    """Backend of the 'llm' learner."""
+    neighbors_block: int = Field(1024, ge=1)
+    """Rows per block of the exact nearest-neighbour search (memory ~ block x records x 4 bytes; throughput only)."""
+
+
+class DedupConfig(StageConfig):
+    """``aceforge dedup``: remove duplicates, each removal naming the record it duplicates."""
+
+    kinds: list[str] = Field(default_factory=lambda: list(DEDUP_KINDS))
+    """Kinds to apply, in this order of precedence (comma-separated or repeated): exact, structural, minhash, semantic."""
+    minhash_threshold: float = Field(0.8, gt=0.0, le=1.0)
+    """Near-duplicate text: estimated Jaccard similarity of word 3-gram shingles at or above this."""
+    num_perm: int = Field(128, ge=16)
+    """MinHash permutations (more: a finer Jaccard estimate, slower)."""
+    semantic_threshold: float = Field(0.9, gt=0.0, le=1.0)
+    """Semantic duplicate: cosine similarity of the task-text embeddings AND of the action-signature embeddings at or above this."""
+    neighbors: int = Field(16, ge=1)
+    """Nearest neighbours looked at per record by the semantic kind (more are searched when all of them pass)."""
+
+    @field_validator("kinds", mode="before")
+    @classmethod
+    def _split_commas(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [value]
+        if isinstance(value, list):
+            return [part.strip() for item in value for part in str(item).split(",") if part.strip()]
+        return value
+
+    @field_validator("kinds")
+    @classmethod
+    def _no_repeats(cls, kinds: list[str]) -> list[str]:
+        if not kinds:
+            raise ValueError("name at least one dedup kind")
+        unknown = [kind for kind in kinds if kind not in DEDUP_KINDS]
+        if unknown:
+            raise ValueError(f"unknown dedup kind {unknown[0]!r}; choose from {', '.join(DEDUP_KINDS)}")
+        return list(dict.fromkeys(kinds))
+
+
+class SelectConfig(StageConfig):
+    """``aceforge select``: a diverse SFT set under a budget, the RL set at the learner's frontier, and why the rest was left out."""
+
+    budget: int = Field(ge=1)
+    """Most records in the SFT set."""
+    rl_budget: int | None = Field(None, ge=1)
+    """Most tasks in the RL set (default: every frontier task)."""
+    neighbors: int = Field(16, ge=1)
+    """Nearest neighbours per candidate in the facility-location graph (more: a closer optimum, slower)."""
+
+
+class ReportConfig(StageConfig):
+    """``aceforge report``: the ACE plots and summary."""
+
+    map_points: int = Field(5000, ge=10)
+    """Most records drawn in the 2-D embedding map (a seeded sample beyond that)."""
+    seed: int = 0
+    """Seed of the map's sample."""

@@ -1,0 +1,164 @@
+"""Explainable dedup: every removed record names the kept record it duplicates, the kind and the similarity.
+
+Kinds, checked in the configured order (default: cheapest first):
+
+- ``exact``: the same normalized content hash (curation/views.py ``content_hash``); similarity 1.
+- ``structural``: the same environment, tool-call skeleton (names and argument
+  keys, in order) and constraint set (views.py ``structural_key``); similarity 1.
+- ``minhash``: estimated Jaccard similarity of the whole texts' word 3-gram
+  shingles at or above ``minhash_threshold`` (curation/minhash.py).
+- ``semantic``: cosine similarity of the task-text embeddings *and* of the
+  action-signature embeddings both at or above ``semantic_threshold``; the
+  similarity reported is the smaller of the two (so a higher threshold can be
+  applied to the audit table later without recomputing anything). Neighbours
+  come from an exact search (curation/neighbors.py).
+
+Which record stays: records are visited best first (accuracy level passed >
+failed > undecided > unverified > invalid, then higher accuracy, then input
+order); each is compared with the records kept so far only, so a removed
+record always names a record that stays and is directly similar to it (no
+chains A ~ B ~ C that remove C for resembling A). Records with neither text nor
+steps (both ``no_text`` and ``empty_trajectory``) are not compared: there is
+nothing to compare, and selection leaves them out with their own reason.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from tqdm import tqdm
+
+from curation.config import DedupConfig
+from curation.diversity import Embedded
+from curation.facts import RecordFacts
+from curation.minhash import MinHashIndex
+from curation.neighbors import nearest_neighbors
+from curation.signatures import Signatures
+
+
+@dataclass(frozen=True)
+class Removal:
+    removed: int  # positions in the facts list
+    kept: int
+    kind: str
+    similarity: float
+    threshold: float
+
+
+class DuplicateIndex(Protocol):
+    threshold: float
+
+    def best_match(self, i: int) -> tuple[int, float] | None: ...
+
+    def add(self, i: int) -> None: ...
+
+
+class KeyIndex:
+    """Exact and structural kinds: equal keys are duplicates (a None key matches nothing)."""
+
+    threshold = 1.0
+
+    def __init__(self, keys: list[str | None]):
+        self.keys = keys
+        self.kept: dict[str, int] = {}
+
+    def best_match(self, i: int) -> tuple[int, float] | None:
+        key = self.keys[i]
+        j = self.kept.get(key) if key is not None else None
+        return None if j is None else (j, 1.0)
+
+    def add(self, i: int) -> None:
+        if self.keys[i] is not None:
+            self.kept.setdefault(self.keys[i], i)
+
+
+class SemanticIndex:
+    def __init__(self, facts: list[RecordFacts], signatures: Signatures, threshold: float, k: int, progress=False):
+        self.threshold = threshold
+        self.text = Embedded.of([f.text for f in facts], signatures.text)
+        self.action = signatures.action
+        self.acts = [bool(f.action_text) for f in facts]
+        self.neighbors = nearest_neighbors(self.text.vectors, k, progress=progress)
+        self.kept_by_row: dict[int, list[int]] = defaultdict(list)
+
+    def _close_rows(self, row: int) -> list[tuple[int, float]]:
+        """Distinct texts at or above the threshold (the text itself first, similarity 1)."""
+        index, similarity = self.neighbors.index[row], self.neighbors.similarity[row]
+        if len(similarity) and similarity[-1] >= self.threshold:  # all k pass: there may be more than k
+            sims = self.text.vectors @ self.text.vectors[row]
+            sims[row] = -1.0
+            index = np.flatnonzero(sims >= self.threshold)
+            similarity = sims[index]
+        close = [(int(j), _clip(s)) for j, s in zip(index, similarity) if s >= self.threshold]
+        return [(row, 1.0), *close]
+
+    def _action_similarity(self, i: int, j: int) -> float:
+        if not (self.acts[i] or self.acts[j]):
+            return 1.0  # neither acts: their (empty) action signatures are the same
+        return _clip(self.action[i] @ self.action[j]) if self.acts[i] and self.acts[j] else 0.0
+
+    def best_match(self, i: int) -> tuple[int, float] | None:
+        row = int(self.text.row[i])
+        if row < 0:
+            return None
+        best: tuple[int, float] | None = None
+        for close_row, text_similarity in self._close_rows(row):
+            for j in self.kept_by_row.get(close_row, ()):
+                similarity = min(text_similarity, self._action_similarity(i, j))
+                if similarity >= self.threshold and (best is None or similarity > best[1]):
+                    best = (j, similarity)
+        return best
+
+    def add(self, i: int) -> None:
+        if self.text.row[i] >= 0:
+            self.kept_by_row[int(self.text.row[i])].append(i)
+
+
+def _clip(similarity: float) -> float:
+    """Rounded to 6 places: float32 dot products of equal unit vectors land a hair below 1."""
+    return min(1.0, round(float(similarity), 6))
+
+
+def build_indexes(
+    facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, progress: bool = False
+) -> dict[str, DuplicateIndex]:
+    makers = {
+        "exact": lambda: KeyIndex([f.content_hash for f in facts]),
+        "structural": lambda: KeyIndex([f.structural_key for f in facts]),
+        "minhash": lambda: MinHashIndex(signatures.minhash, cfg.minhash_threshold, cfg.num_perm),
+        "semantic": lambda: SemanticIndex(facts, signatures, cfg.semantic_threshold, cfg.neighbors, progress),
+    }
+    return {kind: makers[kind]() for kind in cfg.kinds}
+
+
+def keep_order(facts: list[RecordFacts]) -> list[int]:
+    """Best record first: the one a duplicate group keeps."""
+    return sorted(
+        range(len(facts)),
+        key=lambda i: (-facts[i].accuracy.rank, -(facts[i].accuracy.value or 0.0), i),
+    )
+
+
+def comparable(f: RecordFacts) -> bool:
+    return not ("no_text" in f.missing and "empty_trajectory" in f.missing)
+
+
+def find_duplicates(
+    facts: list[RecordFacts], indexes: dict[str, DuplicateIndex], progress: bool = False
+) -> list[Removal]:
+    removals: list[Removal] = []
+    for i in tqdm(keep_order(facts), desc="dedup", unit=" records", disable=not progress):
+        if not comparable(facts[i]):
+            continue
+        for kind, index in indexes.items():
+            match = index.best_match(i)
+            if match is not None:
+                removals.append(Removal(i, match[0], kind, match[1], index.threshold))
+                break
+        else:
+            for index in indexes.values():
+                index.add(i)
+    return removals

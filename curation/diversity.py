@@ -1,0 +1,105 @@
+"""Diversity: how unlike the rest of the data a record is, and which regions of the data each source covers.
+
+Two embeddings per record (all-MiniLM-L6-v2, curation/embedder.py): of its
+task text and of its action signature (the sequence of tool names, e.g.
+``get_user -> get_order -> cancel_order``; curation/views.py).
+
+- **novelty** of a record in one embedding = ``1 - s``, where ``s`` is the
+  cosine similarity to its nearest *other* record (exact search,
+  curation/neighbors.py), clipped to [0, 1]. A record whose text another
+  record repeats exactly has novelty 0; the only record of a set has novelty 1.
+- **diversity** = the mean of the text novelty and the action novelty; the
+  text novelty alone when the record takes no action; None (with the
+  ``no_text`` marker) when it has no task text.
+- **clusters**: k-means (scikit-learn, seeded) over the distinct task-text
+  embeddings, ``K = clamp(round(sqrt(distinct / 2)), 1, MAX_CLUSTERS)``.
+  **Coverage** of a source (or environment) = the share of the K clusters
+  holding at least one of its records: a source that covers 2 of 40 clusters
+  adds little breadth, however many records it has.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from curation.neighbors import nearest_neighbors
+
+MAX_CLUSTERS = 64
+
+
+@dataclass
+class Embedded:
+    """Distinct texts' unit vectors and, per record, which row is its text's (``-1``: the record has no text)."""
+
+    vectors: np.ndarray
+    row: np.ndarray
+
+    @classmethod
+    def of(cls, texts: Sequence[str], per_record: np.ndarray) -> Embedded:
+        """From one vector per record: records with the same text share one row."""
+        first: dict[str, int] = {}  # text -> its distinct row
+        holder: list[int] = []  # distinct row -> a record with that text
+        row = np.full(len(texts), -1, dtype=np.int64)
+        for i, text in enumerate(texts):
+            if text:
+                if text not in first:
+                    first[text] = len(holder)
+                    holder.append(i)
+                row[i] = first[text]
+        return cls(per_record[holder].astype(np.float32, copy=False), row)
+
+
+def novelty(embedded: Embedded, progress: bool = False) -> np.ndarray:
+    """Per record: 1 - similarity to its nearest other record; NaN for a record without text."""
+    out = np.full(len(embedded.row), np.nan, dtype=np.float64)
+    rows = embedded.row[embedded.row >= 0]
+    if len(rows) == 0:
+        return out
+    nearest = nearest_neighbors(embedded.vectors, k=1, progress=progress).nearest
+    repeated = np.bincount(rows, minlength=len(embedded.vectors)) > 1
+    similarity = np.where(repeated[rows], 1.0, nearest[rows])
+    out[embedded.row >= 0] = np.clip(1.0 - similarity, 0.0, 1.0)
+    return out
+
+
+def diversity(text_novelty: np.ndarray, action_novelty: np.ndarray) -> np.ndarray:
+    """Mean of the two novelties where both exist, text novelty where only it does, NaN without text."""
+    return np.where(np.isnan(action_novelty), text_novelty, (text_novelty + action_novelty) / 2)
+
+
+def cluster_count(distinct: int) -> int:
+    return max(1, min(MAX_CLUSTERS, round(math.sqrt(distinct / 2))))
+
+
+def clusters(embedded: Embedded, seed: int = 0) -> tuple[np.ndarray, int]:
+    """(cluster of each record, -1 without text; K)."""
+    from sklearn.cluster import MiniBatchKMeans
+
+    out = np.full(len(embedded.row), -1, dtype=np.int64)
+    distinct = len(embedded.vectors)
+    if distinct == 0:
+        return out, 0
+    k = cluster_count(distinct)
+    if k == 1:
+        labels = np.zeros(distinct, dtype=np.int64)
+    else:
+        labels = MiniBatchKMeans(n_clusters=k, random_state=seed, n_init=3, batch_size=2048).fit_predict(
+            embedded.vectors
+        )
+    present = embedded.row >= 0
+    out[present] = labels[embedded.row[present]]
+    return out, k
+
+
+def coverage(cluster_of: Sequence[int], groups: Sequence[str | None], k: int) -> dict[str, float]:
+    """Per group (source or environment): the share of the k clusters holding one of its records."""
+    covered: dict[str, set[int]] = defaultdict(set)
+    for cluster, group in zip(cluster_of, groups):
+        if cluster >= 0:
+            covered[group or "-"].add(int(cluster))
+    return {group: len(seen) / k for group, seen in sorted(covered.items())} if k else {}

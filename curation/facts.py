@@ -1,0 +1,87 @@
+"""One pass over a records file, keeping per record only the small facts curation decides on.
+
+Stages read their input twice: once for the facts (a few hundred bytes a
+record, so 100k records fit easily), once to write the records out with what
+was decided. No stage holds every AgentRecord in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from curation.accuracy import Accuracy, accuracy
+from curation.complexity import structural_complexity, structural_features
+from curation.learner import is_rollout
+from curation.views import (
+    action_text,
+    content_hash,
+    is_task_record,
+    missing_markers,
+    structural_key,
+    task_id,
+    task_text,
+)
+from schemas.io import read_records
+from schemas.record import AgentRecord
+
+
+@dataclass
+class RecordFacts:
+    id: str
+    task_id: str
+    is_task: bool
+    is_rollout: bool
+    dataset: str
+    format: str
+    environment: str
+    verifier_kind: str
+    text: str
+    action_text: str
+    missing: list[str]
+    accuracy: Accuracy
+    features: dict[str, int]
+    complexity: float
+    content_hash: str
+    structural_key: str | None
+    verdict: bool | None  # v.result.passed
+    pass_rate: float | None  # as stored in scores.extra by an earlier score stage
+
+    @property
+    def passed(self) -> bool:
+        return self.accuracy.level == "passed"
+
+
+def facts_of(record: AgentRecord) -> RecordFacts:
+    features = structural_features(record)
+    return RecordFacts(
+        id=record.id,
+        task_id=task_id(record),
+        is_task=is_task_record(record),
+        is_rollout=is_rollout(record),
+        dataset=record.source.dataset,
+        format=record.source.format,
+        environment=record.environment.name or record.environment.kind,
+        verifier_kind=record.verifier.kind,
+        text=task_text(record),
+        action_text=action_text(record),
+        missing=missing_markers(record),
+        accuracy=accuracy(record),
+        features=features,
+        complexity=structural_complexity(features),
+        content_hash=content_hash(record),
+        structural_key=structural_key(record),
+        verdict=record.verifier.result.passed if record.verifier.result else None,
+        pass_rate=record.scores.extra.get("pass_rate"),
+    )
+
+
+def iter_records(path: Path, progress: bool = False, what: str = "reading") -> Iterator[AgentRecord]:
+    yield from tqdm(read_records(path), desc=what, unit=" records", disable=not progress)
+
+
+def read_facts(path: Path, progress: bool = False) -> list[RecordFacts]:
+    return [facts_of(record) for record in iter_records(path, progress, "reading facts")]

@@ -1,0 +1,125 @@
+"""The report's plots, one function each.
+
+Figures are made with ``matplotlib.figure.Figure`` directly (never pyplot), so they render
+with the Agg canvas, need no display and leave no global plotting state behind.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from curation.config import ReportConfig
+
+MAX_LEGEND = 12  # more sources than this: the smallest are drawn as "other"
+DPI = 110
+
+
+def _figure(width: float, height: float) -> tuple[Figure, object]:
+    fig = Figure(figsize=(width, height))
+    return fig, fig.subplots()
+
+
+def _save(fig: Figure, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    return path
+
+
+def _empty(ax, message: str) -> None:
+    ax.text(0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes, color="gray")
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def _grouped(labels: list[str]) -> list[str]:
+    """Labels beyond the MAX_LEGEND most common become "other"."""
+    keep = {label for label, _ in Counter(labels).most_common(MAX_LEGEND)}
+    return [label if label in keep else "other" for label in labels]
+
+
+def complexity_plot(table: pl.DataFrame, path: Path) -> Path:
+    fig, ax = _figure(7, 4)
+    values = table["complexity"].to_numpy()
+    if len(values):
+        sources = _grouped(table["dataset"].to_list())
+        names = sorted(set(sources))
+        stacks = [values[[s == name for s in sources]] for name in names]
+        ax.hist(stacks, bins=np.linspace(0, 1, 21), stacked=True, label=names)
+        for cut in (1 / 3, 2 / 3):
+            ax.axvline(cut, color="gray", linestyle=":", linewidth=1)
+        ax.legend(fontsize=7, title="source", title_fontsize=8)
+        ax.set_xlabel("structural complexity (low | medium | high)")
+        ax.set_ylabel("records")
+    else:
+        _empty(ax, "no records")
+    ax.set_title("Complexity")
+    return _save(fig, path)
+
+
+def pass_rate_plot(table: pl.DataFrame, path: Path) -> Path:
+    """One bar per pass-rate value (p = passes / k takes few values): red never solved, grey always, green frontier."""
+    fig, ax = _figure(7, 4)
+    rates = table.filter(pl.col("is_task"))["pass_rate"].drop_nulls().round(4).to_list()
+    if rates:
+        counts = sorted(Counter(rates).items())
+        colors = ["tab:red" if p <= 0 else "tab:gray" if p >= 1 else "tab:green" for p, _ in counts]
+        bars = ax.bar([p for p, _ in counts], [c for _, c in counts], width=0.04, color=colors)
+        ax.bar_label(bars, fontsize=8)
+        handles = [Patch(color=c) for c in ("tab:red", "tab:green", "tab:gray")]
+        ax.legend(handles, ["never solved (p = 0)", "frontier (0 < p < 1)", "always solved (p = 1)"], fontsize=8)
+        ax.set_xlim(-0.08, 1.08)
+        ax.set_xlabel("learner pass rate p over k rollouts")
+        ax.set_ylabel("tasks")
+    else:
+        _empty(ax, "no pass rates: no learner rolled out these tasks")
+    ax.set_title("Learner pass rate")
+    return _save(fig, path)
+
+
+def pca_2d(vectors: np.ndarray) -> np.ndarray:
+    centered = vectors - vectors.mean(axis=0)
+    if len(centered) < 2:
+        return np.zeros((len(centered), 2))
+    _, _, components = np.linalg.svd(centered, full_matrices=False)
+    coords = centered @ components[:2].T
+    return coords if coords.shape[1] == 2 else np.hstack([coords, np.zeros((len(coords), 1))])
+
+
+def embedding_map(vectors: np.ndarray, sources: list[str], path: Path, cfg: ReportConfig) -> Path:
+    fig, ax = _figure(7, 6)
+    present = np.flatnonzero(np.linalg.norm(vectors, axis=1) > 0)
+    if len(present):
+        rng = np.random.default_rng(cfg.seed)
+        rows = np.sort(rng.choice(present, cfg.map_points, replace=False)) if len(present) > cfg.map_points else present
+        coords = pca_2d(vectors[rows])
+        labels = _grouped([sources[i] for i in rows])
+        for name in sorted(set(labels)):
+            mask = np.array([label == name for label in labels])
+            ax.scatter(coords[mask, 0], coords[mask, 1], s=10, alpha=0.7, label=f"{name} ({mask.sum()})")
+        ax.legend(fontsize=7, markerscale=1.5, title="source", title_fontsize=8)
+        ax.set_xlabel("PC 1")
+        ax.set_ylabel("PC 2")
+        ax.set_title(f"Task-text embeddings (PCA), {len(rows)} of {len(present)} records")
+    else:
+        _empty(ax, "no task texts to embed")
+        ax.set_title("Task-text embeddings")
+    return _save(fig, path)
+
+
+def bar_plot(counts: Counter, title: str, path: Path) -> Path:
+    fig, ax = _figure(7, 4)
+    if counts:
+        names, values = zip(*counts.most_common())
+        bars = ax.barh(list(names)[::-1], list(values)[::-1], color="tab:orange")
+        ax.bar_label(bars, fontsize=8)
+        ax.set_xlabel("records")
+    else:
+        _empty(ax, "none")
+    ax.set_title(title)
+    return _save(fig, path)

@@ -1,0 +1,100 @@
+"""``score``: read records, compute every ACE column, write the records with their scores and the scores table.
+
+Outputs, for ``-o scored.parquet``:
+
+- ``scored.parquet``: every input record, in order, with ``scores`` filled
+  (curation/score_columns.py says which column goes where);
+- ``scored.scores.parquet``: the flat scores table;
+- ``scored.signatures.parquet``: the embeddings, so dedup and select reuse them.
+
+The learner's pass rates: ``recorded`` counts the rollouts present in the
+input (and in ``rollouts`` when given); a ``Learner`` object (a rollout
+learner) is asked for the task records of the input.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from curation.config import ScoreConfig
+from curation.facts import RecordFacts, iter_records, read_facts
+from curation.learner import Learner, PassCount, count_passes, rollout_outcomes
+from curation.score_columns import (
+    accuracy_columns,
+    complexity_columns,
+    diversity_columns,
+    pass_rate_columns,
+    score_table,
+    with_scores,
+)
+from curation.signatures import SIGNATURES, embeddings_for, sidecar, write_signatures
+from schemas.io import atomic_output, write_records
+
+SCORES = "scores"
+
+
+@dataclass
+class ScoreResult:
+    output: Path
+    scores_path: Path
+    signatures_path: Path
+    table: pl.DataFrame
+    learner: str | None
+
+    def summary(self) -> dict:
+        table = self.table
+        rates = table["pass_rate"].drop_nulls() if "pass_rate" in table.columns else pl.Series([], dtype=pl.Float64)
+        return {
+            "records": table.height,
+            "output": str(self.output),
+            "scores": str(self.scores_path),
+            "learner": self.learner,
+            "accuracy_levels": dict(Counter(table["accuracy_level"].to_list()).most_common()),
+            "complexity_levels": dict(Counter(table["complexity_level"].to_list()).most_common()),
+            "with_pass_rate": len(rates),
+            "frontier": int(table["frontier"].fill_null(0).sum()) if "frontier" in table.columns else 0,
+            "missing": dict(Counter(m for row in table["missing"].to_list() for m in row).most_common()),
+        }
+
+
+def learner_counts(
+    input: Path, facts: list[RecordFacts], cfg: ScoreConfig, learner: Learner | None, rollouts: Path | None
+) -> dict[str, PassCount] | None:
+    """Pass counts per task id, or None when no learner is declared."""
+    if cfg.learner == "none":
+        return None
+    if learner is None:  # recorded: the rollouts at hand
+        outcomes = [(f.task_id, f.verdict) for f in facts if f.is_rollout]
+        if rollouts is not None:
+            outcomes += list(rollout_outcomes(iter_records(rollouts)))
+        return count_passes(outcomes)
+    tasks = [record for record in iter_records(input) if not record.trajectory]
+    return learner.pass_counts(tasks, cfg.k, cfg.seed)
+
+
+def run_score(
+    input: Path,
+    output: Path,
+    cfg: ScoreConfig,
+    learner: Learner | None = None,
+    rollouts: Path | None = None,
+    progress: bool = False,
+) -> ScoreResult:
+    facts = read_facts(input, progress)
+    counts = learner_counts(input, facts, cfg, learner, rollouts)
+    signatures = embeddings_for(facts, sidecar(input, SIGNATURES), progress)
+    functions = [accuracy_columns, complexity_columns, diversity_columns(signatures, cfg.seed, progress)]
+    if counts is not None:
+        functions.append(pass_rate_columns(counts))
+    table = score_table(facts, functions)
+    write_records(with_scores(iter_records(input, progress, "writing scored records"), table), output)
+    scores_path = sidecar(output, SCORES)
+    with atomic_output(scores_path) as tmp:
+        table.write_parquet(tmp)
+    signatures_path = write_signatures(sidecar(output, SIGNATURES), facts, signatures)
+    name = None if counts is None else (learner.name if learner is not None else "recorded")
+    return ScoreResult(output, scores_path, signatures_path, table, name)

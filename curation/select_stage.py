@@ -1,0 +1,111 @@
+"""``select``: write the SFT set, the RL set and the table of records left out, with a manifest.
+
+Outputs in ``--out-dir DIR``:
+
+- ``sft.parquet``, ``rl.parquet``: records, as they are in the input;
+- ``left_out.parquet``: ``id``, ``reason``, ``detail``, ``duplicate_of``,
+  ``kind``, ``similarity``: every input record in neither set, plus every
+  record the input's dedup audit (``<input stem>.dedup.parquet``) removed;
+- ``selection.json``: the counts, the configuration and the files read
+  (``aceforge report DIR`` follows it back to the records and the audit).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import polars as pl
+
+from curation.config import SelectConfig
+from curation.dedup_stage import DEDUP
+from curation.facts import iter_records, read_facts
+from curation.selection import LeftOut, Selection, select
+from curation.signatures import SIGNATURES, embeddings_for, sidecar
+from schemas.io import RecordWriter, atomic_output
+
+MANIFEST = "selection.json"
+LEFT_OUT_SCHEMA = {
+    "id": pl.String,
+    "reason": pl.String,
+    "detail": pl.String,
+    "duplicate_of": pl.String,
+    "kind": pl.String,
+    "similarity": pl.Float64,
+}
+
+
+@dataclass
+class SelectResult:
+    out_dir: Path
+    records: int  # input records plus the duplicates named by its audit
+    sft: int
+    rl: int
+    left_out: Counter
+
+    def summary(self) -> dict:
+        return {
+            "records": self.records,
+            "sft": self.sft,
+            "rl": self.rl,
+            "left_out": sum(self.left_out.values()),
+            "left_out_by_reason": dict(self.left_out.most_common()),
+            "out_dir": str(self.out_dir),
+        }
+
+
+def audit_duplicates(audit: Path) -> list[LeftOut]:
+    if not audit.is_file():
+        return []
+    rows = pl.read_parquet(audit).iter_rows(named=True)
+    return [
+        LeftOut(
+            row["removed_id"],
+            "duplicate",
+            f"{row['kind']} duplicate of {row['kept_id']} (similarity {row['similarity']:.3f})",
+            row["kept_id"],
+            row["kind"],
+            row["similarity"],
+        )
+        for row in rows
+    ]
+
+
+def write_sets(input: Path, out_dir: Path, selection: Selection) -> None:
+    """One pass over the input; each set keeps the input's order."""
+    sft, rl = set(selection.sft), set(selection.rl)
+    with RecordWriter(out_dir / "sft.parquet") as sft_out, RecordWriter(out_dir / "rl.parquet") as rl_out:
+        for i, record in enumerate(iter_records(input)):
+            if i in sft:
+                sft_out.write_record(record)
+            elif i in rl:
+                rl_out.write_record(record)
+
+
+def run_select(input: Path, out_dir: Path, cfg: SelectConfig, progress: bool = False) -> SelectResult:
+    facts = read_facts(input, progress)
+    signatures = embeddings_for(facts, sidecar(input, SIGNATURES), progress)
+    selection = select(facts, signatures, cfg)
+    audit = sidecar(input, DEDUP)
+    selection.left_out = audit_duplicates(audit) + selection.left_out
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_sets(input, out_dir, selection)
+    with atomic_output(out_dir / "left_out.parquet") as tmp:
+        pl.DataFrame([asdict(row) for row in selection.left_out], schema=LEFT_OUT_SCHEMA).write_parquet(tmp)
+    result = SelectResult(
+        out_dir,
+        len(facts) + sum(row.reason == "duplicate" for row in selection.left_out),
+        len(selection.sft),
+        len(selection.rl),
+        Counter(row.reason for row in selection.left_out),
+    )
+    manifest = {
+        **result.summary(),
+        "input": str(input.resolve()),
+        "audit": str(audit.resolve()) if audit.is_file() else None,
+        "config": cfg.model_dump(mode="json"),
+    }
+    (out_dir / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    return result

@@ -1,0 +1,125 @@
+"""Budgeted selection: the SFT set, the RL set, and the reason every other record was left out.
+
+- **SFT** candidates are records with a trajectory whose accuracy level is
+  ``passed`` (verified successes); when there are more than the budget, greedy
+  facility location over their embeddings (curation/facility_location.py)
+  picks a diverse, representative set that keeps the mix of complexity levels.
+  A record's vector is its text and action-signature embeddings concatenated
+  and rescaled to unit length, so similarity is the mean of the two.
+- **RL** candidates are task records (no trajectory) with a verifiable v
+  (its spec is the reward) at the declared learner's frontier, ``0 < p < 1``.
+  With an RL budget, the same facility location chooses among them.
+- **Left out**, one reason per record (the first that applies):
+  ``no_text`` / ``no_task`` (missing parts), ``duplicate`` (named by the dedup
+  audit, with the record kept in its place), ``invalid``, ``unverified``,
+  ``undecided``, ``failed`` (SFT side); ``no_verifier``, ``no_pass_rate``,
+  ``always_solved`` (p = 1), ``never_solved`` (p = 0) (RL side); and
+  ``outside_budget`` for candidates the budget had no room for.
+
+Counts add up: records in (the input plus the duplicates its audit names) =
+SFT + RL + left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from curation.complexity import complexity_level
+from curation.config import SelectConfig
+from curation.facility_location import facility_location
+from curation.facts import RecordFacts
+from curation.signatures import Signatures
+from verifiers.runner import VERIFIABLE_KINDS
+
+SFT_LEVEL_REASONS = {"invalid": "invalid", "unverified": "unverified", "undecided": "undecided", "failed": "failed"}
+
+
+@dataclass
+class LeftOut:
+    id: str
+    reason: str
+    detail: str = ""
+    duplicate_of: str | None = None
+    kind: str | None = None
+    similarity: float | None = None
+
+
+@dataclass
+class Selection:
+    sft: list[int] = field(default_factory=list)  # positions in the facts list, in the order chosen
+    rl: list[int] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
+
+
+def missing_reason(f: RecordFacts) -> str | None:
+    for marker in ("no_task", "no_text"):
+        if marker in f.missing:
+            return marker
+    return None
+
+
+def sft_reason(f: RecordFacts) -> str | None:
+    """Why a record with a trajectory cannot be an SFT example (None: it can)."""
+    return missing_reason(f) or SFT_LEVEL_REASONS.get(f.accuracy.level)
+
+
+def rl_reason(f: RecordFacts) -> str | None:
+    """Why a task record cannot be an RL task (None: it is at the learner's frontier)."""
+    if reason := missing_reason(f):
+        return reason
+    if f.verifier_kind not in VERIFIABLE_KINDS:
+        return "no_verifier"
+    if f.pass_rate is None:
+        return "no_pass_rate"
+    if f.pass_rate >= 1.0:
+        return "always_solved"
+    if f.pass_rate <= 0.0:
+        return "never_solved"
+    return None
+
+
+def selection_vectors(signatures: Signatures, rows: list[int]) -> np.ndarray:
+    vectors = np.hstack([signatures.text[rows], signatures.action[rows]])
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1.0, norms)
+
+
+def _choose(
+    facts: list[RecordFacts], rows: list[int], budget: int | None, signatures: Signatures, k: int
+) -> tuple[list[int], list[int]]:
+    """(chosen, left over) among candidate rows."""
+    if budget is None or len(rows) <= budget:
+        return rows, []
+    levels = [complexity_level(facts[i].complexity) for i in rows]
+    picked = facility_location(selection_vectors(signatures, rows), levels, budget, k)
+    chosen = [rows[p] for p in picked]
+    taken = set(chosen)
+    return chosen, [i for i in rows if i not in taken]
+
+
+def select(facts: list[RecordFacts], signatures: Signatures, cfg: SelectConfig) -> Selection:
+    selection = Selection()
+    sft_rows, rl_rows = [], []
+    for i, f in enumerate(facts):
+        reason = rl_reason(f) if f.is_task else sft_reason(f)
+        if reason is None:
+            (rl_rows if f.is_task else sft_rows).append(i)
+        else:
+            selection.left_out.append(LeftOut(f.id, reason, _detail(f, reason)))
+    selection.sft, sft_rest = _choose(facts, sft_rows, cfg.budget, signatures, cfg.neighbors)
+    selection.rl, rl_rest = _choose(facts, rl_rows, cfg.rl_budget, signatures, cfg.neighbors)
+    selection.left_out += [LeftOut(facts[i].id, "outside_budget", "sft") for i in sft_rest]
+    selection.left_out += [LeftOut(facts[i].id, "outside_budget", "rl") for i in rl_rest]
+    return selection
+
+
+def _detail(f: RecordFacts, reason: str) -> str:
+    if reason == "invalid":
+        return ",".join(f.accuracy.structure_reasons)
+    if reason in ("always_solved", "never_solved"):
+        return f"pass_rate={f.pass_rate:g}"
+    if reason == "no_verifier":
+        return f"v.kind={f.verifier_kind}"
+    return ""

@@ -1,6 +1,7 @@
 """The verification chain: pick the checks a record needs, run them cheap to expensive, combine.
 
-Which checks (from ``v.kind`` and the record):
+Which checks (from ``v.kind`` and the record), by their names in the verifier
+registry (verifiers/registry.py), so a plug-in can replace a built-in stage:
 
 | v.kind        | chain                                               |
 |---------------|-----------------------------------------------------|
@@ -50,33 +51,32 @@ from __future__ import annotations
 from schemas.generation import Generator
 from schemas.record import AgentRecord, VerifierResult
 from schemas.steps import ApiAction
-from verifiers.answer_match import AnswerMatchVerifier
 from verifiers.base import CheckContext, EnvFactory, RecordVerifier, default_env_factory
-from verifiers.constraints import ConstraintsVerifier
-from verifiers.llm_judge import LLMJudge
-from verifiers.replay import ReplayVerifier
-from verifiers.structure import StructureVerifier
-from verifiers.unit_tests import UnitTestVerifier
+from verifiers.registry import make_verifier
 
 CHAIN_NAME = "chain"
 VERIFIABLE_KINDS = frozenset({"constraints", "state_hash", "unit_tests", "answer_match", "judge"})
 
 
-def plan(record: AgentRecord) -> list[RecordVerifier]:
-    """The checks for one record, cheap to expensive; empty when the record is not verifiable."""
+def stage_names(record: AgentRecord) -> list[str]:
+    """The names of the checks for one record, cheap to expensive; empty when the record is not verifiable."""
     kind, spec = record.verifier.kind, record.verifier.spec
     calls_tools = any(isinstance(step, ApiAction) for step in record.trajectory)
-    chain: list[RecordVerifier] = []
+    names: list[str] = []
     if kind in ("constraints", "state_hash"):
-        chain = [StructureVerifier(), ReplayVerifier()] + ([ConstraintsVerifier()] if kind == "constraints" else [])
+        names = ["structure", "replay"] + (["constraints"] if kind == "constraints" else [])
     elif kind == "unit_tests":
-        replay = [StructureVerifier(), ReplayVerifier()] if calls_tools and record.environment.name else []
-        chain = replay + [UnitTestVerifier()]
+        names = (["structure", "replay"] if calls_tools and record.environment.name else []) + ["unit_tests"]
     elif kind == "answer_match":
-        chain = ([StructureVerifier()] if calls_tools else []) + [AnswerMatchVerifier()]
+        names = (["structure"] if calls_tools else []) + ["answer_match"]
     if kind == "judge" or (spec.get("judge") and kind in VERIFIABLE_KINDS):
-        chain.append(LLMJudge())
-    return chain
+        names.append("llm_judge")
+    return names
+
+
+def plan(record: AgentRecord) -> list[RecordVerifier]:
+    """The stages for one record, built by name from the verifier registry (verifiers/registry.py)."""
+    return [make_verifier(name) for name in stage_names(record)]
 
 
 def is_verifiable(record: AgentRecord) -> bool:

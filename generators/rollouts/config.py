@@ -1,0 +1,64 @@
+"""Configuration of ``aceforge synth rollouts``: which agent and user simulator, k, budgets, the backend."""
+
+from __future__ import annotations
+
+from typing import Literal, Self
+
+from pydantic import Field, model_validator
+
+from generators.config import BackendConfig
+from generators.rollouts.perturbed import FAULTS, Fault
+from schemas.generation import SamplingParams
+from schemas.stage_config import StageConfig
+
+
+class RolloutBudget(StageConfig):
+    max_turns: int = Field(30, ge=1)
+    """Most agent turns in one rollout (a turn: one reply, its tool calls or one message); then end_reason max_turns."""
+    max_tool_errors: int = Field(5, ge=1)
+    """Most failed tool calls in one rollout; then end_reason max_tool_errors."""
+    max_tokens: int = Field(8192, ge=1)
+    """Most generated tokens in one rollout, agent and simulated user together; then end_reason max_tokens."""
+
+
+class RolloutConfig(BackendConfig):
+    """``aceforge synth rollouts``: k verified rollouts per task (agent x user simulator x environment)."""
+
+    k: int = Field(4, ge=1)
+    """Rollouts per task, each with its own seed."""
+    agent: str = "oracle"
+    """Agent policy: oracle (follows the gold actions), perturbed (the oracle with one seeded fault) or llm."""
+    user: str = "scripted"
+    """User simulator: scripted (deterministic, from the scenario's known info) or llm (the same backend and model)."""
+    tool_calls: Literal["native", "schema"] = "native"
+    """How the llm agent calls tools: native (the chat template's own markup) or schema (JSON-schema constrained output of one call or one message; needs a backend with structured output, e.g. vllm)."""
+    faults: list[Fault] = Field(default_factory=lambda: list(FAULTS))
+    """Fault kinds the perturbed agent draws from (repeatable)."""
+    seed: int = 0
+    """Seed of the run: each rollout's seed derives from it, the task id and k (same seed, same output)."""
+    budget: RolloutBudget = Field(default_factory=RolloutBudget)
+    """Limits that end a rollout with a reason code."""
+    sampling: SamplingParams = Field(default_factory=lambda: SamplingParams(temperature=0.7, max_tokens=256))
+    """Sampling of every model turn (agent and llm user); its seed is replaced by each rollout's own."""
+    live: int = Field(16, ge=1)
+    """Conversations advanced together, each step served in one backend batch (throughput only)."""
+    max_model_len: int = Field(8192, ge=16)
+    """Context length: prompt + max_tokens must fit (the retail policy and tools alone take about 2.7k tokens)."""
+    dataset: str | None = None
+    """Catalog name of the output (default: the output file's stem)."""
+    catalog: bool = True
+    """Register the output in the DuckDB catalog of the data directory."""
+
+    @model_validator(mode="after")
+    def _known_components(self) -> Self:
+        from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS
+
+        for registry, name in ((AGENT_POLICIES, self.agent), (USER_SIMULATORS, self.user)):
+            if name not in registry:
+                raise ValueError(f"unknown {registry.noun} {name!r}; known: {', '.join(registry.names())}")
+        return self
+
+    def uses_model(self) -> bool:
+        from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS
+
+        return AGENT_POLICIES.get(self.agent).uses_model or USER_SIMULATORS.get(self.user).uses_model

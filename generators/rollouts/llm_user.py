@@ -1,0 +1,70 @@
+"""The LLM user simulator: a model given the scenario plays the customer, one message per turn.
+
+Its system prompt holds the persona, the reason for contacting support, what it
+knows (to be given only when asked), what it does not know, and the behaviour
+instructions. It sees the agent's messages (never the tool calls) as the other
+side of the chat, after the agent's fixed greeting. It ends the conversation
+with a stop marker: ``###STOP###`` (done), ``###TRANSFER###`` (handed to a
+human), ``###OUT-OF-SCOPE###`` (the agent cannot help with this). The marker is
+cut from the recorded text; a reply that is empty without one ends the rollout
+with ``empty_reply``.
+"""
+
+from __future__ import annotations
+
+from generators.rollouts.actors import UserSimulator, model_turn_error
+from generators.rollouts.conversation import Conversation, UserTurn
+from generators.rollouts.scenario import slot_text
+from schemas.generation import ChatRequest, GenerationResult
+from schemas.steps import MessageAction, TextObservation
+
+GREETING = "Hi! How can I help you today?"
+STOP_MARKERS = {"###STOP###": "done", "###TRANSFER###": "transfer", "###OUT-OF-SCOPE###": "out_of_scope"}
+
+
+def system_prompt(conv: Conversation) -> str:
+    scenario = conv.context.scenario
+    env = conv.context.task.environment.name or "the company's"
+    known = "\n".join(f"- {slot}: {slot_text(value)}" for slot, value in scenario["known_info"].items())
+    unknown = "\n".join(f"- {item}" for item in scenario.get("unknown_info", [])) or "- (nothing listed)"
+    rules = "\n".join(f"- {item}" for item in scenario.get("instructions", []))
+    return (
+        f"You are a customer writing to {env} customer support. Write only what the customer says: "
+        "one short message per turn, in your own words, never as the agent.\n\n"
+        f"Who you are: {scenario.get('persona', 'a customer')}\n"
+        f"Why you are writing: {scenario['reason']}\n\n"
+        f"What you know (give a piece only when the agent asks for it):\n{known}\n\n"
+        f"What you do not know:\n{unknown}\n\n"
+        f"How you behave:\n{rules}\n\n"
+        "When your request is fully handled, reply with ###STOP###. If the agent transfers you to a human agent, "
+        "reply with ###TRANSFER###. If the agent cannot help with your request at all, reply with ###OUT-OF-SCOPE###."
+    )
+
+
+class LlmUser(UserSimulator):
+    name = "llm"
+    version = "1"
+    uses_model = True
+
+    def request(self, conv: Conversation) -> ChatRequest:
+        messages = [{"role": "system", "content": system_prompt(conv)}, {"role": "user", "content": GREETING}]
+        for step in conv.steps:  # the simulator is the "assistant" of its own chat; the agent is its "user"
+            if isinstance(step, TextObservation) and step.source == "user":
+                messages.append({"role": "assistant", "content": step.content})
+            elif isinstance(step, MessageAction):
+                messages.append({"role": "user", "content": step.content})
+        return ChatRequest(messages=messages, sampling=conv.sampling)
+
+    def act(self, conv: Conversation, result: GenerationResult | None) -> UserTurn:
+        error = model_turn_error(result)
+        if error:
+            return UserTurn(error=error, tokens=result.tokens_out)
+        text, stop = result.completions[0].text, None
+        for marker, reason in STOP_MARKERS.items():
+            if marker in text:
+                stop = stop or reason
+                text = text.replace(marker, "")
+        text = text.strip()
+        if not text and stop is None:
+            return UserTurn(error="empty_reply", tokens=result.tokens_out)
+        return UserTurn(text=text, stop=stop, tokens=result.tokens_out)

@@ -1,0 +1,115 @@
+"""The oracle agent: follows the task's gold actions, then says what the read goals need, and ends.
+
+It behaves like a careful support agent, so its rollouts are usable as teacher
+data: before a call whose argument values nobody has said yet (the user's
+email, name, the reason for a cancellation) it asks the user for them once;
+before a write whose tool asks for the user's confirmation it describes the
+call and waits for a yes; it makes one call per turn. Its last message is the
+task's ``gold_reply`` when the synthesizer wrote one, else one built from q's
+``message_contains`` constraints, with the transfer notice when the gold
+actions hand the user over. Values it has not seen still go into the calls:
+the oracle knows the answer, which is the point of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generators.rollouts.actors import AgentPolicy
+from generators.rollouts.conversation import AgentTurn, Conversation
+from schemas.generation import GenerationResult
+from schemas.record import Tool
+from schemas.steps import TextObservation
+
+TRANSFER_TOOL = "transfer_to_human_agents"
+TRANSFER_NOTICE = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+CLOSINGS = {
+    "write": "Your request is done.",
+    "read": "Here is what you asked for.",
+    "refusal": "I am sorry, but our policy does not allow that, so I cannot do it.",
+}
+
+
+def gold_actions(conv: Conversation) -> list[dict[str, Any]] | None:
+    """The task's gold actions as (name, arguments) dicts; None when q has none or they are malformed."""
+    expected = conv.context.task.task.expected_outputs or {}
+    actions = expected.get("gold_actions")
+    if not isinstance(actions, list) or not all(
+        isinstance(a, dict) and isinstance(a.get("name"), str) and isinstance(a.get("arguments", {}), dict)
+        for a in actions
+    ):
+        return None
+    return [{"name": a["name"], "arguments": dict(a.get("arguments", {}))} for a in actions]
+
+
+def needs_confirmation(tool: Tool | None) -> bool:
+    """A write whose description says it needs the user's confirmation (the tool worlds' convention)."""
+    return tool is not None and tool.access == "write" and "confirm" in tool.description.lower()
+
+
+def humanize(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def describe_call(name: str, arguments: dict[str, Any]) -> str:
+    details = ", ".join(f"{humanize(key)} {value}" for key, value in arguments.items())
+    return f"{humanize(name)} ({details})" if details else humanize(name)
+
+
+def unseen_arguments(conv: Conversation, arguments: dict[str, Any]) -> list[str]:
+    """Names of arguments with a text value that no user turn or tool result has mentioned."""
+    heard = " ".join(
+        step.content for step in conv.steps if isinstance(step, TextObservation) and step.source in ("user", "tool")
+    ).lower()
+    missing = []
+    for key, value in arguments.items():
+        texts = [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)]
+        if texts and any(text.lower() not in heard for text in texts):
+            missing.append(key)
+    return missing
+
+
+def final_reply(conv: Conversation, actions: list[dict[str, Any]]) -> str:
+    expected = conv.context.task.task.expected_outputs or {}
+    reply = expected.get("gold_reply")
+    if not isinstance(reply, str) or not reply.strip():
+        facts = []
+        for c in conv.context.task.task.constraints:
+            if c.get("check") == "message_contains":
+                facts.append(f"{float(c['number']):.2f}" if "number" in c else str(c.get("text", "")))
+        closing = CLOSINGS.get(expected.get("outcome"), CLOSINGS["write"])
+        reply = " ".join([closing, *(f"{fact}." for fact in facts if fact)])
+    if any(action["name"] == TRANSFER_TOOL for action in actions):
+        reply = f"{reply} {TRANSFER_NOTICE}".strip()
+    return reply
+
+
+class OracleAgent(AgentPolicy):
+    name = "oracle"
+    version = "1"
+
+    def start(self, conv: Conversation) -> None:
+        conv.agent_state.update(actions=gold_actions(conv), next=0, asked=set(), confirmed=set())
+
+    def act(self, conv: Conversation, result: GenerationResult | None) -> AgentTurn:
+        state = conv.agent_state
+        actions = state["actions"]
+        if actions is None:
+            return AgentTurn(error="no_gold_actions")
+        index = state["next"]
+        if index >= len(actions):
+            return AgentTurn(message=final_reply(conv, actions), done=True)
+        action = actions[index]
+        if index not in state["asked"]:
+            state["asked"].add(index)
+            missing = unseen_arguments(conv, action["arguments"])
+            if missing:
+                return AgentTurn(message=f"Could you please tell me your {', '.join(map(humanize, missing))}?")
+        if index not in state["confirmed"] and needs_confirmation(conv.context.by_name.get(action["name"])):
+            state["confirmed"].add(index)
+            return AgentTurn(
+                message=f"I will {describe_call(action['name'], action['arguments'])}. "
+                "Do you confirm that I should proceed (yes/no)?"
+            )
+        state["next"] = index + 1
+        return AgentTurn(calls=[(action["name"], action["arguments"])])

@@ -1,0 +1,148 @@
+"""k verified rollouts per task: conversations built from task records, scheduled, recorded, verified, counted.
+
+``run_rollouts`` streams: tasks are read lazily, conversations join the
+scheduler as others finish, and records are handed to ``on_record`` in input
+order (task order, then k), whatever order they finished in, so batched and
+one-at-a-time runs write identical files. A record that is not a task is
+handed to ``on_skipped`` with its reason (the CLI quarantines it). Every task
+yields exactly k rollouts, whatever went wrong inside them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS, AgentPolicy, UserSimulator
+from generators.rollouts.config import RolloutConfig
+from generators.rollouts.conversation import Budget, Conversation, TaskContext
+from generators.rollouts.records import rollout_record, rollout_seed, task_problem
+from generators.rollouts.scenario import scenario_problem
+from generators.rollouts.scheduler import RolloutScheduler, SchedulerStats
+from schemas.generation import Generator
+from schemas.record import AgentRecord, stable_id
+from verifiers.base import default_env_factory
+from verifiers.initial_state import InitialStateError, build_environment
+
+
+@dataclass
+class RolloutSummary:
+    tasks: int = 0
+    rollouts: int = 0
+    passed: int = 0
+    failed: int = 0
+    undecided: int = 0
+    leakage: int = 0
+    skipped: Counter = field(default_factory=Counter)  # records that are not tasks, by reason
+    end_reasons: Counter = field(default_factory=Counter)
+    verifier_reasons: Counter = field(default_factory=Counter)
+    faults: Counter = field(default_factory=Counter)
+    scheduler: SchedulerStats = field(default_factory=SchedulerStats)
+
+    def count(self, record: AgentRecord) -> None:
+        self.rollouts += 1
+        result = record.verifier.result
+        verdict = result.passed if result else None
+        self.passed += verdict is True
+        self.failed += verdict is False
+        self.undecided += verdict is None
+        self.leakage += bool(record.details.get("leakage"))
+        self.end_reasons[record.details.get("end_reason")] += 1
+        self.verifier_reasons.update(result.reasons if result else [])
+        self.faults.update(fault["kind"] for fault in record.lineage.generator.get("faults", []))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tasks": self.tasks,
+            "rollouts": self.rollouts,
+            "passed": self.passed,
+            "failed": self.failed,
+            "undecided": self.undecided,
+            "acceptance": round(self.passed / self.rollouts, 4) if self.rollouts else None,
+            "leakage": self.leakage,
+            "skipped": sum(self.skipped.values()),
+            "skipped_by_reason": dict(self.skipped.most_common()),
+            "end_reasons": dict(self.end_reasons.most_common()),
+            "verifier_reasons": dict(self.verifier_reasons.most_common()),
+            "faults": dict(self.faults.most_common()),
+            "scheduler": self.scheduler.as_dict(),
+        }
+
+
+def make_actors(cfg: RolloutConfig) -> tuple[AgentPolicy, UserSimulator]:
+    return AGENT_POLICIES.get(cfg.agent)(cfg), USER_SIMULATORS.get(cfg.user)(cfg)
+
+
+def conversations(
+    tasks: Iterable[AgentRecord],
+    cfg: RolloutConfig,
+    summary: RolloutSummary,
+    on_skipped: Callable[[AgentRecord, str], None],
+) -> Iterator[Conversation]:
+    """k conversations per task, lazily; a broken start (scenario, initial state) ends one at once with its reason."""
+    budget = Budget(**cfg.budget.model_dump())
+    order = 0
+    for task in tasks:
+        problem = task_problem(task)
+        if problem is not None:
+            summary.skipped[problem] += 1
+            on_skipped(task, problem)
+            continue
+        summary.tasks += 1
+        context = TaskContext(task, task.environment.tools, scenario_problem(task.task.user_scenario))
+        for index in range(cfg.k):
+            try:
+                env, failure = build_environment(task.environment, default_env_factory), None
+            except InitialStateError as exc:
+                env, failure = None, exc.code
+            conv = Conversation(
+                context, index, rollout_seed(cfg.seed, task.id, index), env, budget, cfg.sampling, order
+            )
+            order += 1
+            if context.scenario_problem:
+                conv.end("bad_scenario")
+            elif failure:
+                conv.end(failure)
+            yield conv
+
+
+def run_rollouts(
+    tasks: Iterable[AgentRecord],
+    cfg: RolloutConfig,
+    generator: Generator | None,
+    dataset: str,
+    on_record: Callable[[AgentRecord], None],
+    on_skipped: Callable[[AgentRecord, str], None] = lambda record, reason: None,
+    capacity: int | None = None,
+) -> RolloutSummary:
+    """Roll out every task k times and hand each verified record to ``on_record``, in input order.
+
+    ``capacity`` overrides ``cfg.live`` (1: one conversation at a time).
+    """
+    agent, user = make_actors(cfg)
+    model = None
+    if agent.uses_model or user.uses_model:
+        model = {"backend": cfg.backend_name(), **generator.model_id}
+    components = {"agent": agent.describe(), "user": user.describe(), "model": model}
+    config_hash = stable_id(
+        "synth rollouts",
+        cfg.model_dump(mode="json", exclude={"live", "batch_size", "max_concurrency", "dataset", "catalog"}),
+    )
+    summary = RolloutSummary()
+    pending: list[tuple[int, AgentRecord]] = []
+    next_out = [0]
+
+    def finished(conv: Conversation) -> None:
+        record = rollout_record(conv, dataset, components, config_hash)
+        summary.count(record)
+        heapq.heappush(pending, (conv.order, record))
+        while pending and pending[0][0] == next_out[0]:
+            on_record(heapq.heappop(pending)[1])
+            next_out[0] += 1
+
+    scheduler = RolloutScheduler(agent, user, generator, cfg.sampling, capacity or cfg.live)
+    summary.scheduler = scheduler.run(conversations(tasks, cfg, summary, on_skipped), finished)
+    return summary

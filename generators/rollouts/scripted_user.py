@@ -1,0 +1,72 @@
+"""The scripted user simulator: deterministic, no model; answers the agent from the scenario, slot by slot.
+
+- It opens with the scenario's reason, turned into the first person ("You want to return ..."
+  becomes "Hi! I want to return ...").
+- When the agent asks for confirmation (confirm, proceed, yes/no, ...) it says yes.
+- When the agent asks a question, it gives the known-info slots the question names (by the slot
+  name's words: "first_name" answers "your first name?"), else the next slot not given yet, else
+  says it has told everything.
+- When the agent hands it to a human (a successful transfer call or the transfer notice) it stops
+  with ``transfer``; when the agent says something that is not a question, it thanks and stops
+  with ``done``.
+
+The same conversation always gets the same answers: the default simulator for tests and CPU runs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from generators.rollouts.actors import UserSimulator
+from generators.rollouts.conversation import Conversation, UserTurn
+from generators.rollouts.oracle import TRANSFER_TOOL, humanize
+from generators.rollouts.scenario import slot_text, slot_words, words
+from schemas.generation import GenerationResult
+
+CONFIRMATION = re.compile(
+    r"\b(confirm|proceed|go ahead|shall i|should i|do you want me|would you like me|is that correct|yes/no|yes or no)\b"
+)
+_BECAUSE = re.compile(r"^\s*you\b[^.]*?\bbecause\s+", re.IGNORECASE)
+_PERSON = {"you": "I", "your": "my", "yours": "mine", "you're": "I'm", "yourself": "myself"}
+_PRONOUN = re.compile(r"\b(you're|yourself|yours|your|you)\b", re.IGNORECASE)
+THANKS = "Thank you, that is all I needed."
+YES = "Yes, please go ahead."
+NOTHING_MORE = "I have told you everything I know."
+
+
+def first_person(reason: str) -> str:
+    """'You contact support because you want to X.' -> 'Hi! I want to X.'"""
+    text = _BECAUSE.sub("", reason.strip())
+    text = _PRONOUN.sub(lambda m: _PERSON[m.group(1).lower()], text)
+    text = text[:1].upper() + text[1:]
+    return f"Hi! {text}" if text.endswith((".", "!", "?")) else f"Hi! {text}."
+
+
+class ScriptedUser(UserSimulator):
+    name = "scripted"
+    version = "1"
+
+    def act(self, conv: Conversation, result: GenerationResult | None) -> UserTurn:
+        scenario, state = conv.context.scenario, conv.user_state
+        if not state.get("opened"):
+            state["opened"] = True
+            return UserTurn(text=first_person(scenario["reason"]))
+        message = conv.last_agent_message() or ""
+        lowered = message.lower()
+        if conv.called(TRANSFER_TOOL) or "transferred to a human" in lowered:
+            return UserTurn(stop="transfer")
+        if "?" not in message:
+            return UserTurn(text=THANKS, stop="done")
+        if CONFIRMATION.search(lowered):
+            return UserTurn(text=YES)
+        return UserTurn(text=self._answer(scenario["known_info"], state.setdefault("revealed", []), words(message)))
+
+    @staticmethod
+    def _answer(known: dict, revealed: list[str], asked_words: set[str]) -> str:
+        slots = [slot for slot in known if slot not in revealed and slot_words(slot) & asked_words]
+        if not slots:
+            slots = [slot for slot in known if slot not in revealed][:1]
+        if not slots:
+            return NOTHING_MORE
+        revealed.extend(slots)
+        return " ".join(f"My {humanize(slot)} is {slot_text(known[slot])}." for slot in slots)

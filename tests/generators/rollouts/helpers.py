@@ -15,7 +15,7 @@ from environments.record_env import to_record_environment
 from environments.registry import get_environment
 from generators.rollouts.config import RolloutConfig
 from generators.rollouts.runner import RolloutSummary, run_rollouts
-from schemas.generation import ChatRequest, Completion, GenerationResult, SamplingParams
+from schemas.generation import Capabilities, ChatRequest, Completion, GenerationResult, SamplingParams
 from schemas.record import AgentRecord, Source, Task, Verifier
 from tests.verifiers.retail_cancel import CONSTRAINTS, ORDER
 
@@ -95,6 +95,7 @@ class ScriptedGenerator:
     """
 
     model_id = {"model": "scripted", "hash": "0"}
+    capabilities = Capabilities(supports_tools=True, supports_json_schema=True)
 
     def __init__(self, reply: Callable[[ChatRequest], str | GenerationResult], tokens_out: int = 5):
         self.reply, self.tokens_out = reply, tokens_out

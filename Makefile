@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install lint run test
+.PHONY: install lint browser run test
 
 install: $(STAMP)
 
@@ -26,5 +26,11 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-test: install lint
+# The UI test drives Debian's chromium headless; installed once where missing (needs root, as CI has).
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "chromium/chromium-driver missing and not root: the browser test will be skipped"; fi
+
+test: install lint browser
 	$(VENV)/bin/python -m pytest

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 
 from typer.testing import CliRunner
 
@@ -20,3 +21,10 @@ def invoke(*args, input=None, env=None):
 
 def last_json(result):
     return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback interface right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

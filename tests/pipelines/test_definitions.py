@@ -7,7 +7,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ from data_catalog.ingest import IngestConfig
 from pipelines.definitions import build_definitions
 from pipelines.main_job import run_ingest
 from tests.conftest import ADP_FIXTURES, FIXTURES, ROOT, TAU_FIXTURES
+from tests.pipelines.cli_helpers import free_port
 
 DAGSTER = Path(sys.executable).with_name("dagster")
 DEFINITIONS = ROOT / "pipelines" / "definitions.py"
@@ -184,12 +184,6 @@ def test_dagster_cli_materializes_a_partition(data_home):
     assert Catalog().get("demo_bookstore_qa").rows == 16
     with DagsterInstance.from_config(str(data_home / "dagster")) as instance:
         assert instance.get_materialized_partitions(AssetKey("converted")) == {"demo_bookstore_qa"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def graphql(port: int, query: str) -> dict:

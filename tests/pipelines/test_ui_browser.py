@@ -1,0 +1,137 @@
+"""A person's path through the Dagster UI: `aceforge ui`, open the asset, launch its materialization, see it succeed.
+
+Chromium and chromedriver are Debian's (make test installs them when missing); Selenium drives them headless.
+The screenshot of the finished run is kept in the test's tmp dir, and copied to $ACEFORGE_SCREENSHOTS if set.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from dagster import AssetKey, DagsterInstance, DagsterRunStatus, RunsFilter
+
+from tests.conftest import ROOT
+from tests.pipelines.cli_helpers import free_port
+
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+SOURCES = 5  # the demo catalog entries: one partition each
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def ui_url(data_home, tmp_path):
+    port = free_port()
+    log = (tmp_path / "ui.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pipelines.cli", "ui", "--port", str(port), "--log-level", "info"],
+        env={k: v for k, v in os.environ.items() if k != "ACEFORGE_ENTRIES"},
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: urllib.request.urlopen(url, timeout=5).status == 200, timeout=120, what="the UI")
+        yield url
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=60)
+        log.close()
+
+
+@pytest.fixture
+def browser():
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        if os.environ.get("CI"):
+            pytest.fail("chromium and chromium-driver are missing: `make test` installs them")
+        pytest.skip("Debian's chromium and chromium-driver are not installed (`make test` installs them)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1000",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.implicitly_wait(2)
+    yield driver
+    driver.quit()
+
+
+def wait_until(condition, timeout: float, what: str, every: float = 1.0, log: Path | None = None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return
+        except AssertionError:
+            raise
+        except Exception:  # not up yet: connection refused, element not rendered
+            pass
+        time.sleep(every)
+    tail = log.read_text()[-4000:] if log and log.exists() else ""
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}\n{tail}")
+
+
+def button(driver, text: str):
+    from selenium.webdriver.common.by import By
+
+    matches = [b for b in driver.find_elements(By.TAG_NAME, "button") if b.text.strip() == text]
+    return matches[0] if matches else None
+
+
+def test_materialize_the_ingest_assets_from_the_ui(ui_url, browser, data_home, tmp_path):
+    browser.get(f"{ui_url}/assets/converted")
+    wait_until(lambda: button(browser, "Materialize…"), timeout=60, what="the asset page")
+    if button(browser, "Skip"):  # Dagster's newsletter prompt on a fresh instance
+        button(browser, "Skip").click()
+    button(browser, "Materialize…").click()
+    wait_until(lambda: button(browser, "All"), timeout=30, what="the partition dialog")
+    button(browser, "All").click()
+    wait_until(lambda: button(browser, "Launch backfill").is_enabled(), timeout=10, what="a launchable selection")
+    button(browser, "Launch backfill").click()
+
+    def materialized() -> set[str]:
+        with DagsterInstance.from_config(str(data_home / "dagster")) as instance:
+            failed = instance.get_runs(filters=RunsFilter(statuses=[DagsterRunStatus.FAILURE]))
+            assert not failed, f"{len(failed)} runs failed:\n" + (tmp_path / "ui.log").read_text()[-4000:]
+            return instance.get_materialized_partitions(AssetKey("converted"))
+
+    wait_until(
+        lambda: len(materialized()) == SOURCES, timeout=600, what="every partition", every=3, log=tmp_path / "ui.log"
+    )
+    assert materialized() == {
+        "demo_bookstore_adp",
+        "demo_bookstore_chat",
+        "demo_bookstore_qa",
+        "demo_bookstore_react",
+        "demo_bookstore_runs",
+    }
+    browser.get(f"{ui_url}/runs")
+    wait_until(lambda: "Success" in browser.find_element("tag name", "body").text, timeout=120, what="a green run")
+    shot = tmp_path / "ui-runs.png"
+    browser.save_screenshot(str(shot))
+    assert shot.stat().st_size > 10_000
+    if os.environ.get("ACEFORGE_SCREENSHOTS"):
+        shutil.copy(shot, Path(os.environ["ACEFORGE_SCREENSHOTS"]) / shot.name)

@@ -13,6 +13,7 @@ import pipelines.cli_ingest  # noqa: F401  formats, convert
 import pipelines.cli_records  # noqa: F401  validate, show, export-adp
 import pipelines.cli_run  # noqa: F401  run, demo
 import pipelines.cli_synth  # noqa: F401  synth tasks / backward / evolve
+import pipelines.cli_synth_rollouts  # noqa: F401  synth rollouts / code
 import pipelines.cli_verify  # noqa: F401  verify
 from pipelines.cli_app import app
 

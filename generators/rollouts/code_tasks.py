@@ -31,6 +31,8 @@ from pydantic import Field, ValidationError
 from environments.code import CodeEnvironment, CodeTask, SandboxLimits, run_python
 from environments.record_env import to_record_environment
 from generators.config import BackendConfig
+from generators.rollouts.config import THROUGHPUT_AND_OUTPUT
+from generators.synthesis.config import OutputOptions
 from schemas.generation import ChatRequest, GenerationResult, SamplingParams
 from schemas.record import AgentRecord, Lineage, Source, Verifier, stable_id
 
@@ -78,7 +80,7 @@ EXAMPLE = {
 }
 
 
-class CodeTaskConfig(BackendConfig):
+class CodeTaskConfig(BackendConfig, OutputOptions):
     """``aceforge synth code``: code tasks proposed by a model, kept only when the sandbox agrees."""
 
     n: int = Field(20, ge=1)
@@ -89,10 +91,6 @@ class CodeTaskConfig(BackendConfig):
     """Sampling of the proposals; the seed is replaced by each proposal's own."""
     min_tests: int = Field(3, ge=1)
     """Fewest tests a proposal must carry."""
-    dataset: str | None = None
-    """Catalog name of the output (default: the output file's stem)."""
-    catalog: bool = True
-    """Register the output in the DuckDB catalog of the data directory."""
 
 
 @dataclass
@@ -229,9 +227,7 @@ def run_code_tasks(cfg: CodeTaskConfig, generator, dataset: str, on_progress=lam
         "sampling": cfg.sampling.model_dump(),
         "structured_output": structured,
         "seed": cfg.seed,
-        "config_hash": stable_id(
-            "synth code", cfg.model_dump(mode="json", exclude={"batch_size", "max_concurrency", "dataset", "catalog"})
-        ),
+        "config_hash": stable_id("synth code", cfg.model_dump(mode="json", exclude=THROUGHPUT_AND_OUTPUT)),
     }
     run, seen = CodeTaskRun(), set()
     limits = SandboxLimits(wall_s=5.0, cpu_s=3)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from generators.config import BackendConfig
-from generators.rollouts.perturbed import FAULTS, Fault
+from generators.rollouts.perturbed import FAULTS
+from generators.synthesis.config import OutputOptions
 from schemas.generation import SamplingParams
 from schemas.stage_config import StageConfig
+
+# Fields that change neither what is generated nor how it is judged: left out of config hashes.
+THROUGHPUT_AND_OUTPUT = {"live", "batch_size", "max_concurrency", "dataset", "catalog"}
 
 
 class RolloutBudget(StageConfig):
@@ -21,7 +25,7 @@ class RolloutBudget(StageConfig):
     """Most generated tokens in one rollout, agent and simulated user together; then end_reason max_tokens."""
 
 
-class RolloutConfig(BackendConfig):
+class RolloutConfig(BackendConfig, OutputOptions):
     """``aceforge synth rollouts``: k verified rollouts per task (agent x user simulator x environment)."""
 
     k: int = Field(4, ge=1)
@@ -32,8 +36,8 @@ class RolloutConfig(BackendConfig):
     """User simulator: scripted (deterministic, from the scenario's known info) or llm (the same backend and model)."""
     tool_calls: Literal["native", "schema"] = "native"
     """How the llm agent calls tools: native (the chat template's own markup) or schema (JSON-schema constrained output of one call or one message; needs a backend with structured output, e.g. vllm)."""
-    faults: list[Fault] = Field(default_factory=lambda: list(FAULTS))
-    """Fault kinds the perturbed agent draws from (repeatable)."""
+    faults: list[str] = Field(default_factory=lambda: list(FAULTS))
+    """Fault kinds the perturbed agent draws from (repeatable): wrong_argument, skipped_read, extra_write, early_end."""
     seed: int = 0
     """Seed of the run: each rollout's seed derives from it, the task id and k (same seed, same output)."""
     budget: RolloutBudget = Field(default_factory=RolloutBudget)
@@ -44,10 +48,23 @@ class RolloutConfig(BackendConfig):
     """Conversations advanced together, each step served in one backend batch (throughput only)."""
     max_model_len: int = Field(8192, ge=16)
     """Context length: prompt + max_tokens must fit (the retail policy and tools alone take about 2.7k tokens)."""
-    dataset: str | None = None
-    """Catalog name of the output (default: the output file's stem)."""
-    catalog: bool = True
-    """Register the output in the DuckDB catalog of the data directory."""
+
+    @field_validator("faults")
+    @classmethod
+    def _known_faults(cls, faults: list[str]) -> list[str]:
+        unknown = [kind for kind in faults if kind not in FAULTS]
+        if unknown or not faults:
+            raise ValueError(
+                f"unknown fault kind(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(FAULTS)}"
+            )
+        return faults
+
+    @field_validator("sampling")
+    @classmethod
+    def _one_sample(cls, sampling: SamplingParams) -> SamplingParams:
+        if sampling.n != 1:
+            raise ValueError("a rollout takes one sample per turn: sampling.n must be 1 (use k for more rollouts)")
+        return sampling
 
     @model_validator(mode="after")
     def _known_components(self) -> Self:

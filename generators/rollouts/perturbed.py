@@ -20,7 +20,7 @@ the verifier decides.
 from __future__ import annotations
 
 import random
-from typing import Any, Literal, get_args
+from typing import Any
 
 import orjson
 
@@ -33,8 +33,7 @@ from schemas.steps import ApiAction, TextObservation
 from verifiers.base import default_env_factory
 from verifiers.initial_state import InitialStateError, build_environment
 
-Fault = Literal["wrong_argument", "skipped_read", "extra_write", "early_end"]
-FAULTS: tuple[str, ...] = get_args(Fault)
+FAULTS = ("wrong_argument", "skipped_read", "extra_write", "early_end")
 EXTRA_WRITE = "<extra write>"  # the plan's placeholder, resolved when the agent gets there
 FILLS_PER_TOOL = 6  # argument draws per write tool for extra_write (seen values vary: several orders, ...)
 _PROBE = random.Random(0)  # only asks whether a value can be changed at all

@@ -1,8 +1,8 @@
 """k verified rollouts per task: conversations built from task records, scheduled, recorded, verified, counted.
 
 ``run_rollouts`` streams: tasks are read lazily, conversations join the
-scheduler as others finish, and records are handed to ``on_record`` in input
-order (task order, then k), whatever order they finished in, so batched and
+scheduler as others finish, and verified records are yielded in input order
+(task order, then k), whatever order they finished in, so batched and
 one-at-a-time runs write identical files. A record that is not a task is
 handed to ``on_skipped`` with its reason (the CLI quarantines it). Every task
 yields exactly k rollouts, whatever went wrong inside them.
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS, AgentPolicy, UserSimulator
-from generators.rollouts.config import RolloutConfig
+from generators.rollouts.config import THROUGHPUT_AND_OUTPUT, RolloutConfig
 from generators.rollouts.conversation import Budget, Conversation, TaskContext
 from generators.rollouts.records import rollout_record, rollout_seed, task_problem
 from generators.rollouts.scenario import scenario_problem
@@ -114,35 +114,27 @@ def run_rollouts(
     cfg: RolloutConfig,
     generator: Generator | None,
     dataset: str,
-    on_record: Callable[[AgentRecord], None],
+    summary: RolloutSummary | None = None,
     on_skipped: Callable[[AgentRecord, str], None] = lambda record, reason: None,
     capacity: int | None = None,
-) -> RolloutSummary:
-    """Roll out every task k times and hand each verified record to ``on_record``, in input order.
+) -> Iterator[AgentRecord]:
+    """Roll out every task k times and yield each verified record, in input order; counts go to ``summary``.
 
     ``capacity`` overrides ``cfg.live`` (1: one conversation at a time).
     """
+    summary = summary if summary is not None else RolloutSummary()
     agent, user = make_actors(cfg)
-    model = None
-    if agent.uses_model or user.uses_model:
-        model = {"backend": cfg.backend_name(), **generator.model_id}
+    model = {"backend": cfg.backend_name(), **generator.model_id} if agent.uses_model or user.uses_model else None
     components = {"agent": agent.describe(), "user": user.describe(), "model": model}
-    config_hash = stable_id(
-        "synth rollouts",
-        cfg.model_dump(mode="json", exclude={"live", "batch_size", "max_concurrency", "dataset", "catalog"}),
-    )
-    summary = RolloutSummary()
-    pending: list[tuple[int, AgentRecord]] = []
-    next_out = [0]
-
-    def finished(conv: Conversation) -> None:
+    config_hash = stable_id("synth rollouts", cfg.model_dump(mode="json", exclude=THROUGHPUT_AND_OUTPUT))
+    scheduler = RolloutScheduler(agent, user, generator, cfg.sampling, capacity or cfg.live)
+    summary.scheduler = scheduler.stats
+    waiting: list[tuple[int, AgentRecord]] = []  # finished out of order, held until their turn
+    next_out = 0
+    for conv in scheduler.run(conversations(tasks, cfg, summary, on_skipped)):
         record = rollout_record(conv, dataset, components, config_hash)
         summary.count(record)
-        heapq.heappush(pending, (conv.order, record))
-        while pending and pending[0][0] == next_out[0]:
-            on_record(heapq.heappop(pending)[1])
-            next_out[0] += 1
-
-    scheduler = RolloutScheduler(agent, user, generator, cfg.sampling, capacity or cfg.live)
-    summary.scheduler = scheduler.run(conversations(tasks, cfg, summary, on_skipped), finished)
-    return summary
+        heapq.heappush(waiting, (conv.order, record))
+        while waiting and waiting[0][0] == next_out:
+            yield heapq.heappop(waiting)[1]
+            next_out += 1

@@ -15,15 +15,16 @@ the same code (the benchmark's baseline). A backend that fails as a whole
 (``GenerationError``) ends the conversations of that batch with
 ``backend_error``; the run goes on with the next ones.
 
-Timing (``SchedulerStats``): wall time of the loop, time inside the backend
-calls, and time inside ``on_finished`` (the caller's verification and writing),
-so the loop's own overhead is ``wall - backend - on_finished``.
+``run`` is a generator of finished conversations. Timing (``SchedulerStats``):
+wall time of the loop, time inside the backend calls, and time spent by the
+consumer while the loop waits at a ``yield`` (verifying, writing), so the
+loop's own overhead is ``wall - backend - consumer``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 
 from generators.rollouts.actors import Actor, AgentPolicy, UserSimulator
@@ -39,7 +40,7 @@ class SchedulerStats:
     largest_batch: int = 0
     wall_s: float = 0.0
     backend_s: float = 0.0
-    on_finished_s: float = 0.0
+    consumer_s: float = 0.0
 
     @property
     def mean_batch(self) -> float:
@@ -47,8 +48,8 @@ class SchedulerStats:
 
     @property
     def overhead_s(self) -> float:
-        """Time in the loop itself: neither the backend nor the caller's on_finished."""
-        return max(0.0, self.wall_s - self.backend_s - self.on_finished_s)
+        """Time in the loop itself: neither the backend nor the consumer of the finished conversations."""
+        return max(0.0, self.wall_s - self.backend_s - self.consumer_s)
 
     def as_dict(self) -> dict:
         return {**asdict(self), "mean_batch": round(self.mean_batch, 2), "overhead_s": round(self.overhead_s, 4)}
@@ -71,8 +72,8 @@ class RolloutScheduler:
         self.capacity = max(1, capacity)
         self.stats = SchedulerStats()
 
-    def run(self, conversations: Iterable[Conversation], on_finished: Callable[[Conversation], None]) -> SchedulerStats:
-        """Roll every conversation out to its end; ``on_finished(conv)`` gets each as it ends."""
+    def run(self, conversations: Iterable[Conversation]) -> Iterator[Conversation]:
+        """Roll every conversation out to its end, yielding each as it ends (in the order they end)."""
         started = time.perf_counter()
         source = iter(conversations)
         live: list[Conversation] = []
@@ -87,15 +88,14 @@ class RolloutScheduler:
                 self.agent.start(conv)
                 self._advance(conv)
                 live.append(conv)
-                live = self._retire(live, on_finished)
+                yield from self._retire(live)
             if not live:
                 break
             self._serve(live)
             for conv in live:
                 self._advance(conv)
-            live = self._retire(live, on_finished)
+            yield from self._retire(live)
         self.stats.wall_s += time.perf_counter() - started
-        return self.stats
 
     def _actor(self, conv: Conversation) -> Actor:
         return self.agent if conv.waiting == "agent" else self.user
@@ -112,16 +112,13 @@ class RolloutScheduler:
         else:
             conv.apply_user(turn)
 
-    def _retire(self, live: list[Conversation], on_finished: Callable[[Conversation], None]) -> list[Conversation]:
-        still = []
-        for conv in live:
-            if conv.finished:
-                started = time.perf_counter()
-                on_finished(conv)
-                self.stats.on_finished_s += time.perf_counter() - started
-            else:
-                still.append(conv)
-        return still
+    def _retire(self, live: list[Conversation]) -> Iterator[Conversation]:
+        """Yield the finished conversations and drop them from ``live`` (in place)."""
+        for conv in [conv for conv in live if conv.finished]:
+            live.remove(conv)
+            paused = time.perf_counter()
+            yield conv
+            self.stats.consumer_s += time.perf_counter() - paused
 
     def _serve(self, live: list[Conversation]) -> None:
         """One backend call for every live conversation (each waits for a model actor)."""

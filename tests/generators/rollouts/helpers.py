@@ -123,6 +123,6 @@ def roll(
     tasks: list[AgentRecord], generator=None, capacity: int | None = None, **options
 ) -> tuple[list[AgentRecord], RolloutSummary]:
     """Run rollouts in memory; returns the records (in input order) and the summary."""
-    records: list[AgentRecord] = []
-    summary = run_rollouts(tasks, RolloutConfig(**options), generator, "unit", records.append, capacity=capacity)
+    summary = RolloutSummary()
+    records = list(run_rollouts(tasks, RolloutConfig(**options), generator, "unit", summary, capacity=capacity))
     return records, summary

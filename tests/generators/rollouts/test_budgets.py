@@ -5,7 +5,7 @@ import json
 import pytest
 
 from generators.rollouts.config import RolloutConfig
-from generators.rollouts.runner import run_rollouts
+from generators.rollouts.runner import RolloutSummary, run_rollouts
 from schemas.generation import GenerationError, GenerationResult
 from tests.generators.rollouts.helpers import ScriptedGenerator, balance_task, cancel_task, roll
 
@@ -96,14 +96,16 @@ def test_a_scenario_in_the_wrong_shape_ends_its_rollouts_and_others_run():
 
 def test_records_that_are_not_tasks_are_skipped_with_their_reason():
     done = roll([cancel_task()], k=1)[0][0]  # a rollout is not a task
-    skipped, records = [], []
-    summary = run_rollouts(
-        [done, balance_task()],
-        RolloutConfig(k=1),
-        None,
-        "unit",
-        records.append,
-        on_skipped=lambda record, reason: skipped.append((record.id, reason)),
+    skipped, summary = [], RolloutSummary()
+    records = list(
+        run_rollouts(
+            [done, balance_task()],
+            RolloutConfig(k=1),
+            None,
+            "unit",
+            summary,
+            lambda task, why: skipped.append((task.id, why)),
+        )
     )
     assert skipped == [(done.id, "has a trajectory already (not a task)")]
     assert summary.skipped == {"has a trajectory already (not a task)": 1} and len(records) == 1

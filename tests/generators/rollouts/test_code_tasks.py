@@ -87,7 +87,6 @@ def test_a_run_counts_add_up_and_kept_tasks_roll_out_and_pass():
     )
     assert task.task.expected_outputs["tests"] == GOOD["tests"] and task.verifier.kind == "unit_tests"
     # the task contract: an oracle rollout submits the reference, and the unit tests pass
-    rollouts = []
-    run_rollouts(run.records, RolloutConfig(k=1), None, "code_rollouts", rollouts.append)
+    rollouts = list(run_rollouts(run.records, RolloutConfig(k=1), None, "code_rollouts"))
     result = rollouts[0].verifier.result
     assert result.passed is True and result.version == "structure@1+replay@1+unit_tests@1"

@@ -7,18 +7,21 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from generators.config import BackendConfig
+from generators.synthesis.config import OutputOptions
 from schemas.stage_config import StageConfig
 
 DEDUP_KINDS: tuple[str, ...] = ("exact", "structural", "minhash", "semantic")
 
 
-class ScoreConfig(StageConfig):
+class ScoreConfig(OutputOptions):
     """``aceforge score``: accuracy, complexity (structural and learner-relative) and diversity columns."""
 
     learner: Literal["recorded", "oracle", "perturbed", "llm", "none"] = "recorded"
     """Declared learner for pass rates: 'recorded' counts the rollouts already in the input (or --rollouts); oracle, perturbed and llm roll that agent out k times per task; 'none' skips pass rates."""
     k: int = Field(4, ge=1)
     """Rollouts per task for the learner (a rollout learner only)."""
+    user: str = "scripted"
+    """User simulator of a rollout learner: scripted or llm (the llm section's model)."""
     seed: int = 0
     """Seed of the learner's rollouts and of the clustering."""
     llm: BackendConfig = Field(default_factory=BackendConfig)
@@ -27,7 +30,7 @@ class ScoreConfig(StageConfig):
     """Rows per block of the exact nearest-neighbour search (memory ~ block x records x 4 bytes; throughput only)."""
 
 
-class DedupConfig(StageConfig):
+class DedupConfig(OutputOptions):
     """``aceforge dedup``: remove duplicates, each removal naming the record it duplicates."""
 
     kinds: list[str] = Field(default_factory=lambda: list(DEDUP_KINDS))
@@ -61,7 +64,7 @@ class DedupConfig(StageConfig):
         return list(dict.fromkeys(kinds))
 
 
-class SelectConfig(StageConfig):
+class SelectConfig(OutputOptions):
     """``aceforge select``: a diverse SFT set under a budget, the RL set at the learner's frontier, and why the rest was left out."""
 
     budget: int = Field(ge=1)

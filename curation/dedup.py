@@ -17,9 +17,12 @@ Which record stays: records are visited best first (accuracy level passed >
 failed > undecided > unverified > invalid, then higher accuracy, then input
 order); each is compared with the records kept so far only, so a removed
 record always names a record that stays and is directly similar to it (no
-chains A ~ B ~ C that remove C for resembling A). Records with neither text nor
-steps (both ``no_text`` and ``empty_trajectory``) are not compared: there is
-nothing to compare, and selection leaves them out with their own reason.
+chains A ~ B ~ C that remove C for resembling A). Task records (no τ) are
+compared with task records only, trajectories with trajectories: a task and a
+rollout of it look alike by design, and feed different sets (RL and SFT).
+Records with neither text nor steps (both ``no_text`` and
+``empty_trajectory``) are not compared: there is nothing to compare, and
+selection leaves them out with their own reason.
 """
 
 from __future__ import annotations
@@ -146,13 +149,10 @@ def comparable(f: RecordFacts) -> bool:
     return not ("no_text" in f.missing and "empty_trajectory" in f.missing)
 
 
-def find_duplicates(
-    facts: list[RecordFacts], indexes: dict[str, DuplicateIndex], progress: bool = False
-) -> list[Removal]:
+def _dedup_group(facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, progress: bool) -> list[Removal]:
+    indexes = build_indexes(facts, signatures, cfg, progress)
     removals: list[Removal] = []
     for i in tqdm(keep_order(facts), desc="dedup", unit=" records", disable=not progress):
-        if not comparable(facts[i]):
-            continue
         for kind, index in indexes.items():
             match = index.best_match(i)
             if match is not None:
@@ -161,4 +161,19 @@ def find_duplicates(
         else:
             for index in indexes.values():
                 index.add(i)
+    return removals
+
+
+def find_duplicates(
+    facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, progress: bool = False
+) -> list[Removal]:
+    """Removals, with positions in ``facts``; tasks and trajectories are deduplicated apart."""
+    removals: list[Removal] = []
+    for is_task in (True, False):
+        rows = [i for i, f in enumerate(facts) if f.is_task == is_task and comparable(f)]
+        if not rows:
+            continue
+        group = Signatures(signatures.text[rows], signatures.action[rows], [signatures.minhash[i] for i in rows])
+        for r in _dedup_group([facts[i] for i in rows], group, cfg, progress):
+            removals.append(Removal(rows[r.removed], rows[r.kept], r.kind, r.similarity, r.threshold))
     return removals

@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from curation.config import DedupConfig
-from curation.dedup import Removal, build_indexes, find_duplicates
+from curation.dedup import Removal, find_duplicates
 from curation.facts import RecordFacts, iter_records, read_facts
 from curation.minhash import minhash_values
 from curation.signatures import SIGNATURES, Signatures, embeddings_for, sidecar, write_signatures
@@ -97,7 +97,7 @@ def run_dedup(
     signatures = embeddings_for(facts, signatures_path or sidecar(input, SIGNATURES), progress)
     if "minhash" in cfg.kinds:
         fill_minhashes(input, signatures, cfg.num_perm, progress)
-    removals = find_duplicates(facts, build_indexes(facts, signatures, cfg, progress), progress)
+    removals = find_duplicates(facts, signatures, cfg, progress)
     removed = np.zeros(len(facts), dtype=bool)
     removed[np.array([r.removed for r in removals], dtype=np.int64)] = True
     records = iter_records(input, progress, "writing kept records")

@@ -19,11 +19,12 @@ undecided run is no evidence the learner can solve the task.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
 from curation.views import task_id
+from generators.config import BackendConfig
 from schemas.record import AgentRecord
 
 
@@ -83,3 +84,46 @@ class RecordedLearner:
     @property
     def counts(self) -> dict[str, PassCount]:
         return dict(self._counts)
+
+
+class RolloutLearner:
+    """An agent policy of the synthesis stage, rolled out k times per task and verified (generators/rollouts).
+
+    ``backend`` is the model of the ``llm`` agent (and of an ``llm`` user); the
+    oracle and perturbed agents with the scripted user need none. Each rollout
+    record can be kept through ``on_rollout`` (the score command writes them
+    beside its output, as the evidence behind every pass rate).
+    """
+
+    def __init__(
+        self,
+        agent: str,
+        backend: BackendConfig | None = None,
+        user: str = "scripted",
+        on_rollout: Callable[[AgentRecord], None] | None = None,
+    ):
+        self.agent, self.user, self.backend = agent, user, backend or BackendConfig()
+        self.on_rollout = on_rollout
+        self.name = agent if agent != "llm" else f"llm:{self.backend.model}"
+
+    def pass_counts(self, tasks: list[AgentRecord], k: int, seed: int) -> dict[str, PassCount]:
+        from generators.rollouts.config import RolloutConfig
+        from generators.rollouts.runner import run_rollouts
+
+        cfg = RolloutConfig(
+            **self.backend.model_dump(exclude_unset=True), k=k, agent=self.agent, user=self.user, seed=seed
+        )
+        generator = cfg.make_generator() if cfg.uses_model() else None
+        outcomes: list[tuple[str, bool | None]] = []
+
+        def collect(record: AgentRecord) -> None:
+            outcomes.extend(rollout_outcomes([record]))
+            if self.on_rollout is not None:
+                self.on_rollout(record)
+
+        try:
+            run_rollouts(tasks, cfg, generator, dataset="learner_rollouts", on_record=collect)
+        finally:
+            if generator is not None:
+                generator.close()
+        return count_passes(outcomes)

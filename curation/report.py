@@ -13,6 +13,7 @@ dataset card. Plots (matplotlib, Agg backend, no display needed):
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,10 +21,31 @@ from pathlib import Path
 import polars as pl
 
 from curation.config import ReportConfig
+from curation.dedup_stage import DEDUP
 from curation.diversity import Embedded, clusters, coverage
 from curation.facts import RecordFacts, facts_of, iter_records
 from curation.report_plots import bar_plot, complexity_plot, embedding_map, pass_rate_plot
+from curation.select_stage import MANIFEST
 from curation.signatures import SIGNATURES, embeddings_for, sidecar
+
+
+@dataclass
+class ReportInputs:
+    records: Path
+    audit: Path | None = None
+    left_out: Path | None = None
+    sets: dict = field(default_factory=dict)
+
+
+def report_inputs(path: Path) -> ReportInputs:
+    """What to report on: a records file (and its dedup audit, if any), or a ``select`` output directory."""
+    if path.is_dir():
+        manifest = json.loads((path / MANIFEST).read_text())
+        audit = Path(manifest["audit"]) if manifest.get("audit") else None
+        sets = {"sft": manifest["sft"], "rl": manifest["rl"]}
+        return ReportInputs(Path(manifest["input"]), audit, path / "left_out.parquet", sets)
+    audit = sidecar(path, DEDUP)
+    return ReportInputs(path, audit if audit.is_file() else None)
 
 
 @dataclass
@@ -81,10 +103,10 @@ def report_numbers(table: pl.DataFrame, cover: dict, k: int, dedup: Counter, lef
     }
 
 
-def _table(title: str, counts: dict) -> list[str]:
+def _table(title: str, counts: dict, header: str = "count") -> list[str]:
     if not counts:
         return [f"**{title}**: none", ""]
-    lines = [f"| {title} | count |", "|---|---:|"]
+    lines = [f"| {title} | {header} |", "|---|---:|"]
     lines += [f"| {key} | {value} |" for key, value in counts.items()]
     return [*lines, ""]
 
@@ -105,7 +127,7 @@ def render_markdown(n: dict, plots: dict[str, Path]) -> str:
         for kind in ("source", "environment")
         for group, share in n["coverage"][kind].items()
     }
-    lines += _table(f"cluster coverage of {n['clusters']} clusters", coverage_rows)
+    lines += _table(f"cluster coverage of {n['clusters']} clusters", coverage_rows, "share")
     lines += _table("dedup removed, by kind", n["dedup_removed"]) + _table("left out, by reason", n["left_out"])
     lines += [f"![{name}]({path.name})" for name, path in plots.items()]
     return "\n".join(lines) + "\n"

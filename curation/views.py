@@ -3,7 +3,10 @@
 Every score and dedup kind looks at a record through these pure functions, so
 "the task text" or "the actions" mean the same thing everywhere:
 
-- **task text**: ``task.instruction``, else the first user turn of τ;
+- **task text**: ``task.instruction`` followed by the user scenario's ``reason``
+  when q has one (a synthesized task's instruction is a short summary, "Update
+  the profile address.", shared by every task of its kind; the reason says
+  which address), else the first user turn of τ;
 - **actions**: the tool calls of τ; for a task record (empty τ), the gold actions
   of ``task.expected_outputs`` (what the task asks an agent to do);
 - **action signature**: the sequence of acting steps, a tool call by its name,
@@ -40,7 +43,11 @@ def first_user_turn(record: AgentRecord) -> str:
 
 def task_text(record: AgentRecord) -> str:
     """The task as a person would read it (empty when the record has none)."""
-    return (record.task.instruction or "").strip() or first_user_turn(record).strip()
+    instruction = (record.task.instruction or "").strip()
+    reason = (record.task.user_scenario or {}).get("reason")
+    if isinstance(reason, str) and reason.strip() and reason.strip() not in instruction:
+        instruction = f"{instruction}\n{reason.strip()}".strip()
+    return instruction or first_user_turn(record).strip()
 
 
 def is_task_record(record: AgentRecord) -> bool:

@@ -6,6 +6,7 @@ shared app when imported here.
 
 # Command modules (imported for their registrations).
 import pipelines.cli_catalog  # noqa: F401  catalog list / sql
+import pipelines.cli_curation  # noqa: F401  score / dedup / select / report
 import pipelines.cli_env  # noqa: F401  env list / show / make-db
 import pipelines.cli_export_hub  # noqa: F401  export hub
 import pipelines.cli_generate  # noqa: F401  generate, model prepare

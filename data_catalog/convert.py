@@ -1,28 +1,42 @@
 """Convert raw inputs of one format into a Parquet file of AgentRecords plus a quarantine file.
 
-Counts always add up: read = converted + quarantined, where a unit read is
-one record as the format defines it (one raw item for most formats, one group
-of step rows for grouping formats; ``raw_items`` counts the items themselves).
-Duplicate record ids (the same input twice) are quarantined too, so ids stay
-unique in an output.
+Counts are kept where things happen and checked against each other at the end:
+``raw_items`` are the raw items read (counted as they are parsed), ``read`` the
+records as the format defines them (one per raw item for most formats; the
+trajectories a grouping format forms, counted as it forms them), and every
+unit read is either ``converted`` or ``quarantined``: read = converted +
+quarantined, or the run raises ``CountMismatch``.
+
+A record whose id was already written is the same content again (ids hash the
+raw content, see sources/base.py): it is quarantined as a duplicate, with its
+own file and position and the first one's. Quarantine reasons are counted by
+kind (particulars such as positions and ids taken out), with a few examples each.
+
+Formats with one record per raw item convert in chunks (convert_chunks.py),
+in this process or in ``workers`` processes; grouping formats stream in this one.
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator
+import re
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
 from data_catalog.sources import get_converter
-from data_catalog.sources.base import ConvertOptions, Quarantined, RawItem
+from data_catalog.sources.base import Converter, ConvertOptions, Quarantined, RawItem
 from data_catalog.sources.reader import read_raw_items
-from schemas.io import QuarantineWriter, RecordWriter
-from schemas.record import AgentRecord
 from schemas.stage_config import StageConfig
+
+if TYPE_CHECKING:
+    from schemas.io import QuarantineWriter, RecordWriter
+
+EXAMPLES_PER_KIND = 3
 
 
 class ConvertConfig(StageConfig):
@@ -36,45 +50,90 @@ class ConvertConfig(StageConfig):
     """Licence of the raw data, stored in each record's source."""
     catalog: bool = True
     """Register the output and its quarantine in the DuckDB catalog of the data directory (--no-catalog: files only)."""
+    workers: int = Field(1, ge=1)
+    """Processes that convert at once: several inputs, or one big JSONL input in chunks (grouping formats: 1)."""
 
     def convert_options(self) -> ConvertOptions:
         return ConvertOptions(dataset=self.dataset, license=self.license, extra=dict(self.option))
 
 
+class CountMismatch(RuntimeError):
+    """Units read and units written (converted + quarantined) differ: a record was lost or doubled."""
+
+
 @dataclass
 class ConvertStats:
-    read: int = 0
-    raw_items: int = 0
+    read: int = 0  # records as the format defines them (see the module docstring)
+    raw_items: int = 0  # raw items read (step rows, for a grouping format)
     converted: int = 0
     quarantined: int = 0
+    workers: int = 1
     output: str | None = None
     quarantine: str | None = None
-    errors: dict[str, int] = field(default_factory=dict)  # error text (first line) -> count
+    errors: dict[str, int] = field(default_factory=dict)  # error kind -> count
+    examples: dict[str, list[str]] = field(default_factory=dict)  # error kind -> a few "source:index"
 
     def as_dict(self) -> dict:
-        return {"read": self.read, "converted": self.converted, "quarantined": self.quarantined, "output": self.output}
+        return {
+            "read": self.read,
+            "raw_items": self.raw_items,
+            "converted": self.converted,
+            "quarantined": self.quarantined,
+            "output": self.output,
+        }
+
+    def count_error(self, error: str, source: str, index: int) -> None:
+        kind = error_kind(error)
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+        examples = self.examples.setdefault(kind, [])
+        if len(examples) < EXAMPLES_PER_KIND:
+            examples.append(f"{source}:{index}")
 
     def top_errors(self, n: int) -> list[tuple[str, int]]:
-        """The ``n`` most frequent quarantine reasons, most frequent first, with their counts."""
+        """The ``n`` most frequent kinds of quarantine reason, most frequent first, with their counts
+        (``examples[kind]`` says where a few of them are)."""
         return sorted(self.errors.items(), key=lambda kv: -kv[1])[:n]
 
 
-def iter_inputs(inputs: Iterable[str], split) -> Iterator[RawItem]:
-    for path in inputs:
-        yield from read_raw_items(str(path), split)
+# Quoted names ('content', 'robot') say what kind of error it is; quoted values with digits
+# (ids, call ids, excerpts) and numbers (positions, counts) are particulars of one record.
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_. -]{0,40}")
+_NUMBER = re.compile(r"\d+")
 
 
-class _Counted:
-    """Counts raw items as the converter pulls them (grouping formats pull ahead)."""
+def error_kind(error: str) -> str:
+    """An error message with its particulars taken out, so that failures of one kind count together."""
+    lines = error.splitlines() or ["unknown"]
+    head = lines[0]
+    if head.startswith("ValidationError") and len(lines) > 2:  # pydantic: the first failing field and why
+        head = f"ValidationError: {lines[1].strip()}: {lines[2].strip().split(' [type=')[0]}"
+    head = _QUOTED.sub(lambda m: m[0] if _NAME.fullmatch(m[0][1:-1]) else "'…'", head)
+    return _NUMBER.sub("N", head)[:200]
 
-    def __init__(self, items: Iterator[RawItem]):
-        self._items = items
-        self.count = 0
 
-    def __iter__(self) -> Iterator[RawItem]:
-        for item in self._items:
-            self.count += 1
-            yield item
+class Output:
+    """The record and quarantine writers of one run, with its counts; drops repeated records."""
+
+    def __init__(self, records: RecordWriter, quarantine: QuarantineWriter, stats: ConvertStats):
+        self.records, self.quarantine, self.stats = records, quarantine, stats
+        self._sources: dict[str, int] = {}
+        self._first: dict[str, tuple[int, int]] = {}  # record id -> (source number, index) of its first copy
+
+    def duplicate_reason(self, record_id: str, source: str, index: int) -> str | None:
+        """None for a new record; for a repeat, the quarantine reason, naming where its first copy was."""
+        number = self._sources.setdefault(source, len(self._sources))
+        first = self._first.setdefault(record_id, (number, index))
+        if first == (number, index):
+            return None
+        first_source = next(s for s, n in self._sources.items() if n == first[0])
+        where = f"item {first[1]}" if first_source == source else f"item {first[1]} of {first_source}"
+        return f"duplicate record {record_id!r}: the same content as {where}"
+
+    def add_quarantined(self, source: str, index: int, error: str, raw: Any) -> None:
+        self.quarantine.write_row(source, index, error, raw)
+        self.stats.quarantined += 1
+        self.stats.count_error(error, source, index)
 
 
 @contextmanager
@@ -97,35 +156,61 @@ def convert_files(
     quarantine: str | Path | None = None,
     options: ConvertOptions | None = None,
     on_progress: Callable[[int], None] | None = None,
+    workers: int = 1,
 ) -> ConvertStats:
     """Convert ``inputs`` (paths or "-") of format ``fmt`` to ``output`` Parquet.
 
     Bad records go to ``quarantine`` (default: ``<output stem>.quarantine.parquet``).
-    Files are only renamed into place when the run finishes.
+    The records' dataset defaults to the output's stem. Files are only renamed
+    into place when the run finishes. ``on_progress`` gets the raw items read so far.
     """
-    converter = get_converter(fmt, options)
+    from data_catalog.convert_chunks import convert_in_chunks
+    from schemas.io import QuarantineWriter, RecordWriter
+
     output = Path(output)
+    options = options or ConvertOptions()
+    converter = get_converter(fmt, replace(options, dataset=options.dataset or output.stem))
     quarantine = Path(quarantine) if quarantine else output.with_name(output.stem + ".quarantine.parquet")
     stats = ConvertStats(output=str(output), quarantine=str(quarantine))
-    raw = _Counted(iter_inputs(inputs, converter.items))
-    seen: set[str] = set()
-    with _fewer_gc_passes(), RecordWriter(output) as writer, QuarantineWriter(quarantine) as qwriter:
-        for result in converter.convert_stream(raw):
-            if isinstance(result, AgentRecord) and result.id in seen:
-                result = Quarantined(
-                    result.source.dataset, -1, f"duplicate record id {result.id}", result.source.original_id
-                )
-            if isinstance(result, Quarantined):
-                qwriter.write_row(result.source, result.index, result.error, result.raw)
-                stats.quarantined += 1
-                key = result.error.splitlines()[0][:200] if result.error else "unknown"
-                stats.errors[key] = stats.errors.get(key, 0) + 1
-            else:
-                seen.add(result.id)
-                writer.write_record(result)
-                stats.converted += 1
-            if on_progress is not None:
-                on_progress(raw.count)
-    stats.raw_items = raw.count
-    stats.read = stats.converted + stats.quarantined
+    with _fewer_gc_passes(), RecordWriter(output) as records, QuarantineWriter(quarantine) as qwriter:
+        out = Output(records, qwriter, stats)
+        if converter.groups_items:
+            _convert_stream(converter, inputs, out, on_progress)
+        else:
+            stats.workers = workers
+            convert_in_chunks(converter, inputs, out, workers, on_progress)
+    if stats.read != stats.converted + stats.quarantined:
+        raise CountMismatch(
+            f"{stats.read} read but {stats.converted} converted + {stats.quarantined} quarantined: "
+            "the converter lost or repeated records (a bug)"
+        )
     return stats
+
+
+def _convert_stream(
+    converter: Converter, inputs: list[str], out: Output, on_progress: Callable[[int], None] | None
+) -> None:
+    """A grouping format: its records span raw items, so it reads every input in one stream, here."""
+    stats = out.stats
+    rows_accounted = 0
+    for result in converter.convert_stream(_counted(inputs, converter, stats, on_progress)):
+        rows_accounted += result.raw_items
+        if isinstance(result, Quarantined):
+            out.add_quarantined(result.source, result.index, result.error, result.raw)
+        elif duplicate := out.duplicate_reason(result.record.id, result.source, result.index):
+            out.add_quarantined(result.source, result.index, duplicate, result.raw)
+        else:
+            out.records.write_record(result.record)
+            stats.converted += 1
+    stats.read = converter.units_formed or 0
+    if rows_accounted != stats.raw_items:
+        raise CountMismatch(f"{stats.raw_items} raw items read but {rows_accounted} in records and quarantine (a bug)")
+
+
+def _counted(inputs: list[str], converter: Converter, stats: ConvertStats, on_progress) -> Iterator[RawItem]:
+    for path in inputs:
+        for item in read_raw_items(str(path), converter.items):
+            stats.raw_items += 1
+            if on_progress is not None:
+                on_progress(stats.raw_items)
+            yield item

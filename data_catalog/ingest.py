@@ -92,6 +92,7 @@ def register_outputs(
         "inputs": inputs,
         "license": license,
         "read": stats.read,
+        "raw_items": stats.raw_items,
         "quarantined": stats.quarantined,
     }
     records = catalog.register_dataset(name, stats.output, stats.converted, config_hash=chash, details=details)
@@ -103,7 +104,7 @@ def register_outputs(
         schema_version=QUARANTINE_SCHEMA_VERSION,
         config_hash=chash,
         parents=[f"{records.name}@{records.version}"],
-        details={"format": fmt, "errors": stats.errors},
+        details={"format": fmt, "errors": stats.errors, "error_examples": stats.examples},
     )
     return records, quarantine
 

@@ -3,36 +3,41 @@
 ``convert`` exits 0 when at least one record converted, 1 when none did, and
 2 on usage errors (unknown format or option, missing input); errors are one
 line on stderr, never a traceback. Outputs are registered in the DuckDB
-catalog of the data directory unless ``--no-register``.
+catalog of the data directory unless ``--no-catalog``. The converters, the
+writers and the catalog are imported when a command runs, so ``--help`` and
+``formats`` start fast.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
-from data_catalog.catalog import Catalog, safe_name
-from data_catalog.convert import ConvertConfig, ConvertStats, convert_files
-from data_catalog.ingest import config_hash, register_outputs
-from data_catalog.sources import formats, get_converter
-from data_catalog.sources.base import ConvertOptions
+from data_catalog.convert import ConvertConfig
 from pipelines.cli_app import app
 from pipelines.cli_common import FAILED, err, fail, out, print_json, say, say_error
 from pipelines.cli_config import with_config
 
+if TYPE_CHECKING:
+    from data_catalog.convert import ConvertStats
+    from data_catalog.sources.base import ConvertOptions
+
 
 @app.command("formats")
 def list_formats() -> None:
-    """List the registered raw formats, with their options."""
-    table = Table("format", "description", "options (--option key=value)", show_lines=False)
+    """List the registered raw formats: what each reads (its layouts) and its options."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from data_catalog.sources import formats
+
+    table = Table("format", "description and layouts read", "options (--option key=value)", show_lines=True)
     for name, cls in formats().items():
+        layouts = "".join(f"\n• {layout}" for layout in cls.layouts)
         options = "\n".join(f"{key}: {help_text}" for key, help_text in cls.options.items()) or "-"
-        table.add_row(name, Text(cls.description), Text(options))
+        table.add_row(name, Text(cls.description + layouts), Text(options))
     out.print(table)
 
 
@@ -45,9 +50,13 @@ def check_inputs(inputs: list[str]) -> None:
 
 
 def run_with_progress(
-    fmt: str, inputs: list[str], output: Path, quarantine: Path | None, options: ConvertOptions
+    fmt: str, inputs: list[str], output: Path, quarantine: Path | None, options: ConvertOptions, workers: int = 1
 ) -> ConvertStats:
     """convert_files with a progress line on stderr (shown only on a terminal)."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from data_catalog.convert import convert_files
+
     progress = Progress(
         SpinnerColumn(),
         TextColumn("converting {task.description}"),
@@ -66,14 +75,33 @@ def run_with_progress(
                 progress.update(task, completed=count)
                 last[0] = count
 
-        return convert_files(fmt, inputs, output, quarantine, options, on_progress)
+        return convert_files(fmt, inputs, output, quarantine, options, on_progress, workers)
+
+
+def error_summary(stats: ConvertStats, n: int = 3) -> str:
+    """The most common kinds of quarantine reason, each with its count and a few example positions."""
+    return "; ".join(
+        f"{kind} ({count}x, e.g. {', '.join(stats.examples[kind])})" for kind, count in stats.top_errors(n)
+    )
 
 
 def nothing_converted(stats: ConvertStats, fmt: str) -> str:
     if stats.read == 0:
         return "no record converted: the inputs hold no records"
-    reasons = "; ".join(f"{text} ({count}x)" for text, count in stats.top_errors(3))
-    return f"no record converted of {stats.read} read; most common errors: {reasons}; is --format {fmt} right?"
+    return (
+        f"no record converted of {stats.read} read; most common errors: {error_summary(stats)}; "
+        f"is --format {fmt} right?"
+    )
+
+
+def converted_line(stats: ConvertStats) -> str:
+    rows = f" ({stats.raw_items} raw items)" if stats.raw_items != stats.read else ""
+    workers = f" with {stats.workers} workers" if stats.workers > 1 else ""
+    line = (
+        f"converted {stats.converted} of {stats.read} records{rows}{workers} -> {stats.output}; "
+        f"quarantined {stats.quarantined} -> {stats.quarantine}"
+    )
+    return line + (f"; reasons: {error_summary(stats)}" if stats.quarantined else "")
 
 
 @app.command()
@@ -91,35 +119,43 @@ def convert(
     ] = None,
     as_json: Annotated[
         bool,
-        typer.Option("--json", help='Print {"read", "converted", "quarantined", "output"} as the last stdout line.'),
+        typer.Option(
+            "--json", help='Print {"read", "raw_items", "converted", "quarantined", "output"} as the last stdout line.'
+        ),
     ] = False,
+    no_register: Annotated[bool, typer.Option("--no-register", hidden=True, help="Old name of --no-catalog.")] = False,
 ) -> None:
     """Convert raw trajectories of one format into a Parquet file of AgentRecords.
 
-    Records that cannot be converted go to the quarantine file with their reason; read = converted + quarantined.
+    Records that cannot be converted go to the quarantine file with their reason; read = converted + quarantined
+    (read counts records as the format defines them; raw_items the items read, more for grouping formats).
     Exit codes: 0 when at least one record converted, 1 when none did, 2 on usage errors.
     """
+    from data_catalog.catalog import safe_name
+    from data_catalog.ingest import config_hash
+    from data_catalog.sources import get_converter
+
     if output.suffix != ".parquet":
         fail(f"--output must be a .parquet file, got {output}")
     options = cfg.convert_options()
+    options.dataset = options.dataset or output.stem  # what --dataset's help says, and what the ids hash
     try:
         get_converter(fmt, options)
     except (KeyError, ValueError) as exc:
         fail(exc.args[0] if exc.args else str(exc))
     check_inputs(inputs)
+    register = cfg.catalog and not no_register
     name = safe_name(cfg.dataset or output.stem)
-    chash = config_hash(fmt, options, inputs) if cfg.catalog else None
+    chash = config_hash(fmt, options, inputs) if register else None
     try:
-        stats = run_with_progress(fmt, inputs, output, quarantine, options)
+        stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers)
     except OSError as exc:
         fail(f"cannot convert: {exc}")
     if stats.converted == 0:
         say_error(nothing_converted(stats, fmt))
     else:
-        say(
-            f"converted {stats.converted} of {stats.read} records -> {stats.output}; quarantined {stats.quarantined} -> {stats.quarantine}"
-        )
-        if cfg.catalog:
+        say(converted_line(stats))
+        if register:
             register_output(name, fmt, stats, chash, inputs, cfg.license)
     if as_json:
         print_json(stats.as_dict())
@@ -130,6 +166,9 @@ def convert(
 def register_output(
     name: str, fmt: str, stats: ConvertStats, chash: str | None, inputs: list[str], license: str | None
 ) -> None:
+    from data_catalog.catalog import Catalog
+    from data_catalog.ingest import register_outputs
+
     try:
         catalog = Catalog()
         records, _ = register_outputs(catalog, name, fmt, stats, chash or "", inputs, license)

@@ -59,6 +59,15 @@ class ParquetRowWriter:
             if self._batched_rows >= self.row_group_size or self._batched_bytes >= self.row_group_bytes:
                 self._flush()
 
+    def write_batch(self, batch: pa.RecordBatch) -> None:
+        """Rows already in Arrow (built by a worker process, say), written after the rows before them."""
+        self._to_arrow()
+        self._batches.append(batch)
+        self._batched_rows += batch.num_rows
+        self._batched_bytes += batch.nbytes
+        if self._batched_rows >= self.row_group_size or self._batched_bytes >= self.row_group_bytes:
+            self._flush()
+
     def _to_arrow(self) -> None:
         if self._buffer:
             batch = pa.RecordBatch.from_pylist(self._buffer, schema=self.schema)

@@ -6,7 +6,12 @@ a plug-in package declares its own in the ``aceforge.formats`` entry points.
 Most formats convert one raw record into one AgentRecord and implement only ``convert``;
 formats whose records span several raw items (one row per web step, say)
 override ``convert_stream``. Either way a record that cannot be converted
-becomes a ``Quarantined`` item with its reason, and the run goes on.
+becomes a ``Quarantined`` item with its reason, and the run goes on; a
+converted one is a ``Converted`` item that says where it came from.
+
+Record ids come from ``Converter.record_id``: (format, dataset, original id)
+plus a digest of the raw content, so the same input always gets the same id
+and different content never shares one, whatever its original id says.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from schemas.record import AgentRecord
+from schemas.record import AgentRecord, record_id, stable_id
 
 
 class ConversionError(ValueError):
@@ -36,9 +41,21 @@ class RawItem:
 @dataclass(frozen=True)
 class Quarantined:
     source: str
-    index: int
+    index: int  # the position of the (first) raw item in its input
     error: str
     raw: Any
+    raw_items: int = 1  # how many raw items it stands for (a grouping format's failed group: all of them)
+
+
+@dataclass(frozen=True)
+class Converted:
+    """A converted record and where it came from (a later duplicate is quarantined with this position)."""
+
+    record: AgentRecord
+    source: str
+    index: int
+    raw: Any
+    raw_items: int = 1
 
 
 @dataclass
@@ -55,6 +72,12 @@ class Converter:
     description: ClassVar[str]
     # Option names this format accepts in ConvertOptions.extra, with their help text.
     options: ClassVar[dict[str, str]] = {}
+    # The raw layouts this format reads, one line each (shown by `aceforge formats`).
+    layouts: ClassVar[tuple[str, ...]] = ()
+    # Formats whose records span several raw items (they override convert_stream) set this, and
+    # count the records they form, as they form them, in ``units_formed``.
+    groups_items: ClassVar[bool] = False
+    units_formed: int | None = None
 
     def __init__(self, options: ConvertOptions | None = None):
         self.opts = options or ConvertOptions()
@@ -67,8 +90,14 @@ class Converter:
     def dataset(self) -> str:
         return self.opts.dataset or self.name
 
-    def items(self, document: Any) -> Iterable[Any]:
-        """Split a whole parsed JSON document into raw records (a list by default)."""
+    def record_id(self, original_id: Any, raw: Any) -> str:
+        """The id of the record converted from ``raw``: keyed by the original id *and* the raw content,
+        so two inputs that reuse an original id for different content get different ids."""
+        original = None if original_id in (None, "") else str(original_id)
+        return record_id(self.dataset, self.name, [original, stable_id(raw)])
+
+    def items(self, document: Any, source: str = "-") -> Iterable[Any]:
+        """Split a whole parsed JSON document (read from ``source``) into raw records (a list by default)."""
         if isinstance(document, list):
             return document
         return [document]
@@ -77,13 +106,13 @@ class Converter:
         """One raw record to one AgentRecord; raise ConversionError for bad input."""
         raise NotImplementedError
 
-    def convert_stream(self, items: Iterable[RawItem]) -> Iterator[AgentRecord | Quarantined]:
+    def convert_stream(self, items: Iterable[RawItem]) -> Iterator[Converted | Quarantined]:
         for item in items:
             if item.error is not None:
                 yield Quarantined(item.source, item.index, item.error, item.raw_text)
                 continue
             try:
-                yield self.convert(item.value)
+                yield Converted(self.convert(item.value), item.source, item.index, item.value)
             except Exception as exc:  # one bad record must never stop the run
                 yield Quarantined(item.source, item.index, describe_error(exc), item.value)
 

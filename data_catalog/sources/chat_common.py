@@ -3,20 +3,36 @@
 Message content, tool lists and tool-call arguments arrive in a few shapes
 (a string or a list of parts; a list or a JSON string; a dict or a JSON
 string). These helpers turn each into one shape, or raise a ConversionError
-that says which message or call is wrong.
+that says which message or call is wrong. Tool calls arrive in the message's
+own fields, written as text in it (text_tool_calls.py), or listed beside it
+(``actions: [{API_name, API_params}]``); ``Calls`` links each result to its call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from data_catalog.sources.base import ConversionError, each_object
 from data_catalog.sources.step_dicts import api_call, image, observation
+from data_catalog.sources.text_tool_calls import framed_observation, may_have_calls, text_calls, tool_responses
 from schemas.adp import first_user_text
-from schemas.record import AgentRecord, Tool, record_id
+from schemas.record import AgentRecord, Tool
+
+if TYPE_CHECKING:
+    from data_catalog.sources.base import Converter
+
+# Where datasets put the tool list, and what a tool's or a call's parts are called.
+TOOL_FIELDS = ("tools", "available_tools", "functions")
+_CALL_NAMES = ("name", "API_name", "api_name", "function")
+_CALL_ARGUMENTS = ("arguments", "API_params", "api_params", "parameters", "args")
+_SCHEMA_FIELDS = ("parameters", "input_schema", "inputSchema")
+TEXT_CALLS_OPTION = {
+    "text_calls": "tool calls written in messages (<tool_call>{...}</tool_call>, <function=name>...): "
+    "auto (default: parsed when present) or off"
+}
 
 
 def content_parts(content: Any, where: str) -> tuple[str, list[str]]:
@@ -74,6 +90,38 @@ def parse_arguments(arguments: Any, where: str) -> dict[str, Any]:
     return value
 
 
+def plain_call(call: dict[str, Any], where: str) -> tuple[None, str, dict[str, Any]]:
+    """A call without an id: ``{name, arguments}`` or ``{API_name, API_params}`` (and their kin)."""
+    name = next((call[k] for k in _CALL_NAMES if isinstance(call.get(k), str)), None)
+    if not name:
+        raise ConversionError(f"{where} has no function name")
+    arguments = next((call[k] for k in _CALL_ARGUMENTS if k in call), None)
+    return None, name, parse_arguments(arguments, where)
+
+
+class Calls:
+    """Tool calls made so far in a conversation, to link each result to the call it answers."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}  # call id -> function name
+        self.unanswered: list[tuple[str | None, str]] = []  # (call id, function name), oldest first
+
+    def add(self, call_id: str | None, name: str) -> None:
+        if call_id is not None:
+            self.names[call_id] = name
+        self.unanswered.append((call_id, name))
+
+    def answer(self, call_id: str | None, where: str) -> tuple[str | None, str]:
+        if call_id is None:
+            if not self.unanswered:
+                raise ConversionError(f"{where}: tool result answers no earlier call")
+            return self.unanswered.pop(0)
+        if call_id not in self.names:
+            raise ConversionError(f"{where}: tool result for tool_call_id {call_id!r} answers no earlier call")
+        self.unanswered = [c for c in self.unanswered if c[0] != call_id]
+        return call_id, self.names[call_id]
+
+
 def call_steps(
     text: str,
     thought: str | None,
@@ -96,23 +144,83 @@ def call_steps(
     return steps
 
 
-def parse_tools(value: Any) -> list[Tool]:
+def written_call_steps(
+    text: str, thought: str | None, actions: Any, where: str, calls: Calls, parse_text: bool
+) -> list[dict[str, Any]] | None:
+    """The steps of an assistant turn whose calls are written in its text or listed beside it
+    (``actions``); None when it makes no such call."""
+    found = text_calls(text) if parse_text and may_have_calls(text) else None
+    if found is not None:
+        prose, calls_in_text = found
+        listed = [{"name": name, "arguments": arguments} for name, arguments in calls_in_text]
+        return call_steps(prose, thought, listed, where, plain_call, calls.add)
+    if not actions:
+        return None
+    if not isinstance(actions, list):
+        raise ConversionError(f"{where}: actions is {type(actions).__name__}, expected a list of calls")
+    return call_steps(text, thought, actions, f"{where} actions", plain_call, calls.add)
+
+
+def written_results(text: str, where: str, calls: Calls) -> list[dict[str, Any]] | None:
+    """A user turn that is really the output of calls written as text (``<tool_response>`` blocks,
+    ``OBSERVATION:``), as tool observations answering them; None when it is not, or no call waits."""
+    if not calls.unanswered:
+        return None
+    results = tool_responses(text)
+    if results is None:
+        output = framed_observation(text)
+        results = None if output is None else [output]
+    return None if results is None else result_steps(results, where, calls)
+
+
+def result_steps(results: list[str], where: str, calls: Calls) -> list[dict[str, Any]]:
+    """One tool observation per result, each answering the oldest unanswered call."""
+    steps = []
+    for result in results:
+        call_id, name = calls.answer(None, where)
+        steps.append(observation(result, "tool", name, call_id))
+    return steps
+
+
+def split_turn_extras(extra: dict[str, Any]) -> tuple[str | None, Any, dict[str, Any]]:
+    """Fields beside a turn's message: (its reasoning ``thoughts``, its calls ``actions``, the rest)."""
+    rest = dict(extra)
+    thought = rest.pop("thoughts", None) or rest.pop("thought", None)
+    if thought is not None and not isinstance(thought, str):
+        rest["thoughts"] = thought
+        thought = None
+    return thought, rest.pop("actions", None), rest
+
+
+def parse_tools(value: Any, field: str = "tools") -> list[Tool]:
     """A tool list: OpenAI function tools ``{"type": "function", "function": {...}}`` or bare
-    ``{name, description, parameters}`` objects, as a list or as a JSON string of one."""
+    ``{name, description, parameters}`` objects (MCP's ``inputSchema`` too), as a list or a JSON string of one."""
     if value is None or value == "":
         return []
     if isinstance(value, str):
-        value = json_value(value, "field 'tools' is")
+        value = json_value(value, f"field {field!r} is")
     if not isinstance(value, list):
-        raise ConversionError(f"field 'tools' is {type(value).__name__}, expected a list")
+        raise ConversionError(f"field {field!r} is {type(value).__name__}, expected a list")
     tools = []
     for i, item in enumerate(value):
         spec = item.get("function", item) if isinstance(item, dict) else None
         if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
-            raise ConversionError(f"tools[{i}] has no function name")
-        parameters = spec.get("parameters") or {"type": "object", "properties": {}}
+            raise ConversionError(f"{field}[{i}] has no function name")
+        parameters = next((spec[k] for k in _SCHEMA_FIELDS if spec.get(k)), None) or {
+            "type": "object",
+            "properties": {},
+        }
         tools.append(Tool(name=spec["name"], description=spec.get("description") or "", parameters=parameters))
     return tools
+
+
+def record_tools(raw: dict[str, Any]) -> tuple[list[Tool], tuple[str, ...]]:
+    """The tools a chat record declares under the first of TOOL_FIELDS it has, and the fields read
+    (an empty one is read too: it says nothing; a second tool list stays in details)."""
+    for field in TOOL_FIELDS:
+        if raw.get(field):
+            return parse_tools(raw[field], field), (*(f for f in TOOL_FIELDS if f in raw and not raw[f]), field)
+    return [], tuple(f for f in TOOL_FIELDS if f in raw)
 
 
 def environment_kind(tools: list[Tool], steps: list[dict[str, Any]]) -> str:
@@ -127,10 +235,8 @@ def environment_kind(tools: list[Tool], steps: list[dict[str, Any]]) -> str:
 
 
 def chat_record(
+    converter: Converter,
     raw: dict[str, Any],
-    fmt: str,
-    dataset: str,
-    license: str | None,
     steps: list[dict[str, Any]],
     tools: list[Tool],
     consumed: tuple[str, ...],
@@ -145,10 +251,15 @@ def chat_record(
         extra.update(details)
     record = AgentRecord.model_validate(
         {
-            "id": record_id(dataset, fmt, original_id, fallback=raw),
+            "id": converter.record_id(original_id, raw),
             "environment": {"kind": environment_kind(tools, steps), "tools": tools},
             "trajectory": steps,
-            "source": {"dataset": dataset, "format": fmt, "original_id": original_id, "license": license},
+            "source": {
+                "dataset": converter.dataset,
+                "format": converter.name,
+                "original_id": original_id,
+                "license": converter.opts.license,
+            },
             "details": extra,
         }
     )

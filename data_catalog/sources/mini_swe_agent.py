@@ -1,109 +1,206 @@
-"""mini-swe-agent trajectories (mini-coder): ``{id, instance_id, model, messages, patch, verified}``.
+"""mini-swe-agent trajectories, in the layouts they are found in.
+
+- mini-coder (the dataset): ``{id, instance_id, model, messages, patch, verified}``;
+- mini-swe-agent's own save file (``<instance>.traj.json``): ``{info: {exit_status,
+  submission, model_stats, config, mini_version}, messages, trajectory_format}``;
+  the instance id is the file's name;
+- a bare list of messages (a JSON array, or one list per JSONL line).
+
+Messages:
 
 - system -> TextObservation(source="system"); the first user turn is the task
   (q.instruction is its ``<pr_description>`` when it has one).
-- assistant: ``THOUGHT: ...`` and exactly one ```` ```bash ```` block ->
-  CodeAction(bash) with the thought as reasoning; a ``<function=NAME>`` call
-  with ``<parameter=...>`` values -> ApiAction (``bash`` -> CodeAction); a
-  turn with no action or several is a MessageAction (mini-swe-agent rejects it).
+- assistant: ``THOUGHT: ...`` and exactly one command block -> CodeAction(bash)
+  with the thought as reasoning; the block is ```` ```bash ```` (v1) or
+  ```` ```mswea_bash_command ```` (v2); a ``<function=NAME>`` call with
+  ``<parameter=...>`` values -> ApiAction (``bash`` -> CodeAction); native
+  ``tool_calls`` (v2's tool-calling mode) -> CodeAction(bash) for its bash
+  tool, else ApiAction, with the call id. A turn with no action or several is
+  a MessageAction (mini-swe-agent rejects it).
 - later user turns (``<returncode>`` / ``<output>``, format errors) ->
-  TextObservation(source="environment"), kept as the agent saw them.
-- v: kind ``unit_tests``; ``verified`` (the patch passed the tests) is ``passed``.
+  TextObservation(source="environment"), kept as the agent saw them;
+  ``tool`` turns (v2) -> TextObservation(source="tool") linked to their call.
+- ``exit`` (v2's last message) is not a step: its exit status and submission go
+  to details, like the save file's ``info.exit_status`` / ``info.submission``.
+  A message's ``extra`` (mini-swe-agent's bookkeeping: parsed actions, the raw API
+  response, cost, timestamps) is not stored; the run's totals are in lineage.usage.
+- v: kind ``unit_tests`` when there is a verdict (mini-coder's ``verified``: the
+  patch passed the tests), with the exit status as evidence; else kind ``none``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, each_object, register, require
+from data_catalog.sources.base import ConversionError, Converter, each_object, register
+from data_catalog.sources.chat_common import Calls, content_parts, parse_arguments
+from data_catalog.sources.step_dicts import api_call, code, message, observation
 from data_catalog.sources.text_actions import text_around
-from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult, record_id
-from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
+from data_catalog.sources.text_tool_calls import text_calls
+from schemas.record import AgentRecord
 
-_BASH_BLOCK = re.compile(r"```bash[ \t]*\n(.*?)\n?```", re.DOTALL)
-_FUNCTION = re.compile(r"<function=([\w.-]+)>(.*?)</function>", re.DOTALL)
-_PARAMETER = re.compile(r"<parameter=([\w.-]+)>\n?(.*?)\n?</parameter>", re.DOTALL)
+_COMMAND_BLOCK = re.compile(r"```(?:bash|mswea_bash_command)[ \t]*\n(.*?)\n?```", re.DOTALL)
 _PR_DESCRIPTION = re.compile(r"<pr_description>(.*?)</pr_description>", re.DOTALL)
 _THOUGHT = "THOUGHT:"
+_SAVED_SUFFIXES = (".traj.json", ".traj", ".json")
 
 _CONSUMED = ("id", "instance_id", "model", "messages", "patch", "verified")
 
 
-def _reasoning(text: str, start: int, end: int) -> str | None:
-    return text_around(text, start, end).removeprefix(_THOUGHT).lstrip() or None
+def _reasoning(text: str) -> str | None:
+    return text.strip().removeprefix(_THOUGHT).lstrip() or None
 
 
-def assistant_step(text: str) -> ApiAction | CodeAction | MessageAction:
-    blocks = list(_BASH_BLOCK.finditer(text))
-    calls = list(_FUNCTION.finditer(text))
+def assistant_step(text: str) -> dict[str, Any]:
+    """The one action of a text assistant turn (a command block or a <function=...> call), else a message."""
+    blocks = list(_COMMAND_BLOCK.finditer(text))
+    found = text_calls(text) if "<function=" in text else None
+    calls = found[1] if found else []
     if len(blocks) + len(calls) != 1:
-        return MessageAction(content=text)
+        return message(text)
     if blocks:
         block = blocks[0]
-        return CodeAction(language="bash", content=block[1], reasoning=_reasoning(text, block.start(), block.end()))
-    call = calls[0]
-    kwargs = dict(_PARAMETER.findall(call[2]))
-    reasoning = _reasoning(text, call.start(), call.end())
-    if call[1] == "bash" and set(kwargs) == {"command"}:
-        return CodeAction(language="bash", content=kwargs["command"], reasoning=reasoning)
-    return ApiAction(function=call[1], kwargs=kwargs, reasoning=reasoning)
+        return code("bash", block[1], _reasoning(text_around(text, block.start(), block.end())))
+    prose, ((name, kwargs),) = found
+    if name == "bash" and set(kwargs) == {"command"}:
+        return code("bash", kwargs["command"], _reasoning(prose))
+    return api_call(name, kwargs, None, _reasoning(prose))
 
 
-def message_steps(messages: list[Any]) -> tuple[list, str]:
-    """The steps of a mini-swe-agent conversation and its task text."""
+def _tool_call_steps(msg: dict[str, Any], text: str, where: str, calls: Calls) -> list:
+    steps = []
+    for at, call in each_object(msg["tool_calls"], f"{where} tool_calls"):
+        function = call.get("function") if isinstance(call.get("function"), dict) else call
+        name = function.get("name")
+        if not isinstance(name, str):
+            raise ConversionError(f"{at} has no function name")
+        call_id = None if call.get("id") is None else str(call["id"])
+        kwargs = parse_arguments(function.get("arguments"), at)
+        calls.add(call_id, name)
+        reasoning = None if steps else _reasoning(text)
+        if name == "bash" and isinstance(kwargs.get("command"), str) and len(kwargs) == 1:
+            step = code("bash", kwargs["command"], reasoning)
+            step["tool_call_id"] = call_id
+        else:
+            step = api_call(name, kwargs, call_id, reasoning)
+        steps.append(step)
+    return steps
+
+
+def message_steps(messages: list[Any]) -> tuple[list, str, dict[str, Any]]:
+    """The steps of a mini-swe-agent conversation, its task text, and what its exit message says."""
     steps: list = []
     task = None
+    exit_info: dict[str, Any] = {}
+    calls = Calls()
     for where, msg in each_object(messages, "messages"):
-        content = msg.get("content")
-        if not isinstance(content, str):
-            raise ConversionError(f"{where}: content is {type(content).__name__}, expected a string")
         role = msg.get("role")
+        text, images = content_parts(msg.get("content"), where)
+        if images:
+            raise ConversionError(f"{where}: image content is not supported in mini_swe_agent")
         if role == "system":
-            steps.append(TextObservation(content=content, source="system"))
+            steps.append(observation(text, "system"))
         elif role == "user":
-            steps.append(TextObservation(content=content, source="environment" if task is not None else "user"))
-            task = content if task is None else task
+            steps.append(observation(text, "environment" if task is not None else "user"))
+            task = text if task is None else task
         elif role == "assistant":
-            steps.append(assistant_step(content))
+            steps.extend(_tool_call_steps(msg, text, where, calls) if msg.get("tool_calls") else [assistant_step(text)])
+        elif role == "tool":
+            call_id, name = calls.answer(None if msg.get("tool_call_id") is None else str(msg["tool_call_id"]), where)
+            steps.append(observation(text, "tool", name, call_id))
+        elif role == "exit":
+            extra = msg.get("extra") if isinstance(msg.get("extra"), dict) else {}
+            exit_info = {"exit_status": extra.get("exit_status") or text, "submission": extra.get("submission")}
         else:
             raise ConversionError(f"{where}: unknown role {role!r}")
     if task is None:
         raise ConversionError("messages have no user turn (the task)")
     description = _PR_DESCRIPTION.search(task)
-    return steps, description[1].strip() if description else task
+    return steps, description[1].strip() if description else task, exit_info
+
+
+def _saved_id(source: str) -> str | None:
+    name = Path(source).name if source != "-" else ""
+    return next((name[: -len(s)] for s in _SAVED_SUFFIXES if name.endswith(s)), None) or None
 
 
 @register
 class MiniSweAgentConverter(Converter):
     name = "mini_swe_agent"
-    description = "mini-swe-agent trajectories (mini-coder): THOUGHT + one bash block per turn as CodeAction, verified as unit-test verdict."
+    description = (
+        "mini-swe-agent trajectories: THOUGHT + one bash block per turn as CodeAction, verified as unit-test verdict."
+    )
+    layouts = (
+        "mini-coder rows: {id, instance_id, model, messages, patch, verified}",
+        "mini-swe-agent's save file <instance>.traj.json: {info: {exit_status, submission, ...}, messages, "
+        "trajectory_format} (v1 ```bash blocks, v2 ```mswea_bash_command blocks or tool calls)",
+        "a bare list of {role, content} messages",
+    )
+
+    def items(self, document: Any, source: str = "-") -> Iterable[Any]:
+        if isinstance(document, list) and document and all(isinstance(m, dict) and "role" in m for m in document):
+            return [{"messages": document}]  # one conversation, not a list of records
+        if isinstance(document, dict) and "trajectory_format" in document and (saved := _saved_id(source)):
+            return [{"saved_as": saved, **document}]
+        return super().items(document, source)
 
     def convert(self, raw: Any) -> AgentRecord:
-        steps, instruction = message_steps(require(raw, "messages", list))
-        original = raw.get("id") or raw.get("instance_id")
-        original_id = None if original in (None, "") else str(original)
-        verified = raw.get("verified")
-        if verified is not None and not isinstance(verified, bool):
-            raise ConversionError(f"field 'verified' is {type(verified).__name__}, expected bool")
-        result = (
-            None
-            if verified is None
-            else VerifierResult(
-                passed=verified, score=float(verified), evidence={"verified": verified}, verifier="swe-bench"
-            )
-        )
-        details = {k: v for k, v in raw.items() if k not in _CONSUMED}
+        if not isinstance(raw, dict):
+            raise ConversionError(f"record is {type(raw).__name__}, expected an object")
+        if "messages" not in raw:
+            raise ConversionError("missing field 'messages'")
+        if not isinstance(raw["messages"], list):
+            raise ConversionError(f"field 'messages' is {type(raw['messages']).__name__}, expected list")
+        steps, instruction, exit_info = message_steps(raw["messages"])
+        info = raw.get("info") if isinstance(raw.get("info"), dict) else {}
+        original = raw.get("id") or raw.get("instance_id") or raw.get("saved_as")
+        details = {k: v for k, v in raw.items() if k not in (*_CONSUMED, "saved_as", "info", "trajectory_format")}
         for key in ("instance_id", "patch"):
             if raw.get(key) is not None:
                 details[key] = raw[key]
-        return AgentRecord(
-            id=record_id(self.dataset, self.name, original_id, fallback=raw),
-            environment=Environment(kind="swe_repo"),
-            task=Task(instruction=instruction),
-            trajectory=steps,
-            verifier=Verifier(kind="unit_tests" if result else "none", result=result),
-            source=Source(dataset=self.dataset, format=self.name, original_id=original_id, license=self.opts.license),
-            lineage=Lineage(generator={"agent": "mini-swe-agent", "model": raw.get("model")}),
-            details=details,
+        for key in ("exit_status", "submission"):
+            value = info.get(key) or exit_info.get(key)
+            if value:
+                details[key] = value
+        details.update((k, v) for k, v in info.items() if k not in ("exit_status", "submission", "model_stats"))
+        return AgentRecord.model_validate(
+            {
+                "id": self.record_id(original, raw),
+                "environment": {"kind": "swe_repo"},
+                "task": {"instruction": instruction},
+                "trajectory": steps,
+                "verifier": _verifier(raw.get("verified"), details.get("exit_status")),
+                "source": {
+                    "dataset": self.dataset,
+                    "format": self.name,
+                    "original_id": None if original in (None, "") else str(original),
+                    "license": self.opts.license,
+                },
+                "lineage": {"generator": _generator(raw, info), "usage": info.get("model_stats") or {}},
+                "details": details,
+            }
         )
+
+
+def _verifier(verified: Any, exit_status: Any) -> dict[str, Any]:
+    if verified is None:
+        return {"kind": "none"}
+    if not isinstance(verified, bool):
+        raise ConversionError(f"field 'verified' is {type(verified).__name__}, expected bool")
+    evidence = {"verified": verified, **({"exit_status": exit_status} if exit_status else {})}
+    return {
+        "kind": "unit_tests",
+        "result": {"passed": verified, "score": float(verified), "evidence": evidence, "verifier": "swe-bench"},
+    }
+
+
+def _generator(raw: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
+    config = info.get("config") if isinstance(info.get("config"), dict) else {}
+    model = config.get("model") if isinstance(config.get("model"), dict) else {}
+    generator = {"agent": "mini-swe-agent", "model": raw.get("model") or model.get("model_name")}
+    if info.get("mini_version"):
+        generator["version"] = info["mini_version"]
+    return generator

@@ -13,51 +13,45 @@ Mapping, message by message:
   answer an earlier call. Without a ``tool_call_id`` it answers the oldest
   unanswered call; legacy ``function`` messages and ``function_call`` are read too.
 
-The optional ``tools`` column (OpenAI function tools, a list or a JSON string)
-becomes Environment.tools; kind is ``tool_use`` when tools are declared or
-called, else ``chat``.
+Calls written as text in the content (Hermes ``<tool_call>``, OpenHands /
+SWE-smith ``<function=...>``, see text_tool_calls.py) are ApiActions too, and
+a user turn that carries their output (``<tool_response>``, ``OBSERVATION:``)
+is their tool result; option ``text_calls=off`` keeps such text as it is.
+A message's own reasoning beside it (``thoughts``) and calls listed beside it
+(``actions: [{API_name, API_params}]``) are read; its other fields are kept
+in ``details["message_fields"]`` by message index.
+
+The tool list (``tools``, ``available_tools`` or ``functions``: OpenAI function
+tools, a list or a JSON string; else the tools a system prompt declares in
+text) becomes Environment.tools; kind is ``tool_use`` when tools are declared
+or called, else ``chat``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, register, require
+from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, register, require
 from data_catalog.sources.chat_common import (
+    TEXT_CALLS_OPTION,
+    Calls,
     call_steps,
     chat_record,
     content_parts,
     observation_steps,
     parse_arguments,
-    parse_tools,
+    record_tools,
+    split_turn_extras,
+    written_call_steps,
+    written_results,
 )
 from data_catalog.sources.step_dicts import message
+from data_catalog.sources.text_tool_calls import tool_responses, tools_in_prompt
 from schemas.record import AgentRecord
 
-_CONSUMED = ("messages", "tools")
-
-
-class _Calls:
-    """Tool calls made so far, to link each result to the call it answers."""
-
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}  # call id -> function name
-        self.unanswered: list[tuple[str | None, str]] = []  # (call id, function name), oldest first
-
-    def add(self, call_id: str | None, name: str) -> None:
-        if call_id is not None:
-            self.names[call_id] = name
-        self.unanswered.append((call_id, name))
-
-    def answer(self, call_id: str | None, where: str) -> tuple[str | None, str]:
-        if call_id is None:
-            if not self.unanswered:
-                raise ConversionError(f"{where}: tool result answers no earlier call")
-            return self.unanswered.pop(0)
-        if call_id not in self.names:
-            raise ConversionError(f"{where}: tool result for tool_call_id {call_id!r} answers no earlier call")
-        self.unanswered = [c for c in self.unanswered if c[0] != call_id]
-        return call_id, self.names[call_id]
+_KNOWN = frozenset(
+    {"role", "content", "name", "tool_calls", "tool_call_id", "function_call", "reasoning_content", "reasoning"}
+)
 
 
 def _tool_call(call: dict[str, Any], where: str) -> tuple[str | None, str, dict[str, Any]]:
@@ -74,50 +68,97 @@ def _tool_call(call: dict[str, Any], where: str) -> tuple[str | None, str, dict[
     )
 
 
-def _assistant_steps(msg: dict[str, Any], where: str, calls: _Calls) -> list:
-    text, images = content_parts(msg.get("content"), where)
-    if images:
-        raise ConversionError(f"{where}: assistant message with image content")
-    thought = msg.get("reasoning_content") or msg.get("reasoning") or None
-    raw_calls = msg.get("tool_calls") or []
-    if not isinstance(raw_calls, list):
-        raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
-    if msg.get("function_call"):  # the legacy single call
-        raw_calls = [*raw_calls, {"type": "function", "function": msg["function_call"]}]
-    if not raw_calls:
-        return [message(text, thought)]
-    return call_steps(text, thought, raw_calls, where, _tool_call, calls.add)
+class _Conversation:
+    """The state of one conversation while its messages become steps."""
 
+    def __init__(self, parse_text: bool):
+        self.parse_text = parse_text
+        self.calls = Calls()
+        self.fields: dict[str, dict[str, Any]] = {}  # message index -> fields kept in details
+        self.prompt_tools: list = []
 
-def _message_steps(msg: Any, where: str, calls: _Calls) -> list:
-    if not isinstance(msg, dict):
-        raise ConversionError(f"{where} is {type(msg).__name__}, expected an object")
-    role = msg.get("role")
-    if role == "assistant":
-        return _assistant_steps(msg, where, calls)
-    if role == "user":
-        return observation_steps(msg.get("content"), "user", where, name=msg.get("name"))
-    if role in ("system", "developer"):
-        return observation_steps(msg.get("content"), "system", where)
-    if role in ("tool", "function"):
+    def steps(self, msg: Any, i: int) -> list:
+        where = f"messages[{i}]"
+        if not isinstance(msg, dict):
+            raise ConversionError(f"{where} is {type(msg).__name__}, expected an object")
+        thought, actions = None, None
+        if not _KNOWN.issuperset(msg):
+            thought, actions, rest = split_turn_extras({k: v for k, v in msg.items() if k not in _KNOWN})
+            if rest:
+                self.fields[str(i)] = rest
+        role = msg.get("role")
+        if role == "assistant":
+            return self._assistant(msg, where, thought, actions)
+        if role == "user":
+            text = msg.get("content")
+            if self.parse_text and isinstance(text, str) and (results := written_results(text, where, self.calls)):
+                return results
+            return observation_steps(text, "user", where, name=msg.get("name"))
+        if role in ("system", "developer"):
+            text = msg.get("content")
+            if self.parse_text and isinstance(text, str) and not self.prompt_tools:
+                self.prompt_tools = tools_in_prompt(text)
+            return observation_steps(text, "system", where)
+        if role in ("tool", "function"):
+            return self._tool_result(msg, where)
+        raise ConversionError(f"{where}: unknown role {role!r}")
+
+    def _assistant(self, msg: dict[str, Any], where: str, thought: str | None, actions: Any) -> list:
+        text, images = content_parts(msg.get("content"), where)
+        if images:
+            raise ConversionError(f"{where}: assistant message with image content")
+        thought = msg.get("reasoning_content") or msg.get("reasoning") or thought or None
+        raw_calls = msg.get("tool_calls") or []
+        if not isinstance(raw_calls, list):
+            raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
+        if msg.get("function_call"):  # the legacy single call
+            raw_calls = [*raw_calls, {"type": "function", "function": msg["function_call"]}]
+        if raw_calls:
+            return call_steps(text, thought, raw_calls, where, _tool_call, self.calls.add)
+        written = written_call_steps(text, thought, actions, where, self.calls, self.parse_text)
+        return written if written is not None else [message(text, thought)]
+
+    def _tool_result(self, msg: dict[str, Any], where: str) -> list:
         call_id = msg.get("tool_call_id")
-        call_id, name = calls.answer(None if call_id is None else str(call_id), where)
-        return observation_steps(msg.get("content"), "tool", where, name=msg.get("name") or name, tool_call_id=call_id)
-    raise ConversionError(f"{where}: unknown role {role!r}")
+        content = msg.get("content")
+        results = tool_responses(content) if self.parse_text and isinstance(content, str) else None
+        if call_id is None and results is not None and len(results) > 1:  # several results in one message
+            return [s for r in results for s in self._one_result(r, None, msg, where)]
+        return self._one_result(results[0] if results else content, call_id, msg, where)
+
+    def _one_result(self, content: Any, call_id: Any, msg: dict[str, Any], where: str) -> list:
+        call_id, name = self.calls.answer(None if call_id is None else str(call_id), where)
+        return observation_steps(content, "tool", where, name=msg.get("name") or name, tool_call_id=call_id)
 
 
 @register
 class OpenAIChatConverter(Converter):
     name = "openai_chat"
-    description = "OpenAI chat-completions conversations ({messages with tool_calls / role tool, tools?, id?})."
+    description = "OpenAI chat-completions conversations (messages with tool_calls / role tool, tools?, id?)."
+    options = TEXT_CALLS_OPTION
+    layouts = (
+        "{messages: [{role, content, tool_calls?, tool_call_id?}], tools | available_tools | functions?, id?}",
+        "tool calls written in content: Hermes <tool_call>{...}</tool_call> + <tool_response>; "
+        "OpenHands / SWE-smith <function=name><parameter=k>v</parameter></function> + OBSERVATION: turns",
+        "calls listed beside a message: actions: [{API_name, API_params}], thoughts",
+    )
+
+    def __init__(self, options: ConvertOptions | None = None):
+        super().__init__(options)
+        value = self.opts.extra.get("text_calls", "auto")
+        if value not in ("auto", "off"):
+            raise ValueError(f"option text_calls must be auto or off, not {value!r}")
+        self.parse_text = value == "auto"
 
     def convert(self, raw: Any) -> AgentRecord:
         messages = require(raw, "messages", list)
         if not messages:
             raise ConversionError("field 'messages' is empty")
-        tools = parse_tools(raw.get("tools"))
-        calls = _Calls()
+        tools, tool_fields = record_tools(raw)
+        conversation = _Conversation(self.parse_text)
         steps: list = []
         for i, msg in enumerate(messages):
-            steps.extend(_message_steps(msg, f"messages[{i}]", calls))
-        return chat_record(raw, self.name, self.dataset, self.opts.license, steps, tools, _CONSUMED)
+            steps.extend(conversation.steps(msg, i))
+        details = {"message_fields": conversation.fields} if conversation.fields else None
+        consumed = ("messages", *tool_fields)
+        return chat_record(self, raw, steps, tools or conversation.prompt_tools, consumed, details)

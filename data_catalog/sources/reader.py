@@ -1,8 +1,14 @@
 """Reading raw inputs: a JSON document (array or object), JSONL, gzip, or stdin.
 
-JSONL is streamed line by line, so memory stays flat for big files; a line
-that does not parse becomes a RawItem with an error (quarantined later) and
-reading goes on. A whole JSON document that does not parse is one such item.
+An input is read as chunks of about ``CHUNK_BYTES``: JSONL as its own lines,
+unparsed (so worker processes can parse them), a whole JSON document parsed
+here and split into its records. ``chunk_items`` turns a chunk into RawItems:
+a line that does not parse becomes a RawItem with an error (quarantined
+later) and reading goes on; a whole JSON document that does not parse is one
+such item. Memory stays flat for big JSONL files.
+
+``split(document, source)`` is the format's ``Converter.items``: it turns one
+parsed JSON value into the format's raw records.
 """
 
 from __future__ import annotations
@@ -11,13 +17,29 @@ import gzip
 import io
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import orjson
 
 from data_catalog.sources.base import RawItem
+
+Split = Callable[[Any, str], Iterable[Any]]
+CHUNK_BYTES = 1 << 20
+
+
+@dataclass
+class RawChunk:
+    """Consecutive raw input of one source: unparsed JSONL ``lines``, or the parsed records of a
+    JSON document (``values``), or the ``error`` that kept a document from parsing."""
+
+    source: str
+    lines: list[bytes] | None = None
+    values: list[Any] | None = None
+    error: str | None = None
+    raw_text: bytes | None = None
 
 
 def _open(path: str) -> IO[bytes]:
@@ -31,56 +53,79 @@ def _open(path: str) -> IO[bytes]:
     return gzip.open(p, "rb") if magic == b"\x1f\x8b" else open(p, "rb")
 
 
-def _first_char(stream: io.BufferedReader) -> bytes:
-    head = stream.peek(4096).lstrip()
-    return head[:1]
+def read_raw_items(path: str, split: Split) -> Iterator[RawItem]:
+    """RawItems of one input, in order."""
+    index = 0
+    for chunk in read_raw_chunks(path, split):
+        for item, _ in chunk_items(chunk, split, index):
+            yield item
+            index += 1
 
 
-def read_raw_items(path: str, split: Callable[[object], Iterable[object]]) -> Iterator[RawItem]:
-    """RawItems of one input; ``split`` turns a whole JSON document into records."""
+def read_raw_chunks(path: str, split: Split, chunk_bytes: int | None = None) -> Iterator[RawChunk]:
+    """The chunks of one input (see the module docstring), of about ``chunk_bytes`` (default CHUNK_BYTES)."""
+    chunk_bytes = chunk_bytes or CHUNK_BYTES
     raw = _open(path)
     stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)
     try:
-        first = _first_char(stream)
+        first = stream.peek(4096).lstrip()[:1]
         if first == b"[":
-            yield from _read_document(path, stream.read(), split)
-        else:
-            yield from _read_lines_or_document(path, stream, split)
+            yield from _document_chunks(path, stream.read(), split, chunk_bytes)
+            return
+        first_line, second_line = stream.readline(), stream.readline()
+        if not _parses(first_line) and not _parses(second_line):  # a pretty-printed document
+            yield from _document_chunks(path, first_line + second_line + stream.read(), split, chunk_bytes)
+            return
+        lines: list[bytes] = []
+        size = 0
+        for line in chain((first_line, second_line), stream):
+            lines.append(line)
+            size += len(line)
+            if size >= chunk_bytes:
+                yield RawChunk(path, lines=lines)
+                lines, size = [], 0
+        if lines:
+            yield RawChunk(path, lines=lines)
     finally:
         if path != "-":
             stream.close()
 
 
-def _read_document(path: str, data: bytes, split) -> Iterator[RawItem]:
+def _document_chunks(path: str, data: bytes, split: Split, chunk_bytes: int) -> Iterator[RawChunk]:
     try:
         document = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        yield RawItem(path, 0, error=f"invalid JSON document: {exc}", raw_text=data[:2000])
+        yield RawChunk(path, error=f"invalid JSON document: {exc}", raw_text=data[:2000])
         return
-    for index, value in enumerate(split(document)):
-        yield RawItem(path, index, value)
+    values = list(split(document, path))
+    # About chunk_bytes of the document per chunk, so a big document still spreads over workers.
+    step = max(1, len(values) * chunk_bytes // max(len(data), 1))
+    for start in range(0, len(values), step):
+        yield RawChunk(path, values=values[start : start + step])
 
 
-def _read_lines_or_document(path: str, stream: io.BufferedReader, split) -> Iterator[RawItem]:
-    """JSONL, unless neither of the first two lines is a whole JSON value: then one pretty-printed document."""
-    first_line = stream.readline()
-    second_line = stream.readline()
-    if not _parses(first_line) and not _parses(second_line):
-        yield from _read_document(path, first_line + second_line + stream.read(), split)
-        return
-    index = 0
-    for line in chain((first_line, second_line), stream):
-        if not line.strip():
-            continue
-        try:
-            values = split(orjson.loads(line))
-        except orjson.JSONDecodeError as exc:
-            yield RawItem(path, index, error=f"invalid JSON line: {exc}", raw_text=line)
-            index += 1
-            continue
-        for value in values:
-            yield RawItem(path, index, value)
-            index += 1
+def chunk_items(chunk: RawChunk, split: Split, start: int) -> Iterator[tuple[RawItem, int]]:
+    """(RawItem, number of the line it came from in the chunk) for each raw record; indexes count from ``start``."""
+    source = chunk.source
+    if chunk.error is not None:
+        yield RawItem(source, start, error=chunk.error, raw_text=chunk.raw_text), 0
+    elif chunk.values is not None:
+        for offset, value in enumerate(chunk.values):
+            yield RawItem(source, start + offset, value), offset
+    else:
+        index = start
+        for number, line in enumerate(chunk.lines or ()):
+            if not line.strip():
+                continue
+            try:
+                values = split(orjson.loads(line), source)
+            except orjson.JSONDecodeError as exc:
+                yield RawItem(source, index, error=f"invalid JSON line: {exc}", raw_text=line), number
+                index += 1
+                continue
+            for value in values:
+                yield RawItem(source, index, value), number
+                index += 1
 
 
 def _parses(line: bytes) -> bool:

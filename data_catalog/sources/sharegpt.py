@@ -7,12 +7,21 @@ TextObservation(source="system"), which ADP drops.
 
 How assistant turns write actions depends on the dialect (option
 ``dialect``; ``auto`` detects it per record, see text_actions.py):
-``react``, ``codeact``, ``markdown`` or ``plain``. User turns are
-``source="user"``, except environment output: in every dialect but
-``plain`` a turn framed as output ("Observation:", "The output of the OS:",
-"Execution result:") is ``source="environment"`` with the frame stripped,
-and in ``react`` any turn that answers an ApiAction or CodeAction is too
-(alfworld's feedback has no frame; ADP labels it user).
+``react``, ``codeact``, ``markdown`` or ``plain``. In ``auto``, a fenced block
+is code the agent ran only when the next turn is its output (framed
+"Execution result:" and the like, or a tool turn); a snippet shown in prose
+that nothing ran stays in its MessageAction, and a record with no block that
+ran is ``plain``. User turns are ``source="user"``, except environment
+output: in every dialect but ``plain`` a turn framed as output
+("Observation:", "The output of the OS:", "Execution result:") is
+``source="environment"`` with the frame stripped, and in ``react`` any turn
+that answers an ApiAction or CodeAction is too (alfworld's feedback has no
+frame; ADP labels it user).
+
+Tool calls written as text in a turn (``<tool_call>``, ``<function=...>``;
+option ``text_calls``) and calls listed beside a turn (``actions``, with
+``thoughts``) are ApiActions, as in openai_chat; a turn's other fields are
+kept in ``details["turn_fields"]`` by turn index.
 """
 
 from __future__ import annotations
@@ -20,9 +29,22 @@ from __future__ import annotations
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, register
-from data_catalog.sources.chat_common import chat_record, content_parts, json_value, parse_arguments, parse_tools
-from data_catalog.sources.step_dicts import ACTION_KINDS, api_call, observation
-from data_catalog.sources.text_actions import ASSISTANT_PARSERS, DIALECTS, ENV_PREFIX, detect_dialect
+from data_catalog.sources.chat_common import (
+    TEXT_CALLS_OPTION,
+    Calls,
+    chat_record,
+    content_parts,
+    json_value,
+    parse_arguments,
+    record_tools,
+    result_steps,
+    split_turn_extras,
+    written_call_steps,
+    written_results,
+)
+from data_catalog.sources.step_dicts import ACTION_KINDS, api_call, message, observation
+from data_catalog.sources.text_actions import ASSISTANT_PARSERS, DIALECTS, ENV_PREFIX, detect_dialect, fenced_code
+from data_catalog.sources.text_tool_calls import may_have_calls, tool_responses, tools_in_prompt
 from schemas.record import AgentRecord
 
 _ROLES = {
@@ -32,12 +54,14 @@ _ROLES = {
     "observation": "tool", "tool": "tool", "function": "tool", "function_response": "tool", "ipython": "tool",
     "function_call": "call", "tool_call": "call",
 }  # fmt: skip
-_CONSUMED = ("conversations", "messages", "system", "tools")
+_CONSUMED = ("conversations", "messages", "system")
+_TURN_KEYS = frozenset({"from", "value", "role", "content"})
 _MISSING = object()
+Turn = tuple[str, str, dict[str, Any] | None]  # (role, text, the turn's other fields)
 
 
-def _turns(raw: Any) -> tuple[str, list[tuple[str, str]]]:
-    """The field holding the turns, and (role, text) for each turn, roles mapped to user/assistant/system/tool/call."""
+def _turns(raw: Any) -> tuple[str, list[Turn]]:
+    """The field holding the turns, and each turn with its role mapped to user/assistant/system/tool/call."""
     if not isinstance(raw, dict):
         raise ConversionError(f"record is {type(raw).__name__}, expected an object")
     key = "conversations" if "conversations" in raw else "messages"
@@ -64,7 +88,8 @@ def _turns(raw: Any) -> tuple[str, list[tuple[str, str]]]:
             text, images = content_parts(text, f"{key}[{i}]")
             if images:
                 raise ConversionError(f"{key}[{i}]: image content is not supported in sharegpt")
-        out.append((role, text))
+        extra = None if len(turn) == 2 else {k: v for k, v in turn.items() if k not in _TURN_KEYS} or None
+        out.append((role, text, extra))
     return key, out
 
 
@@ -80,48 +105,111 @@ def _calls(text: str, where: str) -> list[dict]:
     return actions
 
 
+def _answered_by_output(turns: list[Turn]) -> list[bool]:
+    """For each turn: is the next one the output of something it ran (a framed or a tool turn)?"""
+    answered = [False] * len(turns)
+    for i in range(len(turns) - 1):
+        role, text, _ = turns[i + 1]
+        answered[i] = role == "tool" or (role == "user" and ENV_PREFIX.match(text) is not None)
+    return answered
+
+
 @register
 class ShareGPTConverter(Converter):
     name = "sharegpt"
     description = "ShareGPT conversations (from/value or role/content) with ReAct, CodeAct, markdown or plain dialects."
-    options = {"dialect": f"how assistant turns write actions: auto (default, per record), {', '.join(DIALECTS)}"}
+    options = {
+        "dialect": f"how assistant turns write actions: auto (default, per record), {', '.join(DIALECTS)}",
+        **TEXT_CALLS_OPTION,
+    }
+    layouts = (
+        "{conversations | messages: [{from, value} | {role, content}], system?, tools | available_tools?, id?}",
+        "assistant turns in ReAct (Thought/Action), CodeAct (<execute>), markdown (fenced code that ran) or plain prose",
+        "tool calls as function_call turns, written in text (<tool_call>, <function=...>) or listed beside a turn "
+        "(actions: [{API_name, API_params}], thoughts)",
+    )
 
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)
         self.dialect = self.opts.extra.get("dialect", "auto")
         if self.dialect not in ("auto", *DIALECTS):
             raise ValueError(f"format 'sharegpt' has no dialect {self.dialect!r}; known: auto, {', '.join(DIALECTS)}")
+        text_calls = self.opts.extra.get("text_calls", "auto")
+        if text_calls not in ("auto", "off"):
+            raise ValueError(f"option text_calls must be auto or off, not {text_calls!r}")
+        self.parse_text = text_calls == "auto"
 
     def convert(self, raw: Any) -> AgentRecord:
         key, turns = _turns(raw)
-        dialect = self.dialect
-        if dialect == "auto":
-            dialect = detect_dialect(text for role, text in turns if role == "assistant")
-        steps: list = []
+        answered = _answered_by_output(turns) if self.dialect == "auto" else None
+        dialect = self._dialect(turns, answered)
         system = raw.get("system")
         if system is not None and not isinstance(system, str):
             raise ConversionError(f"field 'system' is {type(system).__name__}, expected a string")
-        if system:
-            steps.append(observation(system, "system"))
-        parse = ASSISTANT_PARSERS[dialect]
-        pending: list[str] = []  # names of function calls not yet answered
-        for i, (role, text) in enumerate(turns):
+        tools, tool_fields = record_tools(raw)
+        steps: list = [observation(system, "system")] if system else []
+        prompts = [system] if system else []
+        calls = Calls()
+        fields: dict[str, dict[str, Any]] = {}
+        for i, (role, text, extra) in enumerate(turns):
+            where = f"{key}[{i}]"
+            thought, actions = None, None
+            if extra:
+                thought, actions, rest = split_turn_extras(extra)
+                if rest:
+                    fields[str(i)] = rest
             if role == "assistant":
-                steps.extend(parse(text))
+                ran = answered is None or answered[i] or dialect != "markdown"
+                steps.extend(self._assistant_steps(text, thought, actions, where, dialect, ran, calls))
             elif role == "user":
-                steps.append(self._user_step(text, dialect, steps))
+                results = written_results(text, where, calls) if self.parse_text else None
+                steps.extend(results or [self._user_step(text, dialect, steps)])
             elif role == "system":
                 steps.append(observation(text, "system"))
+                prompts.append(text)
             elif role == "call":
-                actions = _calls(text, f"{key}[{i}]")
-                pending.extend(a["function"] for a in actions)
+                actions = _calls(text, where)
+                for action in actions:
+                    calls.add(None, action["function"])
                 steps.extend(actions)
             else:
-                steps.append(observation(text, "tool", name=pending.pop(0) if pending else None))
-        tools = parse_tools(raw.get("tools"))
-        return chat_record(
-            raw, self.name, self.dataset, self.opts.license, steps, tools, _CONSUMED, {"dialect": dialect}
-        )
+                steps.extend(self._tool_steps(text, where, calls))
+        if not tools and self.parse_text:
+            tools = next((found for prompt in prompts if (found := tools_in_prompt(prompt))), [])
+        details = {"dialect": dialect, **({"turn_fields": fields} if fields else {})}
+        return chat_record(self, raw, steps, tools, (*_CONSUMED, *tool_fields), details)
+
+    def _dialect(self, turns: list[Turn], answered: list[bool] | None) -> str:
+        if answered is None:
+            return self.dialect
+        texts = [t for role, t, _ in turns if role == "assistant" and not (self.parse_text and may_have_calls(t))]
+        dialect = detect_dialect(texts)
+        if dialect == "markdown" and not any(
+            ran and role == "assistant" and fenced_code(text) for (role, text, _), ran in zip(turns, answered)
+        ):
+            return "plain"  # code snippets, but none that ran: prose
+        return dialect
+
+    def _assistant_steps(
+        self, text: str, thought: str | None, actions: Any, where: str, dialect: str, ran: bool, calls: Calls
+    ) -> list:
+        if actions or self.parse_text:
+            written = written_call_steps(text, thought, actions, where, calls, self.parse_text)
+            if written is not None:
+                return written
+        steps = ASSISTANT_PARSERS[dialect](text) if ran else [message(text)]
+        if thought:
+            first = steps[0]
+            first["reasoning"] = f"{thought}\n\n{first['reasoning']}" if first["reasoning"] else thought
+        return steps
+
+    def _tool_steps(self, text: str, where: str, calls: Calls) -> list:
+        results = tool_responses(text) if self.parse_text else None
+        if results is not None and len(results) > 1:
+            return result_steps(results, where, calls)
+        content = results[0] if results else text
+        name = calls.answer(None, where)[1] if calls.unanswered else None
+        return [observation(content, "tool", name=name)]
 
     @staticmethod
     def _user_step(text: str, dialect: str, steps: list[dict]) -> dict:

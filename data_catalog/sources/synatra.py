@@ -21,7 +21,7 @@ from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, register, require
 from data_catalog.sources.text_actions import text_around
-from schemas.record import AgentRecord, Environment, Source, Task, record_id
+from schemas.record import AgentRecord, Environment, Source, Task
 from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
 
 _DOCSTRING = re.compile(r'\A\s*"""(.*?)"""', re.DOTALL)
@@ -82,6 +82,7 @@ class SynatraConverter(Converter):
     description = (
         "Synatra web-agent steps ({prompt, response}): objective, axtree WebObservation and one action per record."
     )
+    layouts = ("a JSON array (or JSONL) of {prompt: a Python-like program with the axtree, response}",)
 
     def convert(self, raw: Any) -> AgentRecord:
         prompt = require(raw, "prompt", str)
@@ -95,7 +96,7 @@ class SynatraConverter(Converter):
         if page["past_actions"]:
             details["past_actions"] = page["past_actions"]
         return AgentRecord(
-            id=record_id(self.dataset, self.name, None, fallback=(prompt, response)),
+            id=self.record_id(None, raw),
             environment=Environment(kind="web", name=page["website"] or None),
             task=Task(instruction=page["objective"]),
             trajectory=steps,

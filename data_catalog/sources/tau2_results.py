@@ -9,17 +9,27 @@
   reason per failed check of a part that counts (``reward_basis``; τ²'s default is DB + COMMUNICATE).
 - lineage: the agent and user-simulator models, the simulation's seed, costs and agent tokens.
 
-A bare simulation object (a JSONL file of simulations) converts too, without its task.
+τ² saves results in two layouts, both read: one JSON file with every simulation
+(``save(format="json")``), or a directory (``format="dir"``) holding ``results.json``
+(info, tasks and a simulation index) and ``simulations/<id>.json``, one simulation
+each. Such a ``results.json`` brings in its ``simulations/``; a single simulation
+file gets its task and run info from the ``results.json`` beside its folder when
+there is one. A bare simulation without one (or a JSONL file of them) converts
+without its task. Dual-control runs (telecom: the user calls tools too) are read
+as tau_common says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, register, require
+import orjson
+
+from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, register, require
 from data_catalog.sources.tau_common import conversation_steps, tau2_task
-from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult, record_id
+from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult
 
 _DEFAULT_BASIS = ("DB", "COMMUNICATE")
 _EVIDENCE_KEYS = (
@@ -106,21 +116,48 @@ def _generator(info: dict[str, Any], sim: dict[str, Any]) -> dict[str, Any] | No
     return generator or None
 
 
+def _joined(run: dict[str, Any], simulations: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    """Each simulation with its task (joined by task_id) and the run's info."""
+    tasks = {str(t["id"]): t for t in run.get("tasks") or [] if isinstance(t, dict) and "id" in t}
+    info = run.get("info") if isinstance(run.get("info"), dict) else {}
+    for sim in simulations:
+        task = tasks.get(str(sim.get("task_id"))) if isinstance(sim, dict) else None
+        yield {"simulation": sim, "task": task, "info": info}
+
+
 @register
 class Tau2ResultsConverter(Converter):
     name = "tau2_results"
     description = "τ² run results ({info, tasks, simulations}): one record per simulation, its task joined in, reward_info as verifier result."
     options = {"domain": "the tool world's domain; default: info.environment_info.domain_name, else the task's"}
+    layouts = (
+        "one results file: {timestamp, info, tasks, simulations: [{id, task_id, messages, reward_info, ...}]}",
+        "a results directory: results.json (info, tasks, simulation_index) + simulations/<id>.json",
+        "one simulation file (its task joined from ../results.json when there), or JSONL of simulations",
+    )
 
-    def items(self, document: Any) -> Iterable[Any]:
-        if not (isinstance(document, dict) and isinstance(document.get("simulations"), list)):
-            return super().items(document)
-        tasks = {str(t["id"]): t for t in document.get("tasks") or [] if isinstance(t, dict) and "id" in t}
-        info = document.get("info") if isinstance(document.get("info"), dict) else {}
-        return (
-            {"simulation": s, "task": tasks.get(str(s.get("task_id"))) if isinstance(s, dict) else None, "info": info}
-            for s in document["simulations"]
-        )
+    def __init__(self, options: ConvertOptions | None = None):
+        super().__init__(options)
+        self._run_files: dict[Path, dict[str, Any] | None] = {}  # results.json beside simulation files, by path
+
+    def items(self, document: Any, source: str = "-") -> Iterable[Any]:
+        if not isinstance(document, dict):
+            return super().items(document, source)
+        if isinstance(document.get("simulations"), list):
+            return _joined(document, document["simulations"])
+        if "simulation_index" in document and source != "-":  # a results directory's results.json
+            folder = Path(source).parent / "simulations"
+            return _joined(document, (orjson.loads(p.read_bytes()) for p in sorted(folder.glob("*.json"))))
+        if "messages" in document and "task_id" in document and source != "-":  # a simulations/<id>.json
+            run = self._run_file(Path(source).parent.parent / "results.json")
+            if run is not None:
+                return _joined(run, [document])
+        return [document]
+
+    def _run_file(self, path: Path) -> dict[str, Any] | None:
+        if path not in self._run_files:
+            self._run_files[path] = orjson.loads(path.read_bytes()) if path.is_file() else None
+        return self._run_files[path]
 
     def convert(self, raw: Any) -> AgentRecord:
         if isinstance(raw, dict) and "simulation" in raw:
@@ -145,8 +182,8 @@ class Tau2ResultsConverter(Converter):
             k: sim[k] for k in ("trial", "termination_reason", "start_time", "end_time") if sim.get(k) is not None
         }
         return AgentRecord(
-            id=record_id(self.dataset, self.name, sim_id),
-            environment=Environment(kind="tool_world", name=domain, policy=env_info.get("policy")),
+            id=self.record_id(sim_id, raw),
+            environment=Environment(kind="tool_world", name=domain, policy=env_info.get("policy") or sim.get("policy")),
             task=q,
             trajectory=steps,
             verifier=Verifier(kind="tau2_criteria", spec=criteria, result=verifier_result(sim.get("reward_info"))),

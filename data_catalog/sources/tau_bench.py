@@ -21,7 +21,7 @@ from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, register, require
 from data_catalog.sources.tau_common import conversation_steps, policy_domain
-from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult, record_id
+from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult
 
 _NUMBER = (int, float)
 
@@ -64,6 +64,7 @@ class TauBenchConverter(Converter):
     name = "tau_bench"
     description = "τ-bench v1 run results ([{task_id, trial, reward, info, traj}]) with rewards as verifier results."
     options = {"domain": "the tool world's domain (airline, retail); default: read from the policy's title"}
+    layouts = ("a run's results: a JSON array (or JSONL) of {task_id, trial, reward, info: {task, reward_info}, traj}",)
 
     def convert(self, raw: Any) -> AgentRecord:
         task_id = require(raw, "task_id", (int, str))
@@ -80,7 +81,7 @@ class TauBenchConverter(Converter):
         )
         original_id = f"{task_id}/{trial}"
         return AgentRecord(
-            id=record_id(self.dataset, self.name, original_id),
+            id=self.record_id(original_id, raw),
             environment=Environment(
                 kind="tool_world", name=self.opts.extra.get("domain") or policy_domain(policy), policy=policy
             ),

@@ -5,12 +5,21 @@
 with ``tool_call_id``); τ² messages carry flat calls ``{id, name, arguments:
 dict}`` and results with ``id``. ``conversation_steps`` reads both. Every tool
 result must answer a call made earlier in the same conversation.
+
+In τ²'s dual-control domains (telecom) the simulated user acts on its own
+device: a user message carries ``tool_calls`` and their results come back as
+tool messages with ``requestor: "user"``. The agent never sees those calls, so
+they are not agent actions: each becomes one TextObservation(source="user",
+name=the tool, tool_call_id) whose content is the call and, once it arrives,
+its result, as JSON ``{"tool_call": {name, arguments}, "result": ...}``.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+import orjson
 
 from data_catalog.sources.base import ConversionError, each_object
 from data_catalog.sources.chat_common import call_steps, parse_arguments
@@ -61,34 +70,59 @@ def _assistant_steps(msg: dict[str, Any], where: str, calls: dict[str, str]) -> 
 def conversation_steps(messages: list[Any], field: str) -> list:
     """The steps of one τ / τ² conversation as step dicts (see step_dicts.py; the record's
     validation checks them); ``field`` names the message list in errors."""
-    calls: dict[str, str] = {}  # call id -> function name
+    calls: dict[str, str] = {}  # the agent's calls: call id -> function name
+    user_calls: dict[str, dict[str, Any]] = {}  # the user's calls: call id -> its observation step
     steps: list = []
     for where, msg in each_object(messages, field):
         role = msg.get("role")
         if role == "assistant":
             steps.extend(_assistant_steps(msg, where, calls))
         elif role == "user":
-            if msg.get("tool_calls"):
-                # τ² telecom's simulated user acts on its own device; the record has no place for that yet.
-                raise ConversionError(f"{where}: user-side tool calls (τ² dual control) are not supported")
-            steps.append(observation(_text(msg, where), "user"))
+            text = _text(msg, where)
+            raw_calls = msg.get("tool_calls") or []
+            if text or not raw_calls:
+                steps.append(observation(text, "user"))
+            steps.extend(_user_calls(raw_calls, where, user_calls))
         elif role == "system":
             steps.append(observation(_text(msg, where), "system"))
+        elif role == "tool" and isinstance(msg.get("tool_messages"), list):  # τ²'s MultiToolMessage
+            for at, part in each_object(msg["tool_messages"], f"{where} tool_messages"):
+                steps.extend(_tool_result(part, at, calls, user_calls))
         elif role == "tool":
-            steps.append(_tool_result(msg, where, calls))
+            steps.extend(_tool_result(msg, where, calls, user_calls))
         else:
             raise ConversionError(f"{where}: unknown role {role!r}")
     return steps
 
 
-def _tool_result(msg: dict[str, Any], where: str, calls: dict[str, str]) -> dict[str, Any]:
-    if msg.get("requestor") == "user":
-        raise ConversionError(f"{where}: user-side tool results (τ² dual control) are not supported")
+def _user_calls(raw_calls: Any, where: str, user_calls: dict[str, dict[str, Any]]) -> list:
+    if not isinstance(raw_calls, list):
+        raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
+    steps = []
+    for at, call in each_object(raw_calls, f"{where} tool_calls"):
+        call_id, name, arguments = _call(call, at)
+        content = orjson.dumps({"tool_call": {"name": name, "arguments": arguments}}).decode()
+        step = observation(content, "user", name, call_id)
+        user_calls[call_id] = step
+        steps.append(step)
+    return steps
+
+
+def _tool_result(msg: dict[str, Any], where: str, calls: dict[str, str], user_calls: dict[str, dict[str, Any]]) -> list:
     call_id = msg.get("tool_call_id", msg.get("id"))
-    if call_id is None or str(call_id) not in calls:
+    call_id = None if call_id is None else str(call_id)
+    if msg.get("requestor") == "user":  # the result joins the user's call in its observation
+        step = user_calls.pop(call_id, None) if call_id is not None else None
+        if step is None:
+            raise ConversionError(
+                f"{where}: user-side tool result for call id {call_id!r} answers no earlier user call"
+            )
+        outcome = {"result": _text(msg, where), **({"error": True} if msg.get("error") else {})}
+        step["content"] = orjson.dumps({**orjson.loads(step["content"]), **outcome}).decode()
+        return []
+    if call_id is None or call_id not in calls:
         raise ConversionError(f"{where}: tool result for call id {call_id!r} answers no earlier call")
-    call_id = str(call_id)
-    return observation(_text(msg, where), "tool", msg.get("name") or calls[call_id], call_id)
+    return [observation(_text(msg, where), "tool", msg.get("name") or calls[call_id], call_id)]
 
 
 _TAU2_TASK_KEYS = ("id", "user_scenario", "evaluation_criteria")

@@ -2,11 +2,15 @@
 
 - ``react``: ``THOUGHT: ... ACTION: ...`` (AgentInstruct alfworld) or
   ``Think: ... Act: ...`` (AgentInstruct os). A fenced code block after the
-  action word is a CodeAction in that language; ``answer(X)`` and ``finish``
-  are MessageActions; other actions are ApiActions, parsed with the alfworld
-  grammar (``go to shelf 1`` -> go(location="shelf 1")), function names and
-  keyword names as ADP's alfworld api. Values are plain strings: ADP's
-  pre-quoted ``'"shelf 1"'`` is a rendering trick, not data.
+  action word is a CodeAction in that language (``Action: Operation`` +
+  ```` ```sql ````); ``answer(X)`` and ``finish`` are MessageActions; other
+  actions are ApiActions, parsed with the alfworld grammar (``go to shelf 1``
+  -> go(location="shelf 1")), function names and keyword names as ADP's
+  alfworld api. Values are plain strings: ADP's pre-quoted ``'"shelf 1"'`` is
+  a rendering trick, not data. The action's name is its first word; labelled
+  lines right before or after the action line (``Answer: B.``, ``Value:
+  $50,000``) are its arguments, and an answering action (``Action: Answer`` +
+  ``Final Answer: [...]``) is a MessageAction with that answer.
 - ``codeact``: ``<execute>`` blocks (and ``<execute_ipython>`` / ``<execute_bash>``).
 - ``markdown``: fenced code blocks with a language tag.
 
@@ -140,7 +144,8 @@ def text_around(text: str, start: int, end: int) -> str:
 
 def text_action(action: str, thought: str | None) -> dict:
     """A text action as an ApiAction: the alfworld grammar, else ``name[arg]``, else verb + the rest as ``argument``."""
-    verb, _, rest = action.partition(" ")
+    verb, *more = action.split(None, 1)
+    rest = more[0] if more else ""
     for pattern, function in _ALFWORLD.get(verb.lower(), ()):
         match = pattern.match(action)
         if match:
@@ -158,9 +163,11 @@ def react_steps(text: str) -> list:
     key = _ACTION_FIRST.match(text) or _ACTION_LATER.search(text)
     if key is None:
         return [message(text)]
-    thought = None
+    thought, labels = None, {}
     if key.start():  # text before the action line (less its newline): the thought, after its optional label
         head = text[: key.start()]
+        if ":" in head:
+            head, labels = _trailing_labels(head)
         label = _THOUGHT_LABEL.match(head)
         thought = (head[label.end() :] if label else head).strip() or None
     action = text[key.end() :].strip()
@@ -169,15 +176,68 @@ def react_steps(text: str) -> list:
     word = action.split(None, 1)[0].lower()
     if "```" in action:
         fence = first_fence(action)
-        if fence is not None and word in (fence.lang.lower(), "bash", "python", "sql"):
+        if fence is not None and (word in (fence.lang.lower(), "bash", "python", "sql") or _is_code(fence.lang)):
             return [code(language_of(fence.lang or word), fence.code, thought)]
     if word.startswith("answer"):  # _ANSWER matches only there
         answer = _ANSWER.match(action)
         if answer is not None:
             return [message(answer.group("answer").strip(), thought)]
-    if word == "finish":
-        return [message(action, thought)]
-    return [text_action(action, thought)]
+    if "\n" in action:
+        action, more = _action_line_labels(action)
+        labels.update(more)
+    if word == "finish" or (word in _ANSWERING and labels.keys() & _ANSWER_LABELS):
+        answer = next((labels[k] for k in _ANSWER_LABELS if k in labels), None)
+        return [message(action if answer is None else answer, thought)]
+    step = text_action(action, thought)
+    step["kwargs"].update(labels)
+    return [step]
+
+
+# "Label: value" lines around a ReAct action: its arguments (mind2web's Answer / Value, AgentBench's Final Answer).
+# After the action line any label is one; before it only these, since a thought's last line may be labelled too.
+_LABEL_LINE = re.compile(r"[ \t]*([A-Z][A-Za-z]*(?: [A-Za-z]+){0,2})[ \t]*:[ \t]*(.*)")
+_NOT_ARGUMENTS = frozenset({"thought", "think", "observation"})
+_ARGUMENTS_BEFORE = frozenset({"answer", "value", "final_answer"})
+_ANSWERING = frozenset({"answer", "finish", "final", "submit", "respond"})
+_ANSWER_LABELS = ("final_answer", "answer")
+
+
+def _label(line: str) -> tuple[str, str] | None:
+    match = _LABEL_LINE.fullmatch(line)
+    if match is None or match[1].lower() in _NOT_ARGUMENTS:
+        return None
+    return match[1].lower().replace(" ", "_"), match[2].strip()
+
+
+def _trailing_labels(head: str) -> tuple[str, dict[str, str]]:
+    """The labelled lines that end the text before an action line (its arguments), and the text before them."""
+    lines = head.rstrip("\n").split("\n")
+    labels: dict[str, str] = {}
+    while lines and (pair := _label(lines[-1])) is not None and pair[0] in _ARGUMENTS_BEFORE:
+        labels.setdefault(*pair)
+        lines.pop()
+    return "\n".join(lines), dict(reversed(labels.items()))
+
+
+def _action_line_labels(action: str) -> tuple[str, dict[str, str]]:
+    """The action line alone, and the labelled lines after it (a line without a label continues the last value)."""
+    first, *rest = action.split("\n")
+    labels: dict[str, str] = {}
+    last = None
+    for line in rest:
+        pair = _label(line)
+        if pair is not None:
+            last = pair[0]
+            labels[last] = pair[1]
+        elif last is not None:
+            labels[last] += "\n" + line
+        else:
+            first += "\n" + line
+    return first.strip(), {k: v.strip() for k, v in labels.items()}
+
+
+def _is_code(tag: str) -> bool:
+    return tag.lower() not in _TEXT_TAGS
 
 
 def _block_steps(text: str, blocks: Iterable[Block], tidy: bool) -> list:
@@ -215,6 +275,11 @@ def _code_blocks(text: str) -> Iterator[Block]:
     return (b for b in fenced_blocks(text) if b.lang.lower() not in _TEXT_TAGS)
 
 
+def fenced_code(text: str) -> bool:
+    """Whether ``text`` holds a fenced block of code (not one of program output or prose)."""
+    return "```" in text and next(_code_blocks(text), None) is not None
+
+
 def plain_steps(text: str) -> list:
     return [message(text)]
 
@@ -230,6 +295,6 @@ def detect_dialect(assistant_texts: Iterable[str]) -> str:
             return "codeact"
         if found != "react" and (_ACTION_FIRST.match(text) or _ACTION_LATER.search(text)):
             found = "react"
-        elif found == "plain" and "```" in text and next(_code_blocks(text), None) is not None:
+        elif found == "plain" and fenced_code(text):
             found = "markdown"
     return found

@@ -16,6 +16,11 @@ previous actions. At most ``open_groups`` trajectories are held at once (memory
 stays bounded); when a new id would exceed that, the oldest is written. A row whose
 trajectory was already written (its rows were further apart than that) is
 quarantined with that reason: sort or group the input by id first.
+
+Counts: ``read`` counts trajectories (as they are opened, plus rows quarantined
+on their own), ``rows`` the step rows; a record's id hashes all its rows.
+An action argument written ``[name=value]`` (``scroll [direction=down]``) is
+the value of that name.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import Any
 
 from data_catalog.sources.base import (
     ConversionError,
+    Converted,
     Converter,
     ConvertOptions,
     Quarantined,
@@ -36,7 +42,7 @@ from data_catalog.sources.base import (
     register,
     require,
 )
-from schemas.record import AgentRecord, Environment, Source, Task, record_id
+from schemas.record import AgentRecord, Environment, Source, Task, stable_id
 from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
 
 _PREVIOUS_ACTION = re.compile(r"^\d+: ", re.MULTILINE)
@@ -69,6 +75,7 @@ class WebStep:
     url: str
     action: ApiAction | MessageAction
     extra: dict[str, Any]
+    digest: str = ""  # of the raw row, for the trajectory's content id
 
 
 def parse_action(text: str) -> ApiAction | MessageAction:
@@ -92,10 +99,16 @@ def parse_action(text: str) -> ApiAction | MessageAction:
     args = _ARG.findall(match[2]) if match else []
     if names is None or len(args) != len(names):
         return MessageAction(content=text)
-    kwargs = {
-        name: int(value) if name == "tab_index" and value.isdigit() else value for name, value in zip(names, args)
-    }
+    kwargs = {name: _argument(name, value) for name, value in zip(names, args)}
     return ApiAction(function=match[1], kwargs=kwargs, reasoning=reasoning)
+
+
+def _argument(name: str, value: str) -> str | int:
+    """One ``[...]`` argument: ``direction=down`` names itself, so its value is ``down``; tab indexes are ints."""
+    key, sep, rest = value.partition("=")
+    if sep and key.strip() == name:
+        value = rest.strip()
+    return int(value) if name == "tab_index" and value.isdigit() else value
 
 
 def _page(content: str) -> tuple[str, str, str, int]:
@@ -128,8 +141,9 @@ def parse_step(raw: Any) -> WebStep:
         raise ConversionError("a step needs a user turn (the page) and an assistant turn (the action)")
     axtree, url, objective, number = _page(turns["user"])
     extra = {k: raw[k] for k in ("dataset", "task_name", "n_tokens") if k in raw}
+    action = parse_action(turns["assistant"])
     return WebStep(
-        str(trajectory_id), number, turns.get("system"), objective, axtree, url, parse_action(turns["assistant"]), extra
+        str(trajectory_id), number, turns.get("system"), objective, axtree, url, action, extra, stable_id(raw)
     )
 
 
@@ -138,6 +152,11 @@ class WebStepsConverter(Converter):
     name = "web_steps"
     description = "Web agent steps, one record per step (nnetnav-live), grouped by trajectory id into WebObservation + action trajectories."
     options = {"open_groups": "how many trajectories may be open at once while grouping (default 8)"}
+    layouts = (
+        "one row per step, JSON array or JSONL: {id, messages: [system, user (the page: OBSERVATION, URL, "
+        "OBJECTIVE, PREVIOUS ACTIONS), assistant (reasoning + one action in ```...```)], dataset?, task_name?}",
+    )
+    groups_items = True
 
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)
@@ -159,7 +178,7 @@ class WebStepsConverter(Converter):
         if numbers != list(range(1, len(steps) + 1)):
             details["step_numbers"] = numbers  # steps missing or repeated: say so
         return AgentRecord(
-            id=record_id(self.dataset, self.name, first.trajectory_id),
+            id=self.record_id(first.trajectory_id, sorted(s.digest for s in steps)),
             environment=Environment(kind="web", name=first.extra.get("dataset")),
             task=Task(instruction=first.objective),
             trajectory=trajectory,
@@ -169,37 +188,50 @@ class WebStepsConverter(Converter):
             details=details,
         )
 
-    def _flush(self, group: list[tuple[str, int, WebStep]]) -> AgentRecord | Quarantined:
+    def _flush(self, group: list[tuple[str, int, WebStep]]) -> Converted | Quarantined:
+        source, index, step = group[0]
+        raw = {"id": step.trajectory_id, "rows": [i for _, i, _ in group]}
         try:
-            return self._record([step for _, _, step in group])
+            return Converted(self._record([s for _, _, s in group]), source, index, raw, raw_items=len(group))
         except Exception as exc:  # one bad trajectory must never stop the run
-            source, index, step = group[0]
-            return Quarantined(source, index, describe_error(exc), {"id": step.trajectory_id})
+            return Quarantined(source, index, describe_error(exc), raw, raw_items=len(group))
 
-    def convert_stream(self, items: Iterable[RawItem]) -> Iterator[AgentRecord | Quarantined]:
+    def convert_stream(self, items: Iterable[RawItem]) -> Iterator[Converted | Quarantined]:
         limit = self.open_groups
+        self.units_formed = 0
         # Only parsed steps are held, not the raw rows (whose prompt/output repeat everything).
         groups: OrderedDict[str, list[tuple[str, int, WebStep]]] = OrderedDict()
         written: set[str] = set()
         for item in items:
-            if item.error is not None:
-                yield Quarantined(item.source, item.index, item.error, item.raw_text)
+            rejected = self._rejected(item, written)
+            if isinstance(rejected, Quarantined):
+                self.units_formed += 1
+                yield rejected
                 continue
-            try:
-                step = parse_step(item.value)
-            except Exception as exc:
-                yield Quarantined(item.source, item.index, describe_error(exc), item.value)
-                continue
-            key = step.trajectory_id
-            if key in written:
-                reason = f"step of trajectory {key!r} comes after that trajectory was written ({limit} others in between); group the input by id"
-                yield Quarantined(item.source, item.index, reason, item.value)
-                continue
-            if key not in groups and len(groups) >= limit:
-                oldest, group = groups.popitem(last=False)
-                written.add(oldest)
-                yield self._flush(group)
-            groups.setdefault(key, []).append((item.source, item.index, step))
+            key = rejected.trajectory_id
+            if key not in groups:
+                self.units_formed += 1
+                if len(groups) >= limit:
+                    oldest, group = groups.popitem(last=False)
+                    written.add(oldest)
+                    yield self._flush(group)
+            groups.setdefault(key, []).append((item.source, item.index, rejected))
         for key, group in groups.items():
             written.add(key)
             yield self._flush(group)
+
+    def _rejected(self, item: RawItem, written: set[str]) -> WebStep | Quarantined:
+        """The row's step, or why the row is quarantined on its own."""
+        if item.error is not None:
+            return Quarantined(item.source, item.index, item.error, item.raw_text)
+        try:
+            step = parse_step(item.value)
+        except Exception as exc:
+            return Quarantined(item.source, item.index, describe_error(exc), item.value)
+        if step.trajectory_id in written:
+            reason = (
+                f"step of trajectory {step.trajectory_id!r} comes after that trajectory was written "
+                f"({self.open_groups} others in between); group the input by id"
+            )
+            return Quarantined(item.source, item.index, reason, item.value)
+        return step

@@ -16,19 +16,28 @@ from tests.conftest import ADP_FIXTURES
 from tests.pipelines.cli_helpers import OS_STD, TAU_RUNS, invoke, last_json
 
 
-def test_formats_lists_each_format_with_description_and_options():
+def test_formats_lists_each_format_with_description_layouts_and_options():
     result = invoke("formats")
     assert result.exit_code == 0
     for name in ("adp", "openai_chat", "sharegpt", "tau_bench"):
         assert name in result.stdout
-    assert "Agent Data Protocol v1" in result.stdout and "dialect" in result.stdout
+    assert "Agent Data Protocol v1" in result.stdout and "dialect" in result.stdout and "text_calls" in result.stdout
+    flat = " ".join(result.stdout.split())
+    # Which layouts each format reads: the native files of agent frameworks as well as the datasets.
+    for layout in (
+        "<instance>.traj",
+        "mini-swe-agent's save file",
+        "simulations/<id>.json",
+        "domains/<domain>/tasks.json",
+    ):
+        assert layout in flat, layout
 
 
 def test_convert_json_array_prints_counts_as_last_line_and_registers(data_home, tmp_path):
     out = tmp_path / "os.parquet"
     result = invoke("convert", "--format", "adp", OS_STD, "-o", out, "--json")
     assert result.exit_code == 0, result.output
-    assert last_json(result) == {"read": 5, "converted": 5, "quarantined": 0, "output": str(out)}
+    assert last_json(result) == {"read": 5, "raw_items": 5, "converted": 5, "quarantined": 0, "output": str(out)}
     assert [r.source.original_id for r in read_records(out)] == [str(x["id"]) for x in json.loads(OS_STD.read_text())]
     entry = Catalog().get("os")
     assert (entry.rows, entry.details["format"], entry.path) == (5, "adp", str(out))
@@ -56,6 +65,7 @@ def test_convert_gzip_jsonl_and_several_inputs(data_home, tmp_path):
     assert result.exit_code == 0, result.output
     assert last_json(result) == {
         "read": 10,
+        "raw_items": 10,
         "converted": 10,
         "quarantined": 0,
         "output": str(tmp_path / "both.parquet"),
@@ -73,7 +83,13 @@ def test_bad_records_go_to_the_quarantine_file_with_reasons(data_home, tmp_path)
     quarantine = tmp_path / "q" / "bad.parquet"
     result = invoke("convert", "-f", "adp", raw, "-o", tmp_path / "m.parquet", "--quarantine", quarantine, "--json")
     assert result.exit_code == 0
-    assert last_json(result) == {"read": 4, "converted": 2, "quarantined": 2, "output": str(tmp_path / "m.parquet")}
+    assert last_json(result) == {
+        "read": 4,
+        "raw_items": 4,
+        "converted": 2,
+        "quarantined": 2,
+        "output": str(tmp_path / "m.parquet"),
+    }
     rows = pq.read_table(quarantine).to_pylist()
     assert [(r["source"], r["index"]) for r in rows] == [(str(raw), 1), (str(raw), 2)]
     assert rows[0]["error"].startswith("invalid JSON line") and rows[0]["raw_excerpt"].startswith('{"id": "cut"')
@@ -84,7 +100,13 @@ def test_bad_records_go_to_the_quarantine_file_with_reasons(data_home, tmp_path)
 def test_wrong_format_for_the_file_exits_1_with_the_common_errors(data_home, tmp_path):
     result = invoke("convert", "-f", "openai_chat", OS_STD, "-o", tmp_path / "x.parquet", "--json")
     assert result.exit_code == 1
-    assert last_json(result) == {"read": 5, "converted": 0, "quarantined": 5, "output": str(tmp_path / "x.parquet")}
+    assert last_json(result) == {
+        "read": 5,
+        "raw_items": 5,
+        "converted": 0,
+        "quarantined": 5,
+        "output": str(tmp_path / "x.parquet"),
+    }
     assert "no record converted of 5 read; most common errors:" in result.stderr
     assert "is --format openai_chat right?" in result.stderr and "Traceback" not in result.output
     assert Catalog().get("x") is None  # nothing converted: nothing registered
@@ -141,4 +163,23 @@ def test_console_script_end_to_end_without_traceback(data_home, tmp_path):
     )
     assert (
         bad.returncode == 2 and bad.stderr.startswith("error: unknown format 'nope'") and "Traceback" not in bad.stderr
+    )
+
+
+def test_dataset_defaults_to_the_output_stem_and_workers_convert_in_parallel(data_home, tmp_path):
+    out = tmp_path / "os_runs.parquet"
+    result = invoke("convert", "-f", "adp", OS_STD, "-o", out, "--workers", "2", "--json", "--no-register")
+    assert result.exit_code == 0, result.output
+    assert {r.source.dataset for r in read_records(out)} == {"os_runs"}
+    assert "with 2 workers" in result.stderr and not (data_home / "catalog.duckdb").exists()  # the old flag works too
+    assert invoke("convert", "-f", "adp", OS_STD, "-o", out, "--workers", "0").exit_code == 2
+
+
+def test_many_similar_failures_are_summed_by_kind(data_home, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps({"id": f"r{i}", "content": f"step {i}"}) + "\n" for i in range(100)))
+    result = invoke("convert", "-f", "adp", bad, "-o", tmp_path / "bad.parquet")
+    assert result.exit_code == 1
+    assert f"field 'content' is str, expected list (100x, e.g. {bad}:0, {bad}:1, {bad}:2)" in " ".join(
+        result.stderr.split()
     )

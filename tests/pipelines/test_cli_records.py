@@ -11,6 +11,7 @@ import pytest
 
 from data_catalog.convert import convert_files
 from schemas.arrow_schema import RECORD_SCHEMA
+from schemas.io import read_records
 from tests.conftest import FIXTURES
 from tests.pipelines.cli_helpers import OS_STD, TAU_RUNS, invoke
 
@@ -118,3 +119,22 @@ def test_export_adp_writes_jsonl_that_adp_schema_accepts(tmp_path):
     ]
     for record in exported:
         jsonschema.validate(record, ADP_SCHEMA)
+
+
+def test_export_adp_of_tau_records_keeps_verdict_and_call_ids_for_the_round_trip(tau_parquet, tmp_path):
+    out = tmp_path / "tau.adp.jsonl"
+    assert invoke("export-adp", tau_parquet, "-o", out).exit_code == 0
+    exported = [json.loads(line) for line in out.read_text().splitlines()]
+    for record in exported:
+        jsonschema.validate(record, ADP_SCHEMA)
+        assert all(isinstance(v, str) for v in record["details"].values())  # ADP v1: details are strings
+    first = exported[0]["details"]
+    assert json.loads(first["aceforge.verifier"])["result"]["score"] == 0.0
+    assert any("tool_call_id" in fields for fields in json.loads(first["aceforge.steps"]).values())
+    # Back through the adp format: the same E, q, τ (call ids, tool sources, system prompt), v, lineage, details.
+    back = tmp_path / "back.parquet"
+    assert invoke("convert", "-f", "adp", out, "-o", back, "--no-catalog").exit_code == 0
+    for original, restored in zip(read_records(tau_parquet), read_records(back)):
+        for part in ("environment", "task", "trajectory", "verifier", "lineage", "details"):
+            assert getattr(restored, part) == getattr(original, part), part
+        assert restored.source.original_id == original.source.original_id

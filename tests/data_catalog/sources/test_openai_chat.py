@@ -8,9 +8,9 @@ import jsonschema
 import pytest
 
 from data_catalog.sources import get_converter
-from data_catalog.sources.base import ConversionError
+from data_catalog.sources.base import ConversionError, ConvertOptions
 from schemas.adp import record_to_adp
-from schemas.record import Tool, record_id
+from schemas.record import Tool
 from schemas.steps import ApiAction, ImageObservation, MessageAction, TextObservation
 from tests.conftest import ROOT
 from tests.data_catalog.sources.conversion_helpers import convert_lines
@@ -91,9 +91,8 @@ def test_tool_use_conversation():
         )
     ]
     assert record.task.instruction == "What's the weather in Paris and in Oslo?"
-    assert record.source.original_id == "chatcmpl-9xYz" and record.id == record_id(
-        "openai_chat", "openai_chat", "chatcmpl-9xYz"
-    )
+    assert record.source.original_id == "chatcmpl-9xYz"
+    assert record.id == get_converter("openai_chat").record_id("chatcmpl-9xYz", TOOL_USE)
     assert record.details == {"model": "gpt-4o-2024-08-06"}
 
 
@@ -245,3 +244,79 @@ def test_bad_records_are_quarantined_with_reasons(tmp_path):
     assert errors[6] == "tools[0] has no function name"
     assert errors[7].startswith("invalid JSON line")
     assert '"id":"b2"' in quarantine[1]["raw_excerpt"]
+
+
+SWE_SMITH_SYSTEM = """You are a helpful assistant that can interact with a computer to solve tasks.
+
+You have access to the following functions:
+
+---- BEGIN FUNCTION #1: bash ----
+Description: Execute a bash command in the terminal.
+
+Parameters:
+  (1) command (string, required): The bash command to execute.
+---- END FUNCTION #1 ----
+
+---- BEGIN FUNCTION #2: submit ----
+Description: Finish the interaction when the task is complete.
+No parameters are required for this function.
+---- END FUNCTION #2 ----
+"""
+# SWE-smith trajectories: OpenHands' function markup in the assistant's text, results as "OBSERVATION:" user turns.
+SWE_SMITH = {
+    "instance_id": "arrow__1234",
+    "resolved": True,
+    "messages": [
+        {"role": "system", "content": SWE_SMITH_SYSTEM},
+        {"role": "user", "content": "<pr_description>\nFix the f-string format.\n</pr_description>"},
+        {
+            "role": "assistant",
+            "content": "Let's find the Arrow class.\n\n<function=bash>\n<parameter=command>grep -rn 'class Arrow' /testbed</parameter>\n</function>",
+        },
+        {"role": "user", "content": "OBSERVATION:\n/testbed/arrow/arrow.py:88:class Arrow:"},
+        {"role": "assistant", "content": "<function=submit>\n</function>"},
+    ],
+}
+
+
+def test_openhands_function_markup_written_as_text():
+    record = convert(SWE_SMITH)
+    assert record.trajectory[2:] == [
+        ApiAction(
+            function="bash",
+            kwargs={"command": "grep -rn 'class Arrow' /testbed"},
+            reasoning="Let's find the Arrow class.",
+        ),
+        TextObservation(content="/testbed/arrow/arrow.py:88:class Arrow:", source="tool", name="bash"),
+        ApiAction(function="submit", kwargs={}),
+    ]
+    assert [t.name for t in record.environment.tools] == ["bash", "submit"]
+    assert record.environment.tools[0].parameters["properties"]["command"]["type"] == "string"
+    assert record.details == {"instance_id": "arrow__1234", "resolved": True}
+    off = get_converter("openai_chat", ConvertOptions(extra={"text_calls": "off"})).convert(SWE_SMITH)
+    assert [s.class_ for s in off.trajectory[2:]] == ["message_action", "text_observation", "message_action"]
+    assert off.trajectory[3].source == "user"
+
+
+def test_toucan_available_tools_and_fields_beside_messages():
+    """Toucan-1.5M keeps its tool list in available_tools; a message's extra fields are kept, not dropped."""
+    raw = {
+        "id": "toucan_sample_0",
+        "available_tools": [WEATHER_TOOL],
+        "messages": [
+            {"role": "user", "content": "Weather in Oslo?", "turn_id": 0},
+            {
+                "role": "assistant",
+                "content": "",
+                "function_call": {"name": "get_weather", "arguments": '{"city": "Oslo"}'},
+            },
+            {"role": "function", "name": "get_weather", "content": '{"temp": 4}'},
+            {"role": "assistant", "content": "4°C.", "thoughts": "Report the temperature."},
+        ],
+    }
+    record = convert(raw)
+    assert [t.name for t in record.environment.tools] == ["get_weather"]
+    assert record.trajectory[-1] == MessageAction(content="4°C.", reasoning="Report the temperature.")
+    assert record.details == {"message_fields": {"0": {"turn_id": 0}}}
+    with pytest.raises(ValueError, match="option text_calls must be auto or off, not 'maybe'"):
+        get_converter("openai_chat", ConvertOptions(extra={"text_calls": "maybe"}))

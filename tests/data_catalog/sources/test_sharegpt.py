@@ -11,7 +11,6 @@ import pytest
 
 from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConversionError, ConvertOptions
-from schemas.record import record_id
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
 from tests.conftest import ADP_FIXTURES
 from tests.data_catalog.sources.conversion_helpers import convert_lines, load
@@ -51,17 +50,35 @@ def convert(raw: dict, **options: str):
     return get_converter("sharegpt", ConvertOptions(extra=options)).convert(raw)
 
 
-def adp_steps(dataset: str, std: dict) -> list[tuple[str, str | None]]:
+def ran(raw: dict) -> list[bool]:
+    """For each raw turn: is the next one the output of code it ran ("Execution result:")?"""
+    turns = raw.get("conversations") or raw["messages"]
+    return [i + 1 < len(turns) and turns[i + 1]["content"].startswith("Execution result:") for i in range(len(turns))]
+
+
+def expected_dialect(dataset: str, raw: dict) -> str:
+    """code_feedback: markdown when some fenced code ran, else plain (its snippets are only shown)."""
+    if dataset != "code_feedback":
+        return FIXTURE_DIALECTS[dataset]
+    turns = raw["messages"]
+    return "markdown" if any(r and "```" in t["content"] for t, r in zip(turns, ran(raw))) else "plain"
+
+
+def adp_steps(dataset: str, std: dict, raw: dict) -> list[tuple[str, str | None]]:
     """ADP's (class_, source) sequence with its known defects undone."""
     content = std["content"]
     if content[-2]["class_"] == "text_observation" and content[-2]["content"] in ADP_CANNED_SUCCESS:
         content = content[:-2]  # caveat 1: the synthetic finish pair is not in the raw data
+    # code_feedback (one ADP step per raw turn): ADP makes every fenced block code, also a snippet
+    # that nothing ran (the next turn is the user's next request); that is a message, not an action.
+    shown_only = [not r for r in ran(raw)] if dataset == "code_feedback" else [False] * len(content)
     out = []
     for i, step in enumerate(content):
         source = step.get("source")
         if source == "user" and i and content[i - 1]["class_"] in ADP_MISLABELLED_AFTER.get(dataset, ()):
             source = "environment"
-        out.append((step["class_"], source))
+        kind = "message_action" if step["class_"] == "code_action" and shown_only[i] else step["class_"]
+        out.append((kind, source))
     return out
 
 
@@ -83,14 +100,29 @@ def our_steps(record) -> list[tuple[str, str | None]]:
 def test_step_kinds_agree_with_adp(dataset):
     for raw, std in pairs(dataset):
         record = convert(raw)
-        assert record.details["dialect"] == FIXTURE_DIALECTS[dataset]
-        assert our_steps(record) == adp_steps(dataset, std), raw["id"]
+        assert record.details["dialect"] == expected_dialect(dataset, raw)
+        assert our_steps(record) == adp_steps(dataset, std, raw), raw["id"]
 
 
-@pytest.mark.parametrize("dataset", sorted(FIXTURE_DIALECTS))
+@pytest.mark.parametrize("dataset", ["agenttuning_alfworld", "agenttuning_os", "codeactinstruct"])
 def test_forced_dialect_gives_the_same_steps(dataset):
     for raw, _ in pairs(dataset):
         assert convert(raw, dialect=FIXTURE_DIALECTS[dataset]).trajectory == convert(raw).trajectory
+
+
+def test_forced_markdown_reads_every_block_as_code_auto_only_the_blocks_that_ran():
+    for raw, _ in pairs("code_feedback"):
+        forced = [s for s in convert(raw, dialect="markdown").trajectory if isinstance(s, CodeAction)]
+        auto = [s for s in convert(raw).trajectory if isinstance(s, CodeAction)]
+        turns_with_code = [t for t in raw["messages"] if t["role"] == "assistant" and "```" in t["content"]]
+        assert len(forced) >= len(turns_with_code) and all(step in forced for step in auto)
+    shown = next(raw for raw, _ in pairs("code_feedback") if raw["id"] == 46263)
+    assert [type(s) for s in convert(shown).trajectory[:2]] == [TextObservation, MessageAction]
+    assert [type(s) for s in convert(shown, dialect="markdown").trajectory[:3]] == [
+        TextObservation,
+        CodeAction,
+        MessageAction,
+    ]
 
 
 @pytest.mark.parametrize("dataset", ["agenttuning_os", "codeactinstruct", "code_feedback"])
@@ -101,7 +133,8 @@ def test_code_actions_match_adp(dataset):
         ours = [
             s for s, prev in zip(steps[1:], steps) if isinstance(s, CodeAction) and isinstance(prev, TextObservation)
         ]
-        theirs = [s for s in std["content"] if s["class_"] == "code_action"]
+        shown_only = [not r for r in ran(raw)] if dataset == "code_feedback" else [False] * len(std["content"])
+        theirs = [s for s, shown in zip(std["content"], shown_only) if s["class_"] == "code_action" and not shown]
         assert [(s.language, s.content, s.reasoning or "") for s in ours] == [
             (s["language"], s["content"], (s["description"] or "").strip()) for s in theirs
         ]
@@ -187,7 +220,7 @@ def test_markdown_keeps_every_code_block_and_trailing_prose():
     assert reply[1].reasoning == "Now, let's execute the code to encrypt the given text string."
     assert reply[1].content.endswith("encrypted_text = caesar_cipher(plaintext)\nencrypted_text")
     raw = next(r for r, _ in pairs("code_feedback") if r["id"] == 46263)
-    steps = convert(raw).trajectory
+    steps = convert(raw, dialect="markdown").trajectory
     assert [type(s) for s in steps[:3]] == [TextObservation, CodeAction, MessageAction]
     assert steps[1].language == "javascript" and steps[2].content  # the explanation after the code, dropped by ADP
     assert steps[2].content in raw["messages"][1]["content"]
@@ -197,7 +230,7 @@ def test_int_ids_become_strings():
     raw, std = pairs("code_feedback")[0]
     record = convert(raw)
     assert raw["id"] == 13461 and record.source.original_id == "13461" == std["id"]
-    assert record.id == record_id("sharegpt", "sharegpt", "13461")
+    assert record.id == get_converter("sharegpt").record_id("13461", raw)
     assert record.environment.kind == "code_sandbox" and record.task.instruction == raw["messages"][0]["content"]
 
 
@@ -307,3 +340,86 @@ def test_conversion_errors_name_the_field():
         convert({"messages": [{"role": ["user"], "content": "x"}]})
     with pytest.raises(ConversionError, match="field 'system' is list, expected a string"):
         convert({"system": ["be nice"], "conversations": [{"from": "human", "value": "x"}]})
+
+
+HERMES_TOOLS = '[{"type": "function", "function": {"name": "get_stock_price", "description": "Latest price of a stock.", "parameters": {"type": "object", "properties": {"symbol": {"type": "string"}}, "required": ["symbol"]}}}]'
+# NousResearch hermes-function-calling layout: tools in the system prompt, calls and results as tagged text.
+HERMES = {
+    "id": "hermes-1",
+    "conversations": [
+        {
+            "from": "system",
+            "value": f"You are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. <tools>\n{HERMES_TOOLS}\n</tools> For each function call return a json object.",
+        },
+        {"from": "human", "value": "What is Tesla trading at?"},
+        {
+            "from": "gpt",
+            "value": "<tool_call>\n{'arguments': {'symbol': 'TSLA'}, 'name': 'get_stock_price'}\n</tool_call>",
+        },
+        {
+            "from": "tool",
+            "value": '<tool_response>\n{"name": "get_stock_price", "content": {"price": 251.3}}\n</tool_response>',
+        },
+        {"from": "gpt", "value": "Tesla (TSLA) trades at $251.30."},
+    ],
+}
+
+
+def test_hermes_tool_calls_written_as_text():
+    record = convert(HERMES)
+    call, result, answer = record.trajectory[2:]
+    assert call == ApiAction(function="get_stock_price", kwargs={"symbol": "TSLA"})  # its dict was printed with repr
+    assert result == TextObservation(
+        content='{"name": "get_stock_price", "content": {"price": 251.3}}', source="tool", name="get_stock_price"
+    )
+    assert answer == MessageAction(content="Tesla (TSLA) trades at $251.30.")
+    assert [t.name for t in record.environment.tools] == ["get_stock_price"] and record.environment.kind == "tool_use"
+    assert record.environment.tools[0].parameters["required"] == ["symbol"]
+    # text_calls=off keeps the markup as text.
+    off = convert(HERMES, text_calls="off")
+    assert isinstance(off.trajectory[2], MessageAction) and off.trajectory[2].content.startswith("<tool_call>")
+
+
+def test_calls_listed_beside_a_turn_and_a_non_standard_tool_list():
+    raw = {
+        "id": "api-1",
+        "available_tools": [{"name": "get_weather", "description": "Weather now.", "parameters": {"type": "object"}}],
+        "conversations": [
+            {"from": "human", "value": "Weather in Paris?"},
+            {
+                "from": "gpt",
+                "value": "Let me look it up.",
+                "thoughts": "The user wants the current weather.",
+                "actions": [{"API_name": "get_weather", "API_params": {"city": "Paris"}}],
+                "weight": 1,
+            },
+            {"from": "function", "value": '{"temp": 18}'},
+            {"from": "gpt", "value": "18°C in Paris."},
+        ],
+    }
+    record = convert(raw)
+    assert record.trajectory[1] == ApiAction(
+        function="get_weather",
+        kwargs={"city": "Paris"},
+        reasoning="The user wants the current weather.\n\nLet me look it up.",
+    )
+    assert record.trajectory[2] == TextObservation(content='{"temp": 18}', source="tool", name="get_weather")
+    assert [t.name for t in record.environment.tools] == ["get_weather"]
+    assert record.details == {"dialect": "plain", "turn_fields": {"1": {"weight": 1}}}  # kept, not dropped
+
+
+def test_auto_dialect_leaves_snippets_in_a_prose_summary_as_prose():
+    raw = {
+        "conversations": [
+            {"from": "human", "value": "Sum 1..10 in Python."},
+            {"from": "gpt", "value": "Running it:\n```python\nprint(sum(range(11)))\n```"},
+            {"from": "human", "value": "Execution result: \n55"},
+            {"from": "gpt", "value": "The sum is 55. In short, the code was:\n```python\nsum(range(11))\n```\nDone."},
+        ]
+    }
+    steps = convert(raw).trajectory
+    assert [s.class_ for s in steps] == ["text_observation", "code_action", "text_observation", "message_action"]
+    assert steps[3].content == raw["conversations"][3]["value"]  # the summary keeps its snippet
+    # Only snippets, nothing run: a plain chat.
+    shown = {"conversations": [raw["conversations"][0], raw["conversations"][3]]}
+    assert convert(shown).details["dialect"] == "plain" and isinstance(convert(shown).trajectory[1], MessageAction)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import copy
 
+import orjson
 import pytest
 
+from data_catalog.convert import convert_files
 from data_catalog.sources import get_converter
 from data_catalog.sources.swe_agent import split_command_block
+from schemas.io import read_records
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
 from tests.conftest import ADP_FIXTURES
 from tests.data_catalog.sources.conversion_helpers import convert_lines, drop_adp_synthetic_finish, kinds, load
@@ -136,8 +139,12 @@ def test_bad_records_are_quarantined(raws, tmp_path):
         "missing field 'trajectory'",
     ]
     # The same instance twice: the second copy is a duplicate id, not a second record.
-    stats, _, quarantine = convert_lines("swe_agent", [raws[0], raws[0]], tmp_path)
-    assert (stats.converted, stats.quarantined) == (1, 1) and quarantine[0]["error"].startswith("duplicate record id")
+    stats, records, quarantine = convert_lines("swe_agent", [raws[0], raws[0]], tmp_path)
+    assert (stats.converted, stats.quarantined) == (1, 1) and (quarantine[0]["source"], quarantine[0]["index"]) == (
+        str(tmp_path / "swe_agent.jsonl"),
+        1,
+    )
+    assert quarantine[0]["error"] == f"duplicate record {records[0].id!r}: the same content as item 0"
 
 
 def test_command_block_with_a_nested_fence():
@@ -145,3 +152,101 @@ def test_command_block_with_a_nested_fence():
     discussion, command = split_command_block(text)
     assert discussion == "Add an example to the README."
     assert command == "edit 3:3\n```python\nprint(1)\n```\nend_of_edit"
+
+
+SYSTEM = """SETTING: You are an autonomous programmer.
+
+COMMANDS:
+open:
+  docstring: opens the file at the given path in the editor.
+  signature: open <path> [<line_number>]
+  arguments:
+    - path (string) [required]: the path to the file to open
+    - line_number (integer) [optional]: the line number to move the window to
+
+submit:
+  docstring: submits your current code and terminates the session
+  signature: submit
+"""
+# SWE-agent's own .traj as it writes it: trajectory / history / info, no instance_id or target.
+NATIVE_TRAJ = {
+    "environment": "swe_main",
+    "trajectory": [{"action": "open src/app.py", "observation": "[File: src/app.py]", "thought": "Open it."}],
+    "history": [
+        {"role": "system", "content": SYSTEM, "agent": "primary"},
+        {"role": "user", "content": "Here is a demonstration: ...", "agent": "primary", "is_demo": True},
+        {
+            "role": "user",
+            "content": "We're currently solving the following issue within our repository. Here's the issue text:\nISSUE:\nCrash on empty input\n\nINSTRUCTIONS:\nFix it.",
+            "agent": "primary",
+        },
+        {
+            "role": "assistant",
+            "content": "Open the app first.\n```\nopen src/app.py 12\n```",
+            "thought": "Open the app first.",
+            "action": "open src/app.py 12",
+            "agent": "primary",
+        },
+        {"role": "user", "content": "[File: src/app.py (40 lines total)]", "agent": "primary"},
+        {"role": "assistant", "content": "Done.\n```\nsubmit\n```", "agent": "primary"},
+    ],
+    "info": {
+        "exit_status": "submitted",
+        "submission": "diff --git a/src/app.py b/src/app.py\n",
+        "model_stats": {"api_calls": 2},
+    },
+    "replay_config": '{"problem_statement": {"id": "acme__app-7", "text": "Crash on empty input"}}',
+}
+
+
+def test_native_traj_files_convert(tmp_path):
+    path = tmp_path / "acme__app-7.traj"
+    path.write_bytes(orjson.dumps(NATIVE_TRAJ, option=orjson.OPT_INDENT_2))
+    stats = convert_files("swe_agent", [str(path)], tmp_path / "swe.parquet")
+    (record,) = read_records(tmp_path / "swe.parquet")
+    assert (stats.converted, stats.quarantined) == (1, 0)
+    assert record.source.original_id == "acme__app-7" and record.task.instruction == "Crash on empty input"
+    assert [s.class_ for s in record.trajectory] == [
+        "text_observation",
+        "text_observation",
+        "text_observation",
+        "api_action",
+        "text_observation",
+        "api_action",
+    ]
+    assert record.trajectory[1].source == "user" and record.trajectory[4].source == "environment"
+    assert (record.trajectory[3].function, record.trajectory[3].kwargs) == (
+        "open",
+        {"path": "src/app.py", "line_number": 12},
+    )
+    assert [t.name for t in record.environment.tools] == ["open", "submit"]
+    assert record.details["exit_status"] == "submitted" and record.details["submission"].startswith("diff --git")
+    assert record.verifier.kind == "none" and record.lineage.usage == {"api_calls": 2}
+    # Without a replay config the file's name is the instance id.
+    path.write_bytes(orjson.dumps({k: v for k, v in NATIVE_TRAJ.items() if k != "replay_config"}))
+    convert_files("swe_agent", [str(path)], tmp_path / "swe2.parquet")
+    assert next(read_records(tmp_path / "swe2.parquet")).source.original_id == "acme__app-7"
+
+
+def test_native_traj_with_function_calling():
+    raw = {
+        "history": [
+            {"role": "system", "content": "You are a helpful assistant."},
+            {"role": "user", "content": [{"type": "text", "text": "<pr_description>\nFix it\n</pr_description>"}]},
+            {
+                "role": "assistant",
+                "content": "Look around.",
+                "tool_calls": [
+                    {"id": "call_1", "type": "function", "function": {"name": "bash", "arguments": '{"command": "ls"}'}}
+                ],
+            },
+            {"role": "tool", "content": [{"type": "text", "text": "app.py"}], "tool_call_ids": ["call_1"]},
+        ],
+        "info": {"exit_status": "exit_cost"},
+    }
+    record = get_converter("swe_agent").convert(raw)
+    assert record.task.instruction == "Fix it"
+    assert record.trajectory[2] == CodeAction(
+        language="bash", content="ls", tool_call_id="call_1", reasoning="Look around."
+    )
+    assert record.trajectory[3] == TextObservation(content="app.py", source="tool", name="bash", tool_call_id="call_1")

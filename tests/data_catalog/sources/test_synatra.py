@@ -87,4 +87,5 @@ def test_bad_records_are_quarantined(raws, tmp_path):
     errors = [row["error"] for row in quarantine]
     assert errors[0].startswith("prompt lacks the observation")
     assert errors[1:3] == ["missing field 'response'", "field 'prompt' is list, expected str"]
-    assert errors[3].startswith("duplicate record id")  # the same step twice has the same content hash
+    assert errors[3].startswith("duplicate record ")  # the same step twice has the same content hash
+    assert errors[3].endswith("the same content as item 0") and quarantine[3]["index"] == 4

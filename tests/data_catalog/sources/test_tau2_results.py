@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import copy
 
+import orjson
 import pytest
 
+from data_catalog.convert import convert_files
 from data_catalog.sources import get_converter
+from schemas.io import read_records
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from tests.conftest import TAU_FIXTURES
 from tests.data_catalog.sources.conversion_helpers import convert_lines, load
@@ -113,9 +116,7 @@ def test_bad_simulations_are_quarantined(document, tmp_path):
     sims[3]["messages"][1]["role"] = "customer"
     del sims[4]["messages"]
     sims[5]["reward_info"]["reward"] = None
-    sims[6]["messages"][1]["tool_calls"] = [
-        {"id": "u1", "name": "toggle_roaming", "arguments": {}, "requestor": "user"}
-    ]
+    sims[6]["messages"].insert(2, {"role": "tool", "id": "u9", "content": "ok", "requestor": "user"})
     stats, converted, quarantine = convert_lines("tau2_results", [doc, {"tasks": []}], tmp_path)
     assert (stats.read, stats.converted, stats.quarantined) == (21, 14, 7)
     errors = [row["error"] for row in quarantine]
@@ -124,5 +125,79 @@ def test_bad_simulations_are_quarantined(document, tmp_path):
     assert "unknown role 'customer'" in errors[2]
     assert errors[3] == "missing field 'messages'"
     assert errors[4] == "field 'reward' is NoneType, expected int/float"
-    assert "user-side tool calls" in errors[5]
+    assert "user-side tool result for call id 'u9' answers no earlier user call" in errors[5]
     assert errors[6].startswith("not a τ² results file")
+
+
+# A dual-control (telecom) simulation as τ² writes it: the user acts on its own phone.
+TELECOM_SIM = {
+    "id": "sim-telecom-1",
+    "task_id": "[mobile_data_issue]airplane_mode_on",
+    "trial": 0,
+    "termination_reason": "user_stop",
+    "reward_info": {"reward": 1.0, "reward_basis": ["ENV_ASSERTION"], "reward_breakdown": {"ENV_ASSERTION": 1.0}},
+    "messages": [
+        {"role": "assistant", "content": "Hi! How can I help you today?"},
+        {"role": "user", "content": "My mobile data does not work."},
+        {"role": "assistant", "content": "Please check your status bar."},
+        {
+            "role": "user",
+            "content": None,
+            "tool_calls": [{"id": "u1", "name": "check_status_bar", "arguments": {}, "requestor": "user"}],
+        },
+        {"role": "tool", "id": "u1", "content": "Airplane mode: ON", "requestor": "user", "error": False},
+        {"role": "user", "content": "It says airplane mode is on."},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "a1", "name": "get_customer_by_phone", "arguments": {"phone": "555-123-2002"}}],
+        },
+        {"role": "tool", "id": "a1", "content": '{"customer_id": "C1"}', "requestor": "assistant"},
+        {
+            "role": "user",
+            "content": "Turning it off now.",
+            "tool_calls": [
+                {"id": "u2", "name": "toggle_airplane_mode", "arguments": {"enable": False}, "requestor": "user"}
+            ],
+        },
+        {"role": "tool", "id": "u2", "content": "Airplane mode is now OFF.", "requestor": "user"},
+    ],
+}
+
+
+def test_dual_control_user_calls_are_user_observations(tmp_path):
+    stats, (record,), _ = convert_lines("tau2_results", [TELECOM_SIM], tmp_path)
+    steps = record.trajectory
+    assert len(steps) == 9  # the user's call and its result are one observation
+    status, turned_off = steps[3], steps[8]
+    assert (status.source, status.name, status.tool_call_id) == ("user", "check_status_bar", "u1")
+    assert orjson.loads(status.content) == {
+        "tool_call": {"name": "check_status_bar", "arguments": {}},
+        "result": "Airplane mode: ON",
+    }
+    assert steps[7] == TextObservation(content="Turning it off now.", source="user")
+    assert orjson.loads(turned_off.content)["tool_call"]["arguments"] == {"enable": False}
+    assert orjson.loads(turned_off.content)["result"] == "Airplane mode is now OFF."
+    # The agent's own call and result stay an ApiAction and a tool observation.
+    assert [s.class_ for s in steps[4:7]] == ["text_observation", "api_action", "text_observation"]
+    assert steps[6].source == "tool" and steps[6].tool_call_id == "a1"
+    assert stats.converted == 1 and record.verifier.result.passed is True
+
+
+def test_results_directory_and_a_single_simulation_file(document, tmp_path):
+    """τ²'s directory layout: results.json (info, tasks, index) + simulations/<id>.json, one simulation each."""
+    run = tmp_path / "run"
+    (run / "simulations").mkdir(parents=True)
+    meta = {k: v for k, v in document.items() if k != "simulations"}
+    meta["simulation_index"] = [{"id": s["id"], "task_id": s["task_id"]} for s in document["simulations"][:3]]
+    (run / "results.json").write_bytes(orjson.dumps(meta, option=orjson.OPT_INDENT_2))
+    for sim in document["simulations"][:3]:
+        (run / "simulations" / f"{sim['id']}.json").write_bytes(orjson.dumps(sim, option=orjson.OPT_INDENT_2))
+    whole = convert_files("tau2_results", [str(run / "results.json")], tmp_path / "whole.parquet")
+    assert (whole.read, whole.converted) == (3, 3)
+    one_file = sorted((run / "simulations").glob("*.json"))[0]
+    single = convert_files("tau2_results", [str(one_file)], tmp_path / "one.parquet")
+    (record,) = read_records(tmp_path / "one.parquet")
+    assert single.converted == 1 and record.task.instruction  # its task, joined from ../results.json
+    assert record.environment.name == "airline" and record.verifier.spec
+    assert record.source.original_id == one_file.stem

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from data_catalog.convert import convert_files
 from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConvertOptions
+from schemas.io import read_records
 from tests.conftest import TAU_FIXTURES
 from tests.data_catalog.sources.conversion_helpers import convert_lines, load
 
@@ -69,15 +71,30 @@ def test_same_task_id_in_two_domains_gets_two_ids():
     assert airline.id != retail.id
 
 
-def test_mock_tasks_need_the_domain_option(tmp_path):
-    tasks = load(DOMAINS / "v1.0.1/domains/mock/tasks.json")
-    stats, _, quarantine = convert_lines("tau2_tasks", tasks, tmp_path)
-    assert stats.converted == 0 and stats.quarantined == 10
-    assert quarantine[0]["error"] == "task 'create_task_1' names no domain; give the domain option"
-    records = _convert(DOMAINS / "v1.0.1/domains/mock/tasks.json", domain="mock")
+def test_mock_tasks_need_no_domain_option_in_their_own_folder(tmp_path):
+    """The mock domain's tasks name no domain: τ²'s layout (domains/mock/tasks.json) says it."""
+    path = DOMAINS / "v1.0.1/domains/mock/tasks.json"
+    stats = convert_files("tau2_tasks", [str(path)], tmp_path / "mock.parquet")
+    records = list(read_records(tmp_path / "mock.parquet"))
+    assert (stats.converted, stats.quarantined) == (10, 0) and {r.environment.name for r in records} == {"mock"}
     assert records[0].task.instruction.startswith("You are a team member who needs to create a task")
     assert records[0].task.user_scenario["persona"].startswith("Professional and direct")
     assert records[0].verifier.spec["actions"][0]["name"] == "create_task"
+
+
+def test_elsewhere_the_domain_comes_from_the_tools_the_task_calls(tmp_path):
+    scenario = {"persona": None, "instructions": "Create a task called 'Standup' for user_1."}
+    calls_mock_tool = {
+        "id": "t1",
+        "user_scenario": scenario,
+        "evaluation_criteria": {"actions": [{"action_id": "a", "name": "create_task", "arguments": {}}]},
+    }
+    calls_nothing = {"id": "t2", "user_scenario": scenario, "evaluation_criteria": {"nl_assertions": ["polite"]}}
+    stats, records, quarantine = convert_lines("tau2_tasks", [calls_mock_tool, calls_nothing], tmp_path)
+    assert (stats.converted, stats.quarantined) == (1, 1) and records[0].environment.name == "mock"
+    assert quarantine[0]["error"] == "task 't2' names no domain and calls no domain's tools; give the domain option"
+    stats, records, _ = convert_lines("tau2_tasks", [calls_nothing], tmp_path, domain="mock")
+    assert stats.converted == 1 and records[0].environment.name == "mock"
 
 
 def test_bad_tasks_are_quarantined(tmp_path):

@@ -48,3 +48,47 @@ def test_dialect_detection_order():
     assert detect_dialect(["```python\nx\n```", "THOUGHT: go\nACTION: look"]) == "react"
     assert detect_dialect(["ACTION: look", "<execute>print(1)</execute>"]) == "codeact"
     assert detect_dialect(["Sure.", "```\nplain output\n```"]) == "plain"
+
+
+def test_react_action_names_are_one_word_and_labelled_lines_are_arguments():
+    """AgentInstruct's db, mind2web and webshop turns: the lines labelled after (or right before) the action line."""
+    # db: "Action: Answer" + "Final Answer: [...]" is the answer, not a tool named "answer\nfinal".
+    assert react_steps("New record created in the table 'Books'\nAction: Answer\nFinal Answer: [\"none\"]") == [
+        {"class_": "message_action", "content": '["none"]', "reasoning": "New record created in the table 'Books'"}
+    ]
+    # mind2web: the element choice before the action line, the typed value after it.
+    assert react_steps("Thought: The maximum budget needs to be set.\nAnswer: C.\nAction: SET\nValue: $50,000") == [
+        {
+            "class_": "api_action",
+            "function": "set",
+            "kwargs": {"answer": "C.", "value": "$50,000"},
+            "tool_call_id": None,
+            "reasoning": "The maximum budget needs to be set.",
+        }
+    ]
+    click = react_steps("Thought: Select the dealer quote.\nAction: CLICK\nAnswer: B.")[0]
+    assert (click["function"], click["kwargs"], click["reasoning"]) == (
+        "click",
+        {"answer": "B."},
+        "Select the dealer quote.",
+    )
+    # A value that runs over several lines stays whole; a multi-word action keeps its argument.
+    typed = react_steps("Action: TYPE\nValue: line one\nline two")[0]
+    assert (typed["function"], typed["kwargs"]) == ("type", {"value": "line one\nline two"})
+    assert react_steps("Action: jump\nover the fence")[0]["kwargs"] == {"argument": "over the fence"}
+    # A thought whose last line happens to be labelled keeps it: only known argument labels come before the action.
+    assert react_steps("Thought: look first.\nNote: the lamp is on.\nAction: look")[0]["reasoning"] == (
+        "look first.\nNote: the lamp is on."
+    )
+
+
+def test_react_operation_with_a_sql_block_is_code():
+    steps = react_steps("I need the table.\nAction: Operation\n```sql\nSELECT * FROM Books;\n```")
+    assert steps == [
+        {
+            "class_": "code_action",
+            "language": "sql",
+            "content": "SELECT * FROM Books;",
+            "reasoning": "I need the table.",
+        }
+    ]

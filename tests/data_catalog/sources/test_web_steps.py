@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import copy
 
+import orjson
 import pytest
 
+from data_catalog.convert import convert_files
 from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConvertOptions, RawItem
 from data_catalog.sources.web_steps import parse_action
@@ -24,7 +26,7 @@ def rows():
 
 def _convert(rows, **options):
     converter = get_converter("web_steps", ConvertOptions(extra=options))
-    return list(converter.convert_stream(RawItem("sample", i, r) for i, r in enumerate(rows)))
+    return [r.record for r in converter.convert_stream(RawItem("sample", i, r) for i, r in enumerate(rows))]
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +96,15 @@ def test_shuffled_rows_are_put_back_in_order(rows):
         "https://www.apple.com/",
         "https://support.apple.com/?cid=gn-ols-home-hp-tab",
     ]
-    assert record.id == _convert(group)[0].id
+    assert record.id == _convert(group)[0].id  # the id hashes the rows, whatever their order
+
+
+def test_a_json_array_of_rows_counts_rows_and_trajectories(rows, tmp_path):
+    path = tmp_path / "steps.json"
+    path.write_bytes(orjson.dumps(rows))
+    stats = convert_files("web_steps", [str(path)], tmp_path / "web.parquet")
+    assert (stats.raw_items, stats.read, stats.converted, stats.quarantined) == (30, 5, 5, 0)
+    assert stats.as_dict()["raw_items"] == 30 and stats.as_dict()["read"] == 5
 
 
 def test_interleaved_trajectories_within_the_window_are_grouped(rows):
@@ -108,7 +118,9 @@ def test_a_row_after_its_trajectory_was_written_is_quarantined(rows, tmp_path):
     a = [r for r in rows if r["id"] == "openweb_6442"]
     b = [r for r in rows if r["id"] == "openweb_786"]
     stats, records, quarantine = convert_lines("web_steps", [a[0], *b, a[1]], tmp_path, open_groups="1")
-    assert (stats.raw_items, stats.converted, stats.quarantined) == (7, 2, 1)
+    # read counts trajectories (two, plus the late row on its own), rows the step rows: both reported.
+    assert (stats.raw_items, stats.read, stats.converted, stats.quarantined) == (7, 3, 2, 1)
+    assert quarantine[0]["index"] == 6
     assert quarantine[0]["error"].startswith(
         "step of trajectory 'openweb_6442' comes after that trajectory was written"
     )
@@ -124,6 +136,10 @@ def test_action_shapes():
     }
     assert parse_action("```goto [https://x.org]```").kwargs == {"url": "https://x.org"}
     assert parse_action("```tab_focus [2]```").kwargs == {"tab_index": 2}
+    # The argument names itself (nnetnav-wa writes it so): its value is what follows the "=".
+    assert parse_action("```scroll [direction=down]```").kwargs == {"direction": "down"}
+    assert parse_action("```tab_focus [tab_index=3]```").kwargs == {"tab_index": 3}
+    assert parse_action("```goto [https://x.org/?q=a]```").kwargs == {"url": "https://x.org/?q=a"}
     assert parse_action("```go_back```") == ApiAction(function="go_back", kwargs={})
     # Not an action of this action space (or no code span): the turn is kept as a message.
     assert parse_action("```fill [3] [x]```") == MessageAction(content="```fill [3] [x]```")
@@ -140,7 +156,7 @@ def test_bad_rows_are_quarantined(rows, tmp_path):
     stats, records, quarantine = convert_lines(
         "web_steps", [group[0], no_page, extra_role, no_id, "{oops", group[1]], tmp_path
     )
-    assert (stats.read, stats.converted, stats.quarantined) == (5, 1, 4)
+    assert (stats.raw_items, stats.read, stats.converted, stats.quarantined) == (6, 5, 1, 4)
     assert [row["error"] for row in quarantine][:4] == [
         "user turn lacks the URL / OBJECTIVE / PREVIOUS ACTIONS sections of a rendered page",
         "messages[3]: unexpected role 'tool' (a step is one system, user and assistant turn)",

@@ -23,8 +23,9 @@ class BackendConfig(StageConfig):
     """Generation backend: transformers, vllm, openai or a plug-in's name (default: vllm with a GPU, else transformers)."""
     model: str = "default"
     """'default' (SmolLM2-135M-Instruct), a model folder, a .gguf file, or a served model name (openai)."""
-    base_url: str | None = None
-    """OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1 (openai backend only)."""
+    base_url: list[str] = Field(default_factory=list)
+    """OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1 (openai backend only); give it more than once
+    for a fleet of servers: requests go to whichever has the most free room."""
     max_model_len: int = Field(DEFAULT_MAX_MODEL_LEN, ge=16)
     """Context length: prompt + max_tokens must fit."""
     overflow: Overflow = "reject"
@@ -44,6 +45,11 @@ class BackendConfig(StageConfig):
         if name is not None and name not in BACKENDS:
             raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(sorted(BACKENDS))}")
         return name
+
+    @field_validator("base_url", mode="before")
+    @classmethod
+    def _one_url_or_many(cls, value: object) -> object:
+        return [value] if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _server_for_openai(self) -> Self:

@@ -1,9 +1,12 @@
-"""Any OpenAI-compatible chat server (``vllm serve``, a hosted endpoint) as a batch backend.
+"""Any OpenAI-compatible chat server (``vllm serve``, a hosted endpoint), or a fleet of them, as a batch backend.
 
-Requests go out concurrently under an AIMD limiter (generators/aimd.py).
-429, 5xx, timeouts and refused connections are retried with backoff; when the
-retries run out the whole batch stops with a GenerationError that names the
-server (results that completed before are already delivered). Other 4xx answers
+Requests go out concurrently, each server under its own AIMD limiter
+(generators/aimd.py). With several base URLs (a vLLM fleet) each request, and
+each retry, goes to the server with the most free room right now, so a slow
+or overloaded server gets less and a dead one is routed around. 429, 5xx,
+timeouts and refused connections are retried with backoff; when the retries
+run out the whole batch stops with a GenerationError that names the servers
+(results that completed before are already delivered). Other 4xx answers
 (e.g. a prompt the server finds too long) become that request's error.
 
 When ``model`` is a local folder (as with ``vllm serve <folder>``) its tokenizer
@@ -16,6 +19,7 @@ import asyncio
 import concurrent.futures
 import time
 from collections.abc import Awaitable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -51,6 +55,18 @@ def run_sync(coro: Awaitable[T]) -> T:
         return pool.submit(asyncio.run, coro).result()
 
 
+@dataclass
+class Server:
+    """One server of the fleet: its URL, its own concurrency limiter, and how many requests it was sent."""
+
+    base_url: str
+    limiter: AimdLimiter
+    sent: int = 0
+
+    def room(self) -> float:
+        return int(self.limiter.limit) - self.limiter.active
+
+
 class OpenAIBackend(Backend):
     name = "openai"
     capabilities = Capabilities(supports_tools=True, supports_json_schema=True, supports_logprobs=True)
@@ -58,7 +74,7 @@ class OpenAIBackend(Backend):
     def __init__(
         self,
         model: str,
-        base_url: str,
+        base_url: str | list[str],
         api_key: str = "EMPTY",
         max_concurrency: int = 32,
         retry: RetryPolicy = RetryPolicy(),
@@ -69,9 +85,11 @@ class OpenAIBackend(Backend):
         local = Path(str(model)).expanduser()
         self.model = resolve_model(model) if model in ("default", None) or local.exists() else model
         self._model_id = model_identity(self.model)
-        self.base_url = base_url
+        urls = [base_url] if isinstance(base_url, str) else list(base_url)
+        if not urls:
+            raise ValueError("the openai backend needs at least one base URL")
+        self.servers = [Server(url, AimdLimiter(max_concurrency)) for url in urls]
         self.api_key = api_key
-        self.limiter = AimdLimiter(max_concurrency)
         self.retry = retry
         self.timeout_s = timeout_s
         self.renderer = load_renderer(self.model, max_model_len, overflow) if Path(self.model).is_dir() else None
@@ -95,12 +113,18 @@ class OpenAIBackend(Backend):
     async def agenerate(
         self, requests: list[ChatRequest], params: SamplingParams, on_result: OnResult | None = None
     ) -> list[GenerationResult]:
-        self.limiter.reset_loop()
-        client = openai.AsyncOpenAI(base_url=self.base_url, api_key=self.api_key, max_retries=0, timeout=self.timeout_s)
+        clients = []
+        for server in self.servers:
+            server.limiter.reset_loop()
+            clients.append(
+                openai.AsyncOpenAI(
+                    base_url=server.base_url, api_key=self.api_key, max_retries=0, timeout=self.timeout_s
+                )
+            )
         results: list[GenerationResult | None] = [None] * len(requests)
 
         async def one(i: int, request: ChatRequest) -> None:
-            results[i] = await self._one(client, request, request.params(params))
+            results[i] = await self._one(clients, request, request.params(params))
             if on_result:
                 on_result(i, results[i])
 
@@ -111,7 +135,8 @@ class OpenAIBackend(Backend):
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            await client.close()
+            for client in clients:
+                await client.close()
         return results  # type: ignore[return-value]
 
     def _payload(self, request: ChatRequest, params: SamplingParams, messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -137,7 +162,9 @@ class OpenAIBackend(Backend):
             }
         return payload
 
-    async def _one(self, client: openai.AsyncOpenAI, request: ChatRequest, params: SamplingParams) -> GenerationResult:
+    async def _one(
+        self, clients: list[openai.AsyncOpenAI], request: ChatRequest, params: SamplingParams
+    ) -> GenerationResult:
         messages, notice = request.messages, None
         if self.renderer is not None:
             prepared = self.renderer.prepare(request, params.max_tokens)
@@ -146,7 +173,7 @@ class OpenAIBackend(Backend):
             messages, notice = prepared.messages, prepared.notice
         started = time.perf_counter()
         try:
-            response = await self._with_retries(client, self._payload(request, params, messages))
+            response = await self._with_retries(clients, self._payload(request, params, messages))
         except openai.APIStatusError as exc:  # a 4xx other than 429: this request's problem
             return GenerationResult(error=f"server refused the request: {exc.message}")
         tools = normalize_tools(request.tools)
@@ -158,22 +185,27 @@ class OpenAIBackend(Backend):
             notice=notice,
         )
 
-    async def _with_retries(self, client: openai.AsyncOpenAI, payload: dict[str, Any]) -> Any:
+    async def _with_retries(self, clients: list[openai.AsyncOpenAI], payload: dict[str, Any]) -> Any:
         last: Exception | None = None
         for attempt in range(self.retry.max_retries + 1):
+            # The server with the most free room; on ties the one sent the least, so a fleet fills evenly.
+            index = max(range(len(self.servers)), key=lambda i: (self.servers[i].room(), -self.servers[i].sent))
+            server = self.servers[index]
             try:
-                async with self.limiter:
+                async with server.limiter:
                     self.attempts += 1
-                    response = await client.chat.completions.create(**payload)
-                self.limiter.on_success()
+                    server.sent += 1
+                    response = await clients[index].chat.completions.create(**payload)
+                server.limiter.on_success()
                 return response
             except _RETRYABLE as exc:
                 last = exc
-                self.limiter.on_overload()
+                server.limiter.on_overload()
                 if attempt < self.retry.max_retries:
                     await asyncio.sleep(self.retry.delay(attempt, _retry_after(exc)))
+        urls = ", ".join(server.base_url for server in self.servers)
         raise GenerationError(
-            f"OpenAI-compatible server at {self.base_url} did not answer after "
+            f"OpenAI-compatible server at {urls} did not answer after "
             f"{self.retry.max_retries + 1} attempts: {type(last).__name__}: {last}"
         ) from last
 

@@ -43,11 +43,11 @@ def ui(cfg: UiConfig) -> None:
     command = [sys.executable, "-m", "dagster", "dev", "-m", DEFINITIONS_MODULE]
     command += ["-h", cfg.host, "-p", str(cfg.port), "--log-level", cfg.log_level]
     say(f"Dagster UI: http://{cfg.host}:{cfg.port}  (DAGSTER_HOME={env['DAGSTER_HOME']}; Ctrl-C stops it)")
-    server = subprocess.Popen(command, env=env, start_new_session=True)
+    server = subprocess.Popen(command, env=env)
+    # dagster dev shuts its webserver and daemon down cleanly on SIGTERM to its own process: pass ours on.
+    signal.signal(signal.SIGTERM, lambda *_: server.send_signal(signal.SIGTERM))
     try:
         code = server.wait()
-    except KeyboardInterrupt:
-        # dagster dev shuts its webserver and daemon down cleanly on SIGINT/SIGTERM to its own process.
-        server.send_signal(signal.SIGTERM)
+    except KeyboardInterrupt:  # Ctrl-C reached dagster dev too (same process group): let it finish stopping
         code = server.wait(timeout=60)
     raise SystemExit(code)

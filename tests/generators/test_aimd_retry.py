@@ -79,7 +79,7 @@ def test_429_and_500_are_retried_until_success():
         result = backend.generate([REQUEST], SamplingParams(max_tokens=4, seed=3))[0]
     assert result.texts == ["hello"] and result.tokens_in == 5 and result.tokens_out == 2
     assert backend.attempts == 4 and len(server.bodies) == 4
-    assert backend.limiter.decreases >= 1 and backend.limiter.limit < 8
+    assert backend.servers[0].limiter.decreases >= 1 and backend.servers[0].limiter.limit < 8
     sent = server.bodies[-1]
     assert sent["model"] == "scripted" and sent["max_tokens"] == 4 and sent["seed"] == 3
     assert sent["messages"] == [{"role": "user", "content": "hi"}]

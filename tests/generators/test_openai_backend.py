@@ -80,3 +80,28 @@ def test_cache_hits_do_not_depend_on_concurrency(server, smol_path, tmp_path):
     rerun = CachedGenerator(OpenAIBackend(smol_path, server.base_url, max_concurrency=1), cache)
     assert [r.texts for r in rerun.generate(requests, params)] == [r.texts for r in first]
     assert rerun.ledger.summary.calls == 0 and rerun.ledger.summary.cache_hits == 5
+
+
+def served_requests(base_url: str) -> float:
+    """Requests a vllm serve finished, from its own Prometheus metrics."""
+    import httpx
+
+    text = httpx.get(base_url.removesuffix("/v1") + "/metrics", timeout=10).text
+    lines = [line for line in text.splitlines() if line.startswith("vllm:request_success_total")]
+    return sum(float(line.rsplit(" ", 1)[1]) for line in lines)
+
+
+def test_a_fleet_of_two_servers_shares_the_requests(server, smol_path, tmp_path):
+    from generators.vllm_server import VllmServer
+
+    questions = [ask(f"Count to {i}.") for i in range(12)]
+    params = SamplingParams(max_tokens=8)
+    alone = OpenAIBackend(smol_path, server.base_url, max_concurrency=4).generate(questions, params)
+    with VllmServer(smol_path, tmp_path / "second.log") as second:
+        before = [served_requests(server.base_url), served_requests(second.base_url)]
+        fleet = OpenAIBackend(smol_path, [server.base_url, second.base_url], max_concurrency=4)
+        results = fleet.generate(questions, params)
+        after = [served_requests(server.base_url), served_requests(second.base_url)]
+    assert [r.texts for r in results] == [r.texts for r in alone]  # greedy: the same answers from either server
+    assert [s.sent for s in fleet.servers] == [b - a for a, b in zip(before, after)]
+    assert all(s.sent >= 3 for s in fleet.servers) and sum(s.sent for s in fleet.servers) == 12

@@ -28,12 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from data_catalog.sources import get_converter
-from data_catalog.sources.base import Converter, ConvertOptions, Quarantined, RawItem
-from data_catalog.sources.reader import read_raw_items
 from schemas.stage_config import StageConfig
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where they are used: `aceforge --help` needs ConvertConfig only
+    from data_catalog.sources.base import Converter, ConvertOptions, RawItem
     from schemas.io import QuarantineWriter, RecordWriter
 
 EXAMPLES_PER_KIND = 3
@@ -54,6 +52,8 @@ class ConvertConfig(StageConfig):
     """Processes that convert at once: several inputs, or one big JSONL input in chunks (grouping formats: 1)."""
 
     def convert_options(self) -> ConvertOptions:
+        from data_catalog.sources.base import ConvertOptions
+
         return ConvertOptions(dataset=self.dataset, license=self.license, extra=dict(self.option))
 
 
@@ -165,6 +165,8 @@ def convert_files(
     into place when the run finishes. ``on_progress`` gets the raw items read so far.
     """
     from data_catalog.convert_chunks import convert_in_chunks
+    from data_catalog.sources import get_converter
+    from data_catalog.sources.base import ConvertOptions
     from schemas.io import QuarantineWriter, RecordWriter
 
     output = Path(output)
@@ -191,6 +193,8 @@ def _convert_stream(
     converter: Converter, inputs: list[str], out: Output, on_progress: Callable[[int], None] | None
 ) -> None:
     """A grouping format: its records span raw items, so it reads every input in one stream, here."""
+    from data_catalog.sources.base import Quarantined
+
     stats = out.stats
     rows_accounted = 0
     for result in converter.convert_stream(_counted(inputs, converter, stats, on_progress)):
@@ -208,6 +212,8 @@ def _convert_stream(
 
 
 def _counted(inputs: list[str], converter: Converter, stats: ConvertStats, on_progress) -> Iterator[RawItem]:
+    from data_catalog.sources.reader import read_raw_items
+
     for path in inputs:
         for item in read_raw_items(str(path), converter.items):
             stats.raw_items += 1

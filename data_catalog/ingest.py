@@ -14,18 +14,18 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from data_catalog.catalog import Catalog, DatasetVersion
 from data_catalog.convert import ConvertStats, convert_files
-from data_catalog.demo import write_demo_sources
-from data_catalog.entries import CatalogEntry
-from data_catalog.sources.base import ConvertOptions
-from schemas.record import SCHEMA_VERSION, stable_id
 from schemas.settings import datasets_dir
 from schemas.stage_config import StageConfig
+
+if TYPE_CHECKING:  # the rest is imported where it is used: `aceforge --help` needs IngestConfig only
+    from data_catalog.catalog import Catalog, DatasetVersion
+    from data_catalog.entries import CatalogEntry
+    from data_catalog.sources.base import ConvertOptions
 
 QUARANTINE_SUFFIX = "_quarantine"
 QUARANTINE_SCHEMA_VERSION = "quarantine-1"
@@ -53,6 +53,8 @@ class IngestResult:
 
 
 def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("aceforge")
     except PackageNotFoundError:
@@ -72,6 +74,8 @@ def file_digest(path: str) -> str:
 
 def config_hash(fmt: str, options: ConvertOptions, inputs: list[str]) -> str:
     """What determines an output: changing any part of it gives a different hash."""
+    from schemas.record import SCHEMA_VERSION, stable_id
+
     return stable_id(
         fmt,
         options.dataset,
@@ -111,6 +115,8 @@ def register_outputs(
 
 def input_paths(entry: CatalogEntry) -> list[str]:
     """The entry's input files; a generated source's files (the demo sources) are written first when any is missing."""
+    from data_catalog.demo import write_demo_sources
+
     try:
         return entry.resolve_paths()
     except FileNotFoundError:
@@ -124,6 +130,8 @@ def ingest_entry(
     entry: CatalogEntry, catalog: Catalog | None = None, on_progress: Callable[[int], None] | None = None
 ) -> IngestResult:
     """Convert one source into the data directory and register its outputs."""
+    from data_catalog.catalog import Catalog
+
     inputs = input_paths(entry)
     options = entry.convert_options()
     chash = config_hash(entry.format, options, inputs)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from data_catalog import convert as convert_module
 from data_catalog.convert import CountMismatch, convert_files, error_kind
 from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConvertOptions
@@ -69,7 +68,7 @@ def test_read_is_counted_where_it_is_read_so_a_lost_record_is_an_error(tmp_path,
                 if result.index != 1:  # a bug that drops one record silently
                     yield result
 
-    monkeypatch.setattr(convert_module, "get_converter", lambda fmt, options: Lossy(options))
+    monkeypatch.setattr("data_catalog.sources.get_converter", lambda fmt, options: Lossy(options))
     path = write_jsonl(tmp_path / "in.jsonl", [chat("a"), chat("b", "c2"), chat("c", "c3")])
     with pytest.raises(CountMismatch, match="3 read but 2 converted"):
         convert_files("openai_chat", [path], tmp_path / "out.parquet")
@@ -80,7 +79,7 @@ def test_a_grouping_format_that_loses_a_trajectory_is_an_error(tmp_path, monkeyp
         def convert_stream(self, items):
             yield from list(super().convert_stream(items))[1:]
 
-    monkeypatch.setattr(convert_module, "get_converter", lambda fmt, options: LossyGroups(options))
+    monkeypatch.setattr("data_catalog.sources.get_converter", lambda fmt, options: LossyGroups(options))
     rows = ADP_FIXTURES / "nnetnav-live/sample_raw.json"
     with pytest.raises(CountMismatch, match="30 raw items read but 28 in records and quarantine"):
         convert_files("web_steps", [str(rows)], tmp_path / "out.parquet")

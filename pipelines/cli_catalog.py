@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import duckdb
 import typer
-from rich.table import Table
-from rich.text import Text
 
-from data_catalog.catalog import Catalog
 from pipelines.cli_app import app
 from pipelines.cli_common import FAILED, clip, fail, one_line, out, print_json, say
 
@@ -28,6 +24,11 @@ def list_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False,
 ) -> None:
     """List the registered datasets: name, version, kind, rows, created_at, path."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from data_catalog.catalog import Catalog
+
     catalog = Catalog()
     entries = catalog.list_datasets(all_versions)
     if as_json:
@@ -63,6 +64,12 @@ def sql_cmd(
 
     Exit 1 (with DuckDB's message) when the query fails.
     """
+    import duckdb
+    from rich.table import Table
+    from rich.text import Text
+
+    from data_catalog.catalog import Catalog
+
     try:
         result = Catalog().sql(query)
     except duckdb.Error as exc:

@@ -6,19 +6,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
-import orjson
-import pyarrow as pa
-import pyarrow.parquet as pq
 import typer
-from pydantic import ValidationError
 
 from pipelines.cli_app import app
 from pipelines.cli_common import FAILED, fail, one_line, out, say
-from pipelines.record_view import render_record
-from schemas.adp import record_to_adp
-from schemas.arrow_schema import RECORD_SCHEMA, row_to_record
-from schemas.io import atomic_output, iter_parquet_rows, read_records
-from schemas.record import AgentRecord
 
 MAX_LISTED = 20
 
@@ -32,6 +23,10 @@ def check_file(path: Path) -> None:
 
 def schema_problems(path: Path) -> list[str]:
     """How a Parquet file's schema differs from the one record schema (empty when it matches)."""
+    import pyarrow.parquet as pq
+
+    from schemas.arrow_schema import RECORD_SCHEMA
+
     schema = pq.read_schema(path).remove_metadata()
     if schema.equals(RECORD_SCHEMA):
         return []
@@ -47,6 +42,8 @@ def schema_problems(path: Path) -> list[str]:
 
 
 def _raw_rows(path: Path) -> Iterator[bytes | dict]:
+    from schemas.io import iter_parquet_rows
+
     if path.suffix == ".jsonl":
         with path.open("rb") as f:
             yield from (line for line in f if line.strip())
@@ -55,6 +52,8 @@ def _raw_rows(path: Path) -> Iterator[bytes | dict]:
 
 
 def _row_id(row: bytes | dict) -> object:
+    import orjson
+
     if isinstance(row, bytes):
         try:
             row = orjson.loads(row)
@@ -65,6 +64,11 @@ def _row_id(row: bytes | dict) -> object:
 
 def row_errors(path: Path) -> Iterator[tuple[int, str, str]]:
     """(row index, id, error) for every row that does not parse into an AgentRecord, or repeats an id."""
+    from pydantic import ValidationError
+
+    from schemas.arrow_schema import row_to_record
+    from schemas.record import AgentRecord
+
     seen: set[str] = set()
     parse = AgentRecord.model_validate_json if path.suffix == ".jsonl" else row_to_record
     for index, row in enumerate(_raw_rows(path)):
@@ -84,6 +88,11 @@ def validate(file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) fil
 
     Exit 0 when the file is valid; 1 with the bad rows listed otherwise.
     """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from schemas.io import read_records
+
     check_file(file)
     try:
         problems = schema_problems(file) if file.suffix == ".parquet" else []
@@ -115,6 +124,9 @@ def show(
     ] = 400,
 ) -> None:
     """Show one record readably: source, E (tools, policy), q, every τ step, v."""
+    from pipelines.record_view import render_record
+    from schemas.io import read_records
+
     check_file(file)
     for record in read_records(file):
         if record_id is None or record_id in (record.id, record.source.original_id):
@@ -128,7 +140,18 @@ def export_adp(
     file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) file of AgentRecords.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Output ADP v1 JSONL file.")],
 ) -> None:
-    """Export records as ADP v1 JSONL (ADP's own schema: class_ fields, details as strings)."""
+    """Export records as ADP v1 JSONL (ADP's own schema: class_ fields, details as strings).
+
+    What ADP v1 has no field for (E, q, v with its reward and verdict, lineage, tool_call_ids, tool sources,
+    system prompts) goes to ADP's details as JSON text under aceforge.* keys: `convert --format adp` restores it.
+    """
+    import orjson
+    import pyarrow as pa
+    from pydantic import ValidationError
+
+    from schemas.adp import record_to_adp
+    from schemas.io import atomic_output, read_records
+
     check_file(file)
     count = 0
     try:

@@ -7,15 +7,17 @@ evaluation all embed it (as a base or a section) instead of repeating them.
 
 from __future__ import annotations
 
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from pydantic import Field, field_validator, model_validator
 
-from generators.cached import CachedGenerator
 from generators.interface import SamplingParams
 from generators.local_model import DEFAULT_MAX_MODEL_LEN
 from generators.prompting import Overflow
 from schemas.stage_config import StageConfig
+
+if TYPE_CHECKING:  # the generator stack is imported by make_generator: commands' flags need only these configs
+    from generators.cached import CachedGenerator
 
 
 class BackendConfig(StageConfig):

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from schemas.record import Tool
@@ -88,6 +87,8 @@ class ChatRequest(_Model):
     def _valid_schema(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
         # An invalid schema fails here, before any generation starts.
         if schema is not None:
+            import jsonschema  # here, not at the top: importing the request types stays light
+
             try:
                 jsonschema.Draft202012Validator.check_schema(schema)
             except jsonschema.SchemaError as exc:

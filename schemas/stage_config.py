@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 
@@ -51,10 +50,14 @@ class StageConfig(BaseModel):
 
     def to_yaml(self) -> str:
         """The full configuration, every default spelled out: what a run used, ready to be run again."""
+        import yaml  # here, not at the top: a command's flags need no YAML until --config is given
+
         return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False)
 
 
 def read_yaml(path: str | Path) -> dict[str, Any]:
+    import yaml
+
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text()) or {}

@@ -22,12 +22,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import duckdb
+from typing import TYPE_CHECKING, Any
 
 from schemas.record import SCHEMA_VERSION
 from schemas.settings import catalog_path
+
+if TYPE_CHECKING:  # imported on connecting: commands that only name datasets (safe_name) start fast
+    import duckdb
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _VERSIONED = re.compile(r"__v\d+$")
@@ -226,6 +227,8 @@ def _entry(row: tuple) -> DatasetVersion:
 
 
 def _connect_with_retry(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    import duckdb
+
     deadline = time.monotonic() + LOCK_WAIT_S
     delay = 0.05
     while True:

@@ -7,11 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from environments.db_files import save_db
-from environments.registry import environment_class, get_environment, list_environments
-from environments.tool_world import UserDatabaseWorld
 from pipelines.cli_app import app
 from pipelines.cli_common import fail, out, print_json, say
 
@@ -25,6 +21,8 @@ NameArg = Annotated[str, typer.Argument(help="Environment name, as `aceforge env
 
 
 def _check_known(name: str) -> None:
+    from environments.registry import list_environments
+
     if name not in list_environments():
         fail(f"unknown environment {name!r}; known: {', '.join(list_environments())}")
 
@@ -34,6 +32,10 @@ def list_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False,
 ) -> None:
     """List the registered environments with their number of tools."""
+    from rich.table import Table
+
+    from environments.registry import environment_class, list_environments
+
     rows = []
     for name in list_environments():
         rows.append(
@@ -60,6 +62,8 @@ def show_cmd(
     ] = False,
 ) -> None:
     """Show an environment's tools (name, access, description) and its policy text."""
+    from rich.table import Table
+
     _check_known(name)
     env = _small_instance(name)
     tools = env.tools()
@@ -74,12 +78,17 @@ def show_cmd(
 
 
 def _has_user_db(name: str) -> bool:
+    from environments.registry import environment_class
+    from environments.tool_world import UserDatabaseWorld
+
     cls = environment_class(name)
     return isinstance(cls, type) and issubclass(cls, UserDatabaseWorld)
 
 
 def _small_instance(name: str):
     """An instance for listing tools and policy: a one-user database is enough, and instant."""
+    from environments.registry import get_environment
+
     return get_environment(name, **({"users": 1} if _has_user_db(name) else {}))
 
 
@@ -95,6 +104,9 @@ def make_db_cmd(
     ] = 0,
 ) -> None:
     """Generate a seeded database for a tool world and save it as JSON; prints its table sizes and state hash."""
+    from environments.db_files import save_db
+    from environments.registry import get_environment
+
     _check_known(name)
     if not _has_user_db(name):
         fail(f"environment {name!r} has no database to generate")

@@ -14,8 +14,8 @@ Kinds, checked in the configured order (default: cheapest first):
   come from an exact search (curation/neighbors.py).
 
 Which record stays: records are visited best first (accuracy level passed >
-failed > undecided > unverified > invalid, then higher accuracy, then input
-order); each is compared with the records kept so far only, so a removed
+failed > undecided > unverified > invalid, then higher accuracy, then tasks at
+the learner's frontier, then input order); each is compared with the records kept so far only, so a removed
 record always names a record that stays and is directly similar to it (no
 chains A ~ B ~ C that remove C for resembling A). Task records (no τ) are
 compared with task records only, trajectories with trajectories: a task and a
@@ -139,9 +139,13 @@ def build_indexes(
 
 def keep_order(facts: list[RecordFacts]) -> list[int]:
     """Best record first: the one a duplicate group keeps."""
+
+    def frontier(f: RecordFacts) -> bool:
+        return f.pass_rate is not None and 0.0 < f.pass_rate < 1.0
+
     return sorted(
         range(len(facts)),
-        key=lambda i: (-facts[i].accuracy.rank, -(facts[i].accuracy.value or 0.0), i),
+        key=lambda i: (-facts[i].accuracy.rank, -(facts[i].accuracy.value or 0.0), not frontier(facts[i]), i),
     )
 
 

@@ -115,14 +115,11 @@ class RolloutLearner:
         )
         generator = cfg.make_generator() if cfg.uses_model() else None
         outcomes: list[tuple[str, bool | None]] = []
-
-        def collect(record: AgentRecord) -> None:
-            outcomes.extend(rollout_outcomes([record]))
-            if self.on_rollout is not None:
-                self.on_rollout(record)
-
         try:
-            run_rollouts(tasks, cfg, generator, dataset="learner_rollouts", on_record=collect)
+            for record in run_rollouts(tasks, cfg, generator, dataset="learner_rollouts"):
+                outcomes.extend(rollout_outcomes([record]))
+                if self.on_rollout is not None:
+                    self.on_rollout(record)
         finally:
             if generator is not None:
                 generator.close()

@@ -1,0 +1,67 @@
+"""Diversity with the real MiniLM embedder: nearest-neighbour novelty, clusters and their coverage."""
+
+import numpy as np
+import pytest
+
+from curation.diversity import Embedded, clusters, coverage, diversity, novelty
+from curation.embedder import encode, load_embedder
+from curation.neighbors import nearest_neighbors
+
+TEXTS = [
+    "Cancel my order W1, I no longer need it.",
+    "Please cancel order W2, I do not need it anymore.",
+    "What is the capital of France?",
+    "Cancel my order W1, I no longer need it.",  # the first one again
+    "",  # no text
+]
+
+
+def embedded(texts):
+    return Embedded.of(texts, encode(texts))
+
+
+def test_the_embedder_loads_once_and_gives_unit_vectors():
+    assert load_embedder() is load_embedder()
+    vectors = encode(["one text", "", "another"])
+    assert vectors.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vectors[[0, 2]], axis=1), 1.0, atol=1e-5)
+    assert not vectors[1].any()  # empty text: the zero vector, similar to nothing
+
+
+def test_novelty_is_one_minus_the_similarity_to_the_nearest_other_record():
+    values = novelty(embedded(TEXTS))
+    assert values[0] == 0.0 and values[3] == 0.0  # repeated exactly
+    assert 0.0 < values[1] < values[2]  # a paraphrase of another record is less novel than an unrelated question
+    assert np.isnan(values[4])
+    vectors = encode(TEXTS[:3])
+    nearest = max(vectors[2] @ vectors[0], vectors[2] @ vectors[1])
+    assert values[2] == pytest.approx(min(1.0, 1.0 - nearest), abs=1e-5)  # clipped to [0, 1]
+    assert novelty(embedded(["a single record"]))[0] == 1.0
+
+
+def test_diversity_averages_text_and_action_novelty_and_needs_a_text():
+    text = np.array([0.2, 0.4, np.nan])
+    action = np.array([0.6, np.nan, 0.5])
+    assert np.allclose(diversity(text, action)[:2], [0.4, 0.4]) and np.isnan(diversity(text, action)[2])
+
+
+def test_nearest_neighbors_is_exact_and_blocked():
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(50, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    found = nearest_neighbors(vectors, k=3, block=7)
+    sims = vectors @ vectors.T
+    np.fill_diagonal(sims, -2)
+    assert (found.index == np.argsort(-sims, axis=1)[:, :3]).all()
+    assert np.allclose(found.similarity, np.sort(sims, axis=1)[:, ::-1][:, :3], atol=1e-6)
+
+
+def test_clusters_and_coverage_by_source():
+    texts = [f"Cancel my order W{i}, I no longer need it." for i in range(6)] + [
+        f"What is the capital of country number {i}?" for i in range(6)
+    ]
+    cluster_of, k = clusters(embedded(texts), seed=0)
+    assert k == 2
+    assert len(set(cluster_of[:6])) == 1 and len(set(cluster_of[6:])) == 1 and cluster_of[0] != cluster_of[6]
+    sources = ["shop"] * 6 + ["quiz"] * 5 + ["shop"]
+    assert coverage(cluster_of, sources, k) == {"quiz": 0.5, "shop": 1.0}

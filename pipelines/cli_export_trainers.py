@@ -14,7 +14,6 @@ import typer
 from pipelines.cli_common import FAILED, fail, print_json, say
 from pipelines.cli_export import export_app
 from pipelines.cli_records import check_file
-from schemas.io import read_records
 
 INPUT_HELP = "A Parquet (or JSONL) file of AgentRecords."
 
@@ -33,6 +32,7 @@ def verl(
     split: Annotated[str, typer.Option(help="Split name: the file name and extra_info.split.")] = "train",
 ) -> None:
     """verl's RL Parquet (data_source, prompt, ability, reward_model, extra_info with tools/interaction kwargs)."""
+    from schemas.io import read_records
     from training.export_verl import export_verl
 
     check_file(file)
@@ -47,6 +47,7 @@ def sharegpt(
     ],
 ) -> None:
     """LLaMA-Factory's ShareGPT format with tools (function_call / observation turns)."""
+    from schemas.io import read_records
     from training.export_sharegpt import export_sharegpt
 
     check_file(file)
@@ -62,6 +63,7 @@ def openai(
     ] = False,
 ) -> None:
     """Chat messages + tools per record, as TRL's SFTTrainer reads them."""
+    from schemas.io import read_records
     from training.export_openai import export_openai
 
     check_file(file)

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import ValidationError
 
-from generators.cached import CachedGenerator
 from generators.config import BackendConfig
 from pipelines.cli_app import app
 from pipelines.cli_common import fail, one_line, out, print_json, say
 from pipelines.cli_config import with_config
-from schemas.arrow_schema import row_to_record
-from schemas.io import QuarantineWriter, iter_parquet_rows, write_records
-from schemas.record import AgentRecord
 from schemas.stage_config import StageConfig
-from verifiers.batch import VerifyStats, reverify
+
+if TYPE_CHECKING:  # the rest is imported when a command runs, so `aceforge --help` starts fast
+    from generators.cached import CachedGenerator
+    from schemas.record import AgentRecord
 
 
 class LazyQuarantine:
@@ -29,6 +27,8 @@ class LazyQuarantine:
 
     def write(self, source: str, index: int, error: str, raw: Any) -> None:
         if self.writer is None:
+            from schemas.io import QuarantineWriter
+
             self.writer = QuarantineWriter(self.path)
         self.writer.write_row(source, index, error, raw)
         self.rows += 1
@@ -40,6 +40,12 @@ class LazyQuarantine:
 
 def read_or_quarantine(path: Path, quarantine: LazyQuarantine) -> Iterator[AgentRecord]:
     """Stream records; a row that does not parse goes to the quarantine with its error instead of stopping the run."""
+    from pydantic import ValidationError
+
+    from schemas.arrow_schema import row_to_record
+    from schemas.io import iter_parquet_rows
+    from schemas.record import AgentRecord
+
     if path.suffix == ".jsonl":
         rows = (line for line in path.open("rb") if line.strip())
         parse = AgentRecord.model_validate_json
@@ -94,6 +100,9 @@ def verify_cmd(
     whose v.kind names a check, write all records to OUTPUT, and report how many verdicts changed.
     Records whose v asks for an LLM judge are judged by the --judge-* model when one is given (without one,
     judge-only records keep their stored verdict). Records of other kinds pass through unchanged."""
+    from schemas.io import write_records
+    from verifiers.batch import VerifyStats, reverify
+
     if not input.is_file():
         fail(f"file not found: {input}")
     for path in (input, output):

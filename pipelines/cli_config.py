@@ -91,24 +91,31 @@ def _set_path(target: dict[str, Any], path: list[str], value: Any) -> None:
     target[path[-1]] = value
 
 
-def _flags(model: type[BaseModel], prefix: tuple[str, ...] = ()) -> typing.Iterator[tuple[str, Any]]:
-    """(parameter name, Annotated type with its typer.Option) for each field that can be a flag."""
+def _flags(
+    model: type[BaseModel], prefix: tuple[str, ...] = (), section: BaseModel | None = None
+) -> typing.Iterator[tuple[str, Any]]:
+    """(parameter name, Annotated type with its typer.Option) for each field that can be a flag.
+
+    ``section`` is the default value of the enclosing section, when it differs from its class's defaults
+    (a pipeline's small N): --help shows that value.
+    """
     for name, field in model.model_fields.items():
         path = (*prefix, name)
         annotation = _strip_optional(field.annotation)
         if isinstance(annotation, type) and issubclass(annotation, StageConfig):
-            yield from _flags(annotation, path)
+            default = getattr(section, name) if section is not None else field.get_default(call_default_factory=True)
+            yield from _flags(annotation, path, default)
             continue
-        option = _option(path, field, annotation)
+        shown = _shown_default(field) if section is None else _shown_value(getattr(section, name))
+        option = _option(path, field, annotation, shown)
         if option is not None:
             yield SEPARATOR.join(path), option
 
 
-def _option(path: tuple[str, ...], field: FieldInfo, annotation: Any) -> Any:
+def _option(path: tuple[str, ...], field: FieldInfo, annotation: Any, shown: str | bool) -> Any:
     flag = _flag_name(path)
     help_text = " ".join((field.description or "").split())
-    default = _shown_default(field)
-    common = {"help": help_text, "show_default": default, "rich_help_panel": "Stage options (also --config YAML)"}
+    common = {"help": help_text, "show_default": shown, "rich_help_panel": "Stage options (also --config YAML)"}
     origin = typing.get_origin(annotation)
     if annotation is bool:
         return Annotated[bool | None, typer.Option(f"{flag}/--no-{flag[2:]}", **common)]
@@ -157,6 +164,12 @@ def _strip_optional(annotation: Any) -> Any:
         if len(args) == 1:
             return args[0]
     return annotation
+
+
+def _shown_value(value: Any) -> str | bool:
+    if value is None or value == [] or value == {}:
+        return False
+    return str(value.value if isinstance(value, Enum) else value)
 
 
 def _shown_default(field: FieldInfo) -> str | bool:

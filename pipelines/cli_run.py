@@ -15,11 +15,11 @@ from rich.text import Text
 
 from data_catalog.demo import DEFAULT_SEED, write_demo_sources
 from data_catalog.entries import EntryError, default_entries_dir
-from data_catalog.ingest import IngestConfig
 from pipelines.cli_app import app
 from pipelines.cli_common import FAILED, fail, out, say
 from pipelines.cli_config import with_config
 from pipelines.dagster_home import dagster_home
+from pipelines.pipeline_config import PipelineConfig
 from schemas.settings import catalog_path, data_home, demo_dir
 
 
@@ -58,42 +58,65 @@ def summary_table(outcomes) -> Table:
     return table
 
 
+def stages_table(outcomes) -> Table:
+    table = Table("stage", "rows", "pass rate", "checks", "status", "output", title="pipeline")
+    for o in outcomes:
+        checks = ", ".join(f"{name} {'passed' if ok else 'FAILED'}" for name, ok in o.checks.items()) or "-"
+        status = Text("ok") if o.ok else Text("FAILED", style="red")
+        rate = "-" if o.pass_rate is None else f"{o.pass_rate:.1%}"
+        table.add_row(o.stage, "-" if o.rows is None else str(o.rows), rate, checks, status, o.path or "-")
+    return table
+
+
 @app.command()
-@with_config(IngestConfig)
+@with_config(PipelineConfig)
 def run(
-    cfg: IngestConfig,
+    cfg: PipelineConfig,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Processes that run independent partitions (environments) at once.")
+    ] = 1,
     verbose: Annotated[
         bool,
         typer.Option("--verbose", "-v", help="Show Dagster's own run log (INFO and up, with tracebacks of failures)."),
     ] = False,
 ) -> None:
-    """The main job on embedded defaults: generate the demo sources, ingest every catalog source through Dagster, register the outputs.
+    """The main job: ingest the catalog sources, synthesize and roll out tasks, verify, score, deduplicate,
+    select the SFT and RL sets, write the ACE report, the Hub-ready folder and the verl export, all through Dagster.
 
-    Data go to ACEFORGE_HOME (default ./aceforge-data); Dagster's run history to <ACEFORGE_HOME>/dagster
-    (its DAGSTER_HOME). Sources come from the catalog entries (ACEFORGE_ENTRIES, default the demo entries).
-    Exit 1 when any source fails or fails its quarantine check.
+    On the embedded defaults (no --config): the generated demo sources, the retail world, oracle and perturbed
+    rollouts and a few SmolLM2 rollouts on the CPU. Data go to ACEFORGE_HOME (default ./aceforge-data); Dagster's
+    run history to <ACEFORGE_HOME>/dagster, which `aceforge ui` shows. Sources come from the catalog entries
+    (ACEFORGE_ENTRIES, default the demo entries). Exit 1 when any stage or source fails, or fails a check.
     """
     home = data_home(create=True)
     files = write_demo_sources()
     say(f"demo sources: {len(files)} files in {demo_dir() / 'raw'}")
     os.environ["DAGSTER_HOME"] = str(dagster_home())
-    from dagster import DagsterInstance
+    from pipelines.main_job import run_pipeline
 
-    from pipelines.main_job import run_ingest
-
+    say(f"running the pipeline: {len(cfg.environments)} environment(s), {cfg.tasks.n} tasks each ...")
     try:
-        with DagsterInstance.get() as instance:
-            outcomes = run_ingest(instance, config=cfg, log_level="INFO" if verbose else "CRITICAL")
+        sources, stages = run_pipeline(cfg, log_level="INFO" if verbose else "CRITICAL", workers=workers)
     except EntryError as exc:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")
-    out.print(summary_table(outcomes))
-    example = next((o.source for o in outcomes if o.ok), "datasets")
+    out.print(summary_table(sources))
+    out.print(stages_table(stages))
+    example = next((o.source for o in sources if o.ok), "datasets")
     say(
-        f'data: {home}\ncatalog: {catalog_path()}  (try: aceforge catalog list; aceforge catalog sql "SELECT count(*) FROM {example}")\n'
-        f"dagster: DAGSTER_HOME={dagster_home()} dagster dev -f pipelines/definitions.py"
+        f"data: {home}\ncatalog: {catalog_path()}  (try: aceforge catalog list; "
+        f'aceforge catalog sql "SELECT count(*) FROM {example}")\n'
+        f"report: {home / 'assets' / 'ace_report' / 'all' / 'summary.md'}\n"
+        f"hub folder: {home / 'assets' / 'hub_folder' / 'all' / 'folder'}\n"
+        f"ui: aceforge ui  (DAGSTER_HOME={dagster_home()})"
     )
-    failed = [o for o in outcomes if not o.ok]
-    for o in failed:
+    failed_sources = [o for o in sources if not o.ok]
+    for o in failed_sources:
         say(f"{o.source}: {o.error or 'quarantine rate over the limit'}")
-    if failed:
-        fail(f"{len(failed)} of {len(outcomes)} sources failed: {', '.join(o.source for o in failed)}", FAILED)
+    for o in stages:
+        if not o.ok:
+            say(f"{o.stage}: {o.error or 'a check failed: ' + ', '.join(n for n, ok in o.checks.items() if not ok)}")
+    if failed_sources:
+        names = ", ".join(o.source for o in failed_sources)
+        fail(f"{len(failed_sources)} of {len(sources)} sources failed: {names}", FAILED)
+    if any(not o.ok for o in stages):
+        fail(f"{sum(not o.ok for o in stages)} of {len(stages)} stages failed", FAILED)

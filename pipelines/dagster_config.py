@@ -21,16 +21,17 @@ from schemas.stage_config import StageConfig
 _SCALARS = {int: int, float: float, str: str, bool: bool}
 
 
-def config_schema(model: type[StageConfig]) -> dict[str, dg.Field]:
-    defaults = _defaults(model)
+def config_schema(model: type[StageConfig], defaults: StageConfig | None = None) -> dict[str, dg.Field]:
+    """The fields of ``model``; defaults are the model's own, or those of the instance ``defaults``."""
+    given = defaults.model_dump(mode="json") if defaults is not None else _defaults(model)
     fields = {}
     for name, field in model.model_fields.items():
-        required = field.default is PydanticUndefined and field.default_factory is None
+        required = name not in given
         fields[name] = dg.Field(
             _dagster_type(field.annotation),
             is_required=required,
             description=" ".join((field.description or "").split()),
-            **({} if required else {"default_value": defaults[name]}),
+            **({} if required else {"default_value": given[name]}),
         )
     return fields
 

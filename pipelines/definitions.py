@@ -1,24 +1,66 @@
-"""Dagster Definitions of the aceforge pipelines (``dagster dev -f pipelines/definitions.py``).
+"""Dagster Definitions of the aceforge pipeline (``aceforge ui``, or ``dagster dev`` in the repository).
 
-The partitions come from the catalog entries at load time: the project's
-demo entries, or the directory ``ACEFORGE_ENTRIES`` names. Set
-``DAGSTER_HOME`` to ``<ACEFORGE_HOME>/dagster`` to keep Dagster's run history
-beside the data (``aceforge run`` does).
+The graph of ../shared/DESIGN.md's data flow: ``converted`` (one partition per
+catalog entry: the demo entries, or the directory ``ACEFORGE_ENTRIES`` names)
+and ``synth_tasks`` -> ``rollouts`` (one partition per environment) feed
+``verified`` -> ``scored`` -> ``deduplicated`` -> ``sft_set`` / ``rl_set`` ->
+``ace_report``, ``hub_folder`` and ``verl_export``. Jobs: ingest, synthesize,
+curate, publish. Blocking checks (schema_valid, duplicate_rate,
+sft_set_verified) stand before what feeds training or publishing. Run config
+defaults are those of ``PipelineConfig()``; resources read the environment
+(``ACEFORGE_HOME``, ``ACEFORGE_BACKEND``, ``ACEFORGE_MODEL``, ``ACEFORGE_BASE_URL``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from dagster import Definitions
+from dagster import AssetSelection, Definitions, define_asset_job
 
 from data_catalog.entries import load_entries
+from pipelines.curate_assets import build_curate_assets
 from pipelines.ingest_assets import build_ingest_assets
+from pipelines.pipeline_config import PipelineConfig
+from pipelines.publish_assets import build_publish_assets
+from pipelines.record_store import RecordStore
+from pipelines.resources import EmbedderResource, GenerationResource, StorageResource
+from pipelines.synth_assets import build_synth_assets
+
+JOBS = {
+    "ingest": AssetSelection.groups("ingest"),
+    "synthesize": AssetSelection.groups("synthesize"),
+    "curate": AssetSelection.groups("curate"),
+    "publish": AssetSelection.groups("publish"),
+}
 
 
-def build_definitions(entries_dir: str | Path | None = None) -> Definitions:
-    converted = build_ingest_assets(load_entries(entries_dir))
-    return Definitions(assets=[converted])
+def build_assets(entries_dir: str | Path | None = None, defaults: PipelineConfig | None = None) -> list:
+    defaults = defaults or PipelineConfig()
+    entries = str(entries_dir) if entries_dir else None
+    return [
+        build_ingest_assets(load_entries(entries_dir)),
+        *build_synth_assets(defaults),
+        *build_curate_assets(defaults, entries),
+        *build_publish_assets(defaults),
+    ]
+
+
+def build_resources(storage: StorageResource | None = None, generation: GenerationResource | None = None) -> dict:
+    storage = storage or StorageResource()
+    return {
+        "storage": storage,
+        "generation": generation or GenerationResource.from_env(),
+        "embedder": EmbedderResource(),
+        "record_store": RecordStore(storage=storage),
+    }
+
+
+def build_definitions(entries_dir: str | Path | None = None, defaults: PipelineConfig | None = None) -> Definitions:
+    return Definitions(
+        assets=build_assets(entries_dir, defaults),
+        jobs=[define_asset_job(name, selection) for name, selection in JOBS.items()],
+        resources=build_resources(),
+    )
 
 
 defs = build_definitions()

@@ -1,22 +1,30 @@
-"""The main job (``aceforge run``): materialize every ingest partition through Dagster.
+"""The main job (``aceforge run``): materialize the whole asset graph through Dagster, stage by stage.
 
-Each source is one in-process Dagster run on a persistent instance (its
+Every run is an in-process Dagster run on a persistent instance (its
 DAGSTER_HOME under the data directory), so the runs, materializations and
-check results show up in ``dagster dev`` afterwards. A failing source does
-not stop the others; each outcome is reported.
+check results show up in ``aceforge ui`` afterwards: one run per catalog
+source (ingest), one per environment (synthesize: tasks, then rollouts), then
+one run of the unpartitioned rest (curate and publish). Independent partition
+runs go to ``workers`` processes at once. A failing source does not stop the
+others; every outcome is reported. Outputs are written atomically to paths
+keyed by asset and partition and registered idempotently, so a run killed
+midway and started again ends with the same files and catalog versions.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from dagster import DagsterInstance, materialize
+from dagster import AssetKey, AssetSelection, DagsterInstance, materialize
 
 from data_catalog.entries import load_entries
 from data_catalog.ingest import IngestConfig
 from pipelines.ingest_assets import ASSET_NAME, build_ingest_assets
+from pipelines.pipeline_config import PipelineConfig
 
 
 @dataclass
@@ -87,3 +95,135 @@ def run_ingest(
             )
         )
     return outcomes
+
+
+@dataclass
+class StageOutcome:
+    """One asset (or asset partition) of a pipeline run."""
+
+    stage: str
+    success: bool
+    rows: int | None
+    pass_rate: float | None
+    checks: dict[str, bool]
+    error: str | None = None
+    path: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.success and all(self.checks.values())
+
+
+# Per-stage run config: the asset (op) name -> the PipelineConfig section it reads.
+SECTIONS = {
+    "synth_tasks": "tasks",
+    "rollouts": "rollouts",
+    "scored": "score",
+    "deduplicated": "dedup",
+    "selected": "select",
+    "ace_report": "report",
+    "hub_folder": "hub",
+}
+SYNTHESIZE = ("synth_tasks", "rollouts")
+CURATE_AND_PUBLISH = (
+    "verified",
+    "scored",
+    "deduplicated",
+    "sft_set",
+    "rl_set",
+    "ace_report",
+    "hub_folder",
+    "verl_export",
+)
+
+
+def pipeline_run_config(cfg: PipelineConfig, keys: tuple[str, ...], log_level: str) -> dict[str, Any]:
+    """Each selected stage's section (the selection op that writes sft_set and rl_set is "selected")."""
+    sections = cfg.model_dump(mode="json")
+    ops = {"selected" if key in ("sft_set", "rl_set") else key for key in keys}
+    return {
+        "ops": {op: {"config": sections[section]} for op, section in SECTIONS.items() if op in ops},
+        "loggers": {"console": {"config": {"log_level": log_level}}},
+    }
+
+
+def _stage_outcomes(result, keys: tuple[str, ...], partition: str | None) -> list[StageOutcome]:
+    checks: dict[str, dict[str, bool]] = {}
+    for evaluation in result.get_asset_check_evaluations():
+        checks.setdefault(evaluation.asset_key.to_user_string(), {})[evaluation.check_name] = evaluation.passed
+    outcomes = []
+    for key in keys:
+        events = [e for e in result.get_asset_materialization_events() if e.asset_key == AssetKey(key)]
+        metadata = {k: getattr(v, "value", v) for k, v in events[-1].materialization.metadata.items()} if events else {}
+        outcomes.append(
+            StageOutcome(
+                stage=key + (f"[{partition}]" if partition else ""),
+                success=bool(events),
+                rows=metadata.get("dagster/row_count"),
+                pass_rate=metadata.get("pass_rate"),
+                checks=checks.get(key, {}),
+                error=None if events else (_error(result) or "not materialized: an upstream stage failed"),
+                path=str(metadata.get("path") or metadata.get("folder") or "") or None,
+            )
+        )
+    return outcomes
+
+
+def _materialize_stages(
+    cfg_json: str, entries_dir: str | None, keys: tuple[str, ...], partition: str | None, log_level: str
+) -> list[StageOutcome]:
+    """One Dagster run of ``keys`` (one partition of them, when given), on the instance of DAGSTER_HOME.
+
+    A top-level function of plain arguments, so that a worker process can run it.
+    """
+    from pipelines.definitions import build_assets, build_resources
+
+    cfg = PipelineConfig.model_validate_json(cfg_json)
+    with DagsterInstance.get() as instance:
+        result = materialize(
+            build_assets(entries_dir, cfg),
+            selection=AssetSelection.assets(*keys),
+            instance=instance,
+            partition_key=partition,
+            resources=build_resources(),
+            run_config=pipeline_run_config(cfg, keys, log_level),
+            raise_on_error=False,
+            tags={"aceforge/job": "run"},
+        )
+    return _stage_outcomes(result, keys, partition)
+
+
+def run_pipeline(
+    cfg: PipelineConfig, entries_dir: str | Path | None = None, log_level: str = "WARNING", workers: int = 1
+) -> tuple[list[SourceOutcome], list[StageOutcome]]:
+    """Ingest, then synthesize per environment, then curate and publish; every outcome, in order."""
+    with DagsterInstance.get() as instance:
+        sources = run_ingest(instance, entries_dir, cfg.ingest, log_level)
+    entries = str(entries_dir) if entries_dir else None
+    cfg_json = cfg.model_dump_json()
+    with (
+        ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) if workers > 1 else _Inline() as pool
+    ):
+        futures = [
+            pool.submit(_materialize_stages, cfg_json, entries, SYNTHESIZE, env, log_level) for env in cfg.environments
+        ]
+        stages = [outcome for future in futures for outcome in future.result()]
+    stages += _materialize_stages(cfg_json, entries, CURATE_AND_PUBLISH, None, log_level)
+    return sources, stages
+
+
+class _Inline:
+    """The executor interface, run in this process (one worker: no process start-up cost)."""
+
+    def __enter__(self) -> _Inline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+
+        future: Future = Future()
+        future.set_result(fn(*args))
+        return future

@@ -1,0 +1,217 @@
+"""Curation as Dagster assets: verified -> scored -> deduplicated -> the SFT and RL sets, and the ACE report.
+
+Thin wrappers over verifiers/ and curation/, which work file to file with side
+tables beside each records file (``records.scores.parquet``,
+``records.signatures.parquet``, ``records.dedup.parquet``); each asset runs its
+stage into its own folder and returns ``StoredRecords``.
+"""
+
+import base64
+import shutil
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from dagster import (
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetCheckSpec,
+    AssetExecutionContext,
+    AssetIn,
+    AssetOut,
+    AssetsDefinition,
+    MaterializeResult,
+    MetadataValue,
+    Output,
+    asset,
+    multi_asset,
+)
+
+from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
+from curation.dedup_stage import run_dedup
+from curation.report import ace_report
+from curation.score_stage import run_score
+from curation.select_stage import run_select
+from curation.signatures import sidecar
+from data_catalog.catalog import Catalog
+from data_catalog.entries import load_entries
+from pipelines.dagster_config import config_schema
+from pipelines.ingest_assets import ASSET_NAME as CONVERTED
+from pipelines.pipeline_config import PipelineConfig
+from pipelines.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
+from pipelines.resources import EmbedderResource, StorageResource
+from schemas.io import write_records
+from schemas.record import AgentRecord
+from verifiers.batch import VerifyStats, reverify
+
+MAX_DUPLICATE_RATE = 0.5  # above this, the sources or the synthesis repeat themselves: look before training
+
+
+def converted_records(storage: StorageResource, entries_dir: str | None) -> RecordSet:
+    """The latest ingested version of every catalog source (the converted asset writes through the catalog)."""
+    catalog = Catalog(storage.root() / "catalog.duckdb")
+    paths = []
+    for entry in load_entries(entries_dir):
+        version = catalog.get(entry.name)
+        if version is not None and Path(version.path).exists():
+            paths.append(Path(version.path))
+    return RecordSet(paths)
+
+
+def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None) -> list[AssetsDefinition]:
+    @asset(
+        group_name="curate",
+        io_manager_key="record_store",
+        deps=[CONVERTED],
+        ins={"tasks": AssetIn("synth_tasks"), "rollouts": AssetIn("rollouts")},
+        check_specs=[AssetCheckSpec("schema_valid", asset="verified", blocking=True)],
+        description="Every converted record and rollout, verified again by the chain (structure, replay, constraints, "
+        "...), plus the synthesized tasks (no trajectory to verify: the RL candidates).",
+        kinds={"python", "parquet"},
+    )
+    def verified(context: AssetExecutionContext, tasks: RecordSet, rollouts: RecordSet, storage: StorageResource):
+        storage.activate()
+        stats = VerifyStats()
+        sources = converted_records(storage, entries_dir)
+        path = asset_dir(storage, context) / RECORDS_FILE
+        written = write_records(_chain(reverify(_chain(sources, rollouts), stats), tasks), path)
+        yield Output(StoredRecords(path, stats.as_dict()))
+        expected = sources.rows() + rollouts.rows() + tasks.rows()
+        yield AssetCheckResult(
+            check_name="schema_valid",
+            passed=written == expected,
+            severity=AssetCheckSeverity.ERROR,
+            metadata={"written": written, "read": expected},
+        )
+
+    @asset(
+        group_name="curate",
+        io_manager_key="record_store",
+        ins={"records": AssetIn("verified")},
+        config_schema=config_schema(ScoreConfig, defaults.score),
+        description="ACE scores: accuracy, complexity (structural and learner-relative pass rate), diversity.",
+        kinds={"python", "parquet"},
+    )
+    def scored(
+        context: AssetExecutionContext, records: RecordSet, storage: StorageResource, embedder: EmbedderResource
+    ) -> StoredRecords:
+        storage.activate()
+        embedder.activate()
+        cfg = ScoreConfig.from_mapping(context.op_execution_context.op_config, "run config")
+        path = asset_dir(storage, context) / RECORDS_FILE
+        result = run_score(_single(records), path, cfg)
+        return StoredRecords(path, result.summary())
+
+    @asset(
+        group_name="curate",
+        io_manager_key="record_store",
+        ins={"records": AssetIn("scored")},
+        config_schema=config_schema(DedupConfig, defaults.dedup),
+        check_specs=[AssetCheckSpec("duplicate_rate", asset="deduplicated", blocking=True)],
+        description="Duplicates removed (exact, structural, MinHash, semantic); records.dedup.parquet names each kept twin.",
+        kinds={"python", "parquet"},
+    )
+    def deduplicated(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
+        storage.activate()
+        cfg = DedupConfig.from_mapping(context.op_execution_context.op_config, "run config")
+        source = _single(records)
+        path = asset_dir(storage, context) / RECORDS_FILE
+        result = run_dedup(source, path, cfg)
+        summary = result.summary()
+        yield Output(StoredRecords(path, summary))
+        rate = summary["removed"] / summary["records"] if summary["records"] else 0.0
+        yield AssetCheckResult(
+            check_name="duplicate_rate",
+            passed=rate <= MAX_DUPLICATE_RATE,
+            severity=AssetCheckSeverity.ERROR,
+            metadata={"duplicate_rate": rate, "max_duplicate_rate": MAX_DUPLICATE_RATE},
+        )
+
+    @multi_asset(
+        group_name="curate",
+        outs={
+            "sft_set": AssetOut(
+                io_manager_key="record_store", description="Verified successes, diverse, under the budget."
+            ),
+            "rl_set": AssetOut(
+                io_manager_key="record_store", description="Tasks at the learner's frontier (0 < p < 1)."
+            ),
+        },
+        ins={"records": AssetIn("deduplicated")},
+        config_schema=config_schema(SelectConfig, defaults.select),
+        check_specs=[AssetCheckSpec("sft_set_verified", asset="sft_set", blocking=True)],
+    )
+    def selected(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
+        storage.activate()
+        cfg = SelectConfig.from_mapping(context.op_execution_context.op_config, "run config")
+        work = storage.asset_dir(["selected"], None)
+        result = run_select(_single(records), work, cfg)
+        summary = result.summary()
+        outputs = {}
+        for name, produced in (("sft_set", "sft.parquet"), ("rl_set", "rl.parquet")):
+            target = storage.asset_dir([name], None)
+            target.mkdir(parents=True, exist_ok=True)
+            shutil.move(work / produced, target / RECORDS_FILE)
+            outputs[name] = target / RECORDS_FILE
+        shutil.move(work / "left_out.parquet", outputs["sft_set"].with_name("records.left_out.parquet"))
+        yield Output(StoredRecords(outputs["sft_set"], summary), output_name="sft_set")
+        yield Output(StoredRecords(outputs["rl_set"], {"rl": summary["rl"]}), output_name="rl_set")
+        unverified = sum(
+            1 for r in RecordSet([outputs["sft_set"]]) if not (r.verifier.result and r.verifier.result.passed)
+        )
+        yield AssetCheckResult(
+            check_name="sft_set_verified",
+            asset_key="sft_set",
+            passed=summary["sft"] > 0 and unverified == 0,
+            severity=AssetCheckSeverity.ERROR,
+            metadata={"records": summary["sft"], "not_verified_passed": unverified},
+        )
+
+    @asset(
+        name="ace_report",
+        group_name="curate",
+        deps=["deduplicated", "sft_set", "rl_set"],
+        ins={"records": AssetIn("scored")},
+        config_schema=config_schema(ReportConfig, defaults.report),
+        description="The ACE report: plots and a markdown summary of scores, dedup and selection.",
+        kinds={"python", "markdown"},
+    )
+    def ace_report_asset(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
+        storage.activate()
+        cfg = ReportConfig.from_mapping(context.op_execution_context.op_config, "run config")
+        dedup_dir, sft = storage.asset_dir(["deduplicated"], None), storage.asset_dir(["sft_set"], None)
+        out = asset_dir(storage, context)
+        sets = {
+            name: RecordSet([storage.asset_dir([name], None) / RECORDS_FILE]).rows() for name in ("sft_set", "rl_set")
+        }
+        report = ace_report(
+            _single(records),
+            out,
+            cfg,
+            audit=sidecar(dedup_dir / RECORDS_FILE, "dedup"),
+            left_out=sft / "records.left_out.parquet",
+            sets=sets,
+        )
+        images = "\n\n".join(f"**{name}**\n\n![{name}]({_data_uri(path)})" for name, path in report.plots.items())
+        return MaterializeResult(
+            metadata={
+                "summary": MetadataValue.md(report.markdown),
+                "plots": MetadataValue.md(images),
+                "folder": MetadataValue.path(str(out)),
+            }
+        )
+
+    return [verified, scored, deduplicated, selected, ace_report_asset]
+
+
+def _chain(*sets: Iterable[AgentRecord]) -> Iterator[AgentRecord]:
+    for records in sets:
+        yield from records
+
+
+def _single(records: RecordSet) -> Path:
+    (path,) = records.paths
+    return path
+
+
+def _data_uri(png: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()

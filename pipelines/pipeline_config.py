@@ -1,0 +1,59 @@
+"""The whole pipeline's configuration: one section per stage, with the embedded defaults of the main job.
+
+``aceforge run`` uses ``PipelineConfig()`` as it is (a small N on the retail
+world, oracle and perturbed rollouts, a few SmolLM2 rollouts on the CPU);
+``aceforge run --config my.yaml`` scales the same graph. Each Dagster asset
+takes its own section as run config, with these defaults shown in the UI's
+launchpad.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
+from data_catalog.hub_config import HubExportConfig
+from data_catalog.ingest import IngestConfig
+from generators.rollouts.config import RolloutBudget, RolloutConfig
+from generators.synthesis.config import SynthTasksConfig
+from schemas.stage_config import StageConfig
+
+
+class RolloutsSection(StageConfig):
+    """Rollouts per environment: each agent's rollouts over the synthesized tasks."""
+
+    runs: list[RolloutConfig] = Field(
+        default_factory=lambda: [
+            RolloutConfig(agent="oracle", k=2),
+            RolloutConfig(agent="perturbed", k=2),
+            RolloutConfig(agent="llm", k=1, budget=RolloutBudget(max_turns=3, max_tokens=1024)),
+        ]
+    )
+    """One entry per agent policy (oracle, perturbed, llm); an llm agent uses the generation resource's model."""
+    model_tasks: int = Field(3, ge=0)
+    """Tasks per environment rolled out by agents that call a model (the slow kind on a CPU); the rest get none."""
+
+
+class PipelineConfig(StageConfig):
+    """``aceforge run``: ingest, synthesize, verify, score, deduplicate, select, report, export."""
+
+    ingest: IngestConfig = Field(default_factory=IngestConfig)
+    """Ingest of the catalog sources (the demo sources by default)."""
+    environments: list[str] = Field(default_factory=lambda: ["retail"])
+    """Environments to synthesize in: one partition each (retail, airline)."""
+    tasks: SynthTasksConfig = Field(default_factory=lambda: SynthTasksConfig(n=24, catalog=False))
+    """Task synthesis per environment (its env is the partition's)."""
+    rollouts: RolloutsSection = Field(default_factory=RolloutsSection)
+    """Rollouts per environment."""
+    score: ScoreConfig = Field(default_factory=lambda: ScoreConfig(catalog=False))
+    """ACE scores."""
+    dedup: DedupConfig = Field(default_factory=lambda: DedupConfig(catalog=False))
+    """Deduplication."""
+    select: SelectConfig = Field(default_factory=lambda: SelectConfig(budget=40, catalog=False))
+    """Selection of the SFT and RL sets."""
+    report: ReportConfig = Field(default_factory=ReportConfig)
+    """The ACE report."""
+    hub: HubExportConfig = Field(default_factory=lambda: HubExportConfig(catalog=False))
+    """The Hub-ready folder of the selected sets."""
+    hub_repo_id: str = "aceforge/demo-agent-data"
+    """Repository id the Hub folder is prepared for (aceforge export hub uploads it)."""

@@ -1,0 +1,88 @@
+"""Synthesis as Dagster assets, partitioned by environment: tasks, then k rollouts per task and agent policy.
+
+Thin wrappers: generators/synthesis and generators/rollouts do the work; the
+assets write into their own folders and hand ``StoredRecords`` to the record
+store (pipelines/record_store.py), which registers and describes them.
+"""
+
+from collections import Counter
+from collections.abc import Iterable
+from itertools import chain, islice
+from pathlib import Path
+
+from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, StaticPartitionsDefinition, asset
+
+from generators.rollouts.runner import RolloutSummary, run_rollouts
+from generators.synthesis.config import SynthTasksConfig
+from generators.synthesis.stages import run_tasks
+from pipelines.dagster_config import config_schema
+from pipelines.pipeline_config import PipelineConfig, RolloutsSection
+from pipelines.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
+from pipelines.resources import GenerationResource, StorageResource
+from schemas.io import write_records
+from schemas.record import AgentRecord
+
+
+def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
+    environments = StaticPartitionsDefinition(defaults.environments)
+
+    @asset(
+        group_name="synthesize",
+        partitions_def=environments,
+        io_manager_key="record_store",
+        config_schema=config_schema(SynthTasksConfig, defaults.tasks),
+        description="Constraint-first tasks sampled from the environment's DB, each with a verified gold solution.",
+        kinds={"python", "parquet"},
+    )
+    def synth_tasks(context: AssetExecutionContext, storage: StorageResource) -> StoredRecords:
+        storage.activate()
+        env = context.partition_key
+        cfg = SynthTasksConfig.from_mapping({**context.op_execution_context.op_config, "env": env}, "run config")
+        records, stats = run_tasks(cfg, dataset=f"synth_tasks_{env}")
+        path = write_into(asset_dir(storage, context), records)
+        context.log.info(f"{env}: {stats.as_dict()}")
+        return StoredRecords(path, stats.as_dict())
+
+    @asset(
+        group_name="synthesize",
+        partitions_def=environments,
+        io_manager_key="record_store",
+        ins={"tasks": AssetIn("synth_tasks")},
+        config_schema=config_schema(RolloutsSection, defaults.rollouts),
+        description="k rollouts per task and agent policy (agent x scripted user x environment), each verified.",
+        kinds={"python", "parquet"},
+    )
+    def rollouts(
+        context: AssetExecutionContext, tasks: RecordSet, storage: StorageResource, generation: GenerationResource
+    ) -> StoredRecords:
+        storage.activate()
+        section = RolloutsSection.from_mapping(context.op_execution_context.op_config, "run config")
+        env = context.partition_key
+        runs, summaries = [], {}
+        for cfg in section.runs:
+            chosen = tasks
+            if cfg.uses_model():
+                cfg = cfg.model_copy(update=generation.config().model_dump(exclude_unset=True))
+                chosen = list(islice(iter(tasks), section.model_tasks))
+                if not chosen:
+                    continue
+            summary = RolloutSummary()
+            generator = generation.make_generator() if cfg.uses_model() else None
+            try:
+                runs.append(list(run_rollouts(chosen, cfg, generator, f"rollouts_{env}", summary)))
+            finally:
+                if generator is not None:
+                    generator.close()
+            summaries[cfg.agent] = summary.as_dict()
+            context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
+        path = write_into(asset_dir(storage, context), chain.from_iterable(runs))
+        verdicts = Counter({agent: s["passed"] for agent, s in summaries.items()})
+        return StoredRecords(path, {"by_agent": summaries, "passed_by_agent": dict(verdicts)})
+
+    return [synth_tasks, rollouts]
+
+
+def write_into(folder: Path, records: Iterable[AgentRecord]) -> Path:
+    path = folder / RECORDS_FILE
+    write_records(records, path)
+    return path

@@ -14,7 +14,8 @@ user then replies). A rollout ends with one reason code (``end_reason``):
   ``empty_reply``, ``context_overflow`` (the prompt outgrew the model), ``backend_error``,
   ``user_never_stopped`` (the agent finished and the simulated user went on), ``bad_scenario``
   (q.user_scenario is not in the contract's shape), ``no_gold_actions`` (the oracle has nothing to follow),
-  ``request_error`` (the model request could not be built).
+  ``request_error`` (the model request could not be built), ``agent_error:<Type>`` /
+  ``user_error:<Type>`` (an actor raised: a bug, or task data it cannot read; the message is kept).
 
 Whatever the reason, the rollout is recorded and verified like any other.
 """
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from jsonschema.exceptions import SchemaError
 
 from environments.base import ToolEnvironment
 from generators.rollouts.scenario import leaks_everything
@@ -108,6 +111,7 @@ class Conversation:
         self.agent_state: dict[str, Any] = {}
         self.user_state: dict[str, Any] = {}
         self.faults: list[dict[str, Any]] = []  # injected by the perturbed agent
+        self.error_detail: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -117,6 +121,11 @@ class Conversation:
         if self.end_reason is None:
             self.end_reason = reason
         self.waiting = None
+
+    def fail(self, reason: str, detail: str) -> None:
+        """End with ``reason`` and keep what went wrong (recorded in the rollout's details)."""
+        self.error_detail = detail[:500]
+        self.end(reason)
 
     def apply_agent(self, turn: AgentTurn) -> None:
         self.agent_turns += 1
@@ -159,13 +168,20 @@ class Conversation:
         tool = self.context.by_name.get(name)
         if tool is None:
             self.end("unknown_tool")
-        elif argument_errors(tool, arguments):
+        elif self._bad_arguments(tool, arguments):
             self.end("invalid_arguments")
         elif not result.ok:
             self.tool_errors += 1
             if self.tool_errors >= self.budget.max_tool_errors:
                 self.end("max_tool_errors")
         self.waiting = None if self.finished else "agent"
+
+    @staticmethod
+    def _bad_arguments(tool: Tool, arguments: dict[str, Any]) -> bool:
+        try:
+            return bool(argument_errors(tool, arguments))
+        except SchemaError:  # E declares a broken schema: no call of it can be checked
+            return True
 
     def _check_budget(self) -> None:
         if self.finished:

@@ -77,6 +77,7 @@ def rollout_record(
                 "agent_turns": conv.agent_turns,
                 "tool_errors": conv.tool_errors,
                 "tokens": conv.tokens,
+                **({"error": conv.error_detail} if conv.error_detail else {}),
             },
         }
     )

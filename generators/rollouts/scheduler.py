@@ -85,7 +85,10 @@ class RolloutScheduler:
                     exhausted = True
                     break
                 self.stats.conversations += 1
-                self.agent.start(conv)
+                try:
+                    self.agent.start(conv)
+                except Exception as exc:  # as in _apply: this rollout ends, the run goes on
+                    conv.fail(f"agent_error:{type(exc).__name__}", str(exc))
                 self._advance(conv)
                 live.append(conv)
                 yield from self._retire(live)
@@ -106,8 +109,13 @@ class RolloutScheduler:
             self._apply(conv, self._actor(conv), None)
 
     def _apply(self, conv: Conversation, actor: Actor, result: GenerationResult | None) -> None:
-        turn = actor.act(conv, result)
-        if actor is self.agent:
+        role = "agent" if actor is self.agent else "user"
+        try:
+            turn = actor.act(conv, result)
+        except Exception as exc:  # a bug or odd task data must end this rollout, not the run
+            conv.fail(f"{role}_error:{type(exc).__name__}", str(exc))
+            return
+        if role == "agent":
             conv.apply_agent(turn)
         else:
             conv.apply_user(turn)

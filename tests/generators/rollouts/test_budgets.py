@@ -116,3 +116,12 @@ def test_an_oracle_without_gold_actions():
     task.task.expected_outputs = {"outcome": "write"}
     record = roll([task], k=1)[0][0]
     assert record.details["end_reason"] == "no_gold_actions"
+
+
+def test_an_actor_that_raises_ends_its_rollout_with_the_error_kept():
+    odd = balance_task()
+    odd.task.constraints = [{"id": "balance", "check": "message_contains", "number": "fifty-four"}]
+    records, summary = roll([odd, cancel_task()], k=1)
+    assert records[0].details["end_reason"] == "agent_error:ValueError"
+    assert "fifty-four" in records[0].details["error"]
+    assert records[1].details["end_reason"] == "done" and summary.rollouts == 2

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schemas.io import atomic_output
 from schemas.settings import demo_dir
 
 DEFAULT_SEED = 7
@@ -257,6 +256,8 @@ def adp_record(case: Case) -> dict[str, Any]:
 
 def write_demo_sources(directory: str | Path | None = None, seed: int = DEFAULT_SEED) -> dict[str, Path]:
     """Write every demo file into ``directory`` (default ``<data_home>/demo/raw``); returns name -> path."""
+    from schemas.io import atomic_output  # pyarrow, needed only when files are written
+
     out = Path(directory) if directory else demo_dir() / "raw"
     out.mkdir(parents=True, exist_ok=True)
     cases = make_cases(40, seed)

@@ -15,6 +15,7 @@ two chunks per worker are in flight, so memory stays bounded on any input.
 from __future__ import annotations
 
 import multiprocessing
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -38,6 +39,29 @@ class ChunkResult:
     quarantined: list[tuple[int, str, str]]  # (item index in the chunk, error, raw excerpt)
 
 
+class _NoPandas:
+    """A meta-path finder that makes ``import pandas`` fail, as if it were not installed."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name == "pandas":
+            raise ImportError("pandas is not needed here")
+        return None
+
+
+def arrow_without_pandas() -> None:
+    """pyarrow's first ``pa.array`` imports pandas (half a second) only to ask whether its input is a
+    pandas object, which ours never is. When pandas is not imported yet, that one check is let to find
+    it missing; pyarrow still imports pandas when something asks for it (to_pandas, from_pandas re-check)."""
+    if "pandas" in sys.modules:
+        return
+    sys.meta_path.insert(0, _NoPandas)
+    try:
+        pa.array([], pa.null())
+    finally:
+        sys.meta_path.remove(_NoPandas)
+
+
 def convert_chunk(converter: Converter, chunk: RawChunk) -> ChunkResult:
     lines: list[int] = []  # the chunk line of each item, by item index
 
@@ -57,6 +81,7 @@ def convert_chunk(converter: Converter, chunk: RawChunk) -> ChunkResult:
             positions.append((result.index, lines[result.index]))
         else:
             quarantined.append((result.index, result.error, excerpt(result.raw)))
+    arrow_without_pandas()
     batch = pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None
     return ChunkResult(len(lines), batch, ids, positions, quarantined)
 

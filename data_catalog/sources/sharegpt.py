@@ -141,8 +141,9 @@ class ShareGPTConverter(Converter):
 
     def convert(self, raw: Any) -> AgentRecord:
         key, turns = _turns(raw)
-        answered = _answered_by_output(turns) if self.dialect == "auto" else None
-        dialect = self._dialect(turns, answered)
+        dialect = self._dialect(turns)
+        # Only markdown needs it: there a fenced block is an action only when its output follows.
+        answered = _answered_by_output(turns) if self.dialect == "auto" and dialect == "markdown" else None
         system = raw.get("system")
         if system is not None and not isinstance(system, str):
             raise ConversionError(f"field 'system' is {type(system).__name__}, expected a string")
@@ -179,13 +180,14 @@ class ShareGPTConverter(Converter):
         details = {"dialect": dialect, **({"turn_fields": fields} if fields else {})}
         return chat_record(self, raw, steps, tools, (*_CONSUMED, *tool_fields), details)
 
-    def _dialect(self, turns: list[Turn], answered: list[bool] | None) -> str:
-        if answered is None:
+    def _dialect(self, turns: list[Turn]) -> str:
+        if self.dialect != "auto":
             return self.dialect
         texts = [t for role, t, _ in turns if role == "assistant" and not (self.parse_text and may_have_calls(t))]
         dialect = detect_dialect(texts)
         if dialect == "markdown" and not any(
-            ran and role == "assistant" and fenced_code(text) for (role, text, _), ran in zip(turns, answered)
+            ran and role == "assistant" and fenced_code(text)
+            for (role, text, _), ran in zip(turns, _answered_by_output(turns))
         ):
             return "plain"  # code snippets, but none that ran: prose
         return dialect

@@ -166,7 +166,7 @@ def react_steps(text: str) -> list:
     thought, labels = None, {}
     if key.start():  # text before the action line (less its newline): the thought, after its optional label
         head = text[: key.start()]
-        if ":" in head:
+        if "Answer" in head or "Value" in head:  # the only labels read before an action (_ARGUMENTS_BEFORE)
             head, labels = _trailing_labels(head)
         label = _THOUGHT_LABEL.match(head)
         thought = (head[label.end() :] if label else head).strip() or None

@@ -100,7 +100,8 @@ def run(
     except EntryError as exc:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")
     out.print(summary_table(sources))
-    out.print(stages_table(stages))
+    if stages:
+        out.print(stages_table(stages))
     example = next((o.source for o in sources if o.ok), "datasets")
     say(
         f"data: {home}\ncatalog: {catalog_path()}  (try: aceforge catalog list; "
@@ -117,6 +118,9 @@ def run(
             say(f"{o.stage}: {o.error or 'a check failed: ' + ', '.join(n for n, ok in o.checks.items() if not ok)}")
     if failed_sources:
         names = ", ".join(o.source for o in failed_sources)
-        fail(f"{len(failed_sources)} of {len(sources)} sources failed: {names}", FAILED)
+        fail(
+            f"{len(failed_sources)} of {len(sources)} sources failed: {names} (the pipeline stopped after ingest)",
+            FAILED,
+        )
     if any(not o.ok for o in stages):
         fail(f"{sum(not o.ok for o in stages)} of {len(stages)} stages failed", FAILED)

@@ -43,8 +43,6 @@ from schemas.io import write_records
 from schemas.record import AgentRecord
 from verifiers.batch import VerifyStats, reverify
 
-MAX_DUPLICATE_RATE = 0.5  # above this, the sources or the synthesis repeat themselves: look before training
-
 
 def converted_records(storage: StorageResource, entries_dir: str | None) -> RecordSet:
     """The latest ingested version of every catalog source (the converted asset writes through the catalog)."""
@@ -121,9 +119,9 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
         rate = summary["removed"] / summary["records"] if summary["records"] else 0.0
         yield AssetCheckResult(
             check_name="duplicate_rate",
-            passed=rate <= MAX_DUPLICATE_RATE,
+            passed=rate <= defaults.max_duplicate_rate,
             severity=AssetCheckSeverity.ERROR,
-            metadata={"duplicate_rate": rate, "max_duplicate_rate": MAX_DUPLICATE_RATE},
+            metadata={"duplicate_rate": rate, "max_duplicate_rate": defaults.max_duplicate_rate},
         )
 
     @multi_asset(

@@ -196,9 +196,15 @@ def _materialize_stages(
 def run_pipeline(
     cfg: PipelineConfig, entries_dir: str | Path | None = None, log_level: str = "WARNING", workers: int = 1
 ) -> tuple[list[SourceOutcome], list[StageOutcome]]:
-    """Ingest, then synthesize per environment, then curate and publish; every outcome, in order."""
+    """Ingest, then synthesize per environment, then curate and publish; every outcome, in order.
+
+    A source that fails (or fails its blocking quarantine check) stops the run after ingest: curating
+    what is left would publish a dataset silently missing that source.
+    """
     with DagsterInstance.get() as instance:
         sources = run_ingest(instance, entries_dir, cfg.ingest, log_level)
+    if not all(o.ok for o in sources):
+        return sources, []
     entries = str(entries_dir) if entries_dir else None
     cfg_json = cfg.model_dump_json()
     with (

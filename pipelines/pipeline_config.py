@@ -24,7 +24,7 @@ class RolloutsSection(StageConfig):
 
     runs: list[RolloutConfig] = Field(
         default_factory=lambda: [
-            RolloutConfig(agent="oracle", k=2),
+            RolloutConfig(agent="oracle", k=1),  # deterministic: more would be exact duplicates
             RolloutConfig(agent="perturbed", k=2),
             RolloutConfig(agent="llm", k=1, budget=RolloutBudget(max_turns=3, max_tokens=1024)),
         ]
@@ -49,6 +49,8 @@ class PipelineConfig(StageConfig):
     """ACE scores."""
     dedup: DedupConfig = Field(default_factory=lambda: DedupConfig(catalog=False))
     """Deduplication."""
+    max_duplicate_rate: float = Field(0.8, ge=0.0, le=1.0)
+    """The blocking duplicate_rate check fails when dedup removes more than this share (the data repeats itself)."""
     select: SelectConfig = Field(default_factory=lambda: SelectConfig(budget=40, catalog=False))
     """Selection of the SFT and RL sets."""
     report: ReportConfig = Field(default_factory=ReportConfig)

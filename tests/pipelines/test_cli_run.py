@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 
 from data_catalog.catalog import Catalog
@@ -25,14 +26,23 @@ DEMO = {
 }
 
 
-def run_main_job(env: dict) -> subprocess.CompletedProcess:
+# The main job's graph at a small N without model rollouts (tests/pipelines/test_pipeline_graph.py checks the graph).
+SMALL = "tasks: {n: 3}\nrollouts: {model_tasks: 0}\nselect: {budget: 4}\n"
+
+
+def run_main_job(env: dict, config: Path) -> subprocess.CompletedProcess:
     command = [str(ACEFORGE)] if ACEFORGE.exists() else [sys.executable, "-m", "pipelines.cli"]
-    return subprocess.run([*command, "run"], env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [*command, "run", "--config", str(config)], env=env, capture_output=True, text=True, timeout=900
+    )
 
 
+@pytest.mark.slow
 def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DAGSTER_HOME", "ACEFORGE_ENTRIES")}
-    first = run_main_job(env)
+    config = tmp_path / "small.yaml"
+    config.write_text(SMALL)
+    first = run_main_job(env, config)
     assert first.returncode == 0, first.stderr
     for source, (read, converted, quarantined) in DEMO.items():
         row = next(line for line in first.stdout.splitlines() if f" {source} " in line)
@@ -46,12 +56,15 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     assert catalog.sql("SELECT count(*) FROM demo_bookstore_chat WHERE env_kind IS NOT NULL").rows == [(24,)]
 
     # A second run converts the same bytes: same files, same catalog versions, five more Dagster runs.
-    second = run_main_job(env)
+    second = run_main_job(env, config)
     assert second.returncode == 0, second.stderr
     assert {e.name: (e.rows, e.version) for e in Catalog().list_datasets()} == rows
+    for stage in ("synth_tasks", "rollouts", "verified", "scored", "deduplicated", "sft_set", "rl_set", "hub_folder"):
+        assert any(line.startswith(f"│ {stage}") and " ok " in line for line in second.stdout.splitlines()), stage
     with DagsterInstance.from_config(str(data_home / "dagster")) as instance:
         runs = instance.get_runs(RunsFilter(tags={"aceforge/job": "run"}))
-        assert len(runs) == 10 and {r.status for r in runs} == {DagsterRunStatus.SUCCESS}
+        # per run: 5 ingest sources, 1 environment, 1 curate-and-publish run
+        assert len(runs) == 14 and {r.status for r in runs} == {DagsterRunStatus.SUCCESS}
 
 
 def test_run_exits_1_and_names_a_failing_source(data_home, tmp_path, monkeypatch):

@@ -1,0 +1,158 @@
+"""The whole graph through Dagster: ingest of real fixtures -> synthesis -> curation -> publish, and a killed run resumed.
+
+One small configuration (4 retail tasks, oracle and perturbed rollouts, no model) keeps it to about a
+minute a run on two cores; the model-backed parts are covered by their own slow tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from dagster import AssetKey, DagsterInstance
+
+from data_catalog.catalog import Catalog
+from pipelines.definitions import JOBS, defs
+from pipelines.main_job import run_pipeline
+from pipelines.pipeline_config import PipelineConfig
+from tests.conftest import ADP_FIXTURES, ROOT, TAU_FIXTURES
+
+pytestmark = pytest.mark.slow
+
+SMALL = {
+    "tasks": {"n": 4},
+    "rollouts": {"model_tasks": 0},
+    "select": {"budget": 6},
+}
+SOURCES = {
+    "adp_std": {"format": "adp", "paths": [f"{ADP_FIXTURES}/agenttuning_os/sample_std.json"]},
+    "tau_airline": {
+        "format": "tau_bench",
+        "paths": [f"{TAU_FIXTURES}/tau-bench/historical_trajectories/gpt-4o-airline.excerpt.json"],
+    },
+}
+GRAPH = {
+    "converted", "synth_tasks", "rollouts", "verified", "scored", "deduplicated",
+    "sft_set", "rl_set", "ace_report", "hub_folder", "verl_export",
+}  # fmt: skip
+
+
+def write_entries(directory: Path) -> Path:
+    directory.mkdir(parents=True)
+    for name, entry in SOURCES.items():
+        (directory / f"{name}.yaml").write_text(json.dumps({"name": name, "license": "MIT", **entry}))
+    return directory
+
+
+def stage_ids(home: Path) -> dict[str, list[str]]:
+    """Record ids per stage output, in file order."""
+    ids = {}
+    for stage in ("verified", "deduplicated", "sft_set", "rl_set"):
+        table = pq.read_table(home / "assets" / stage / "all" / "records.parquet", columns=["id"])
+        ids[stage] = table.column("id").to_pylist()
+    return ids
+
+
+@pytest.fixture(scope="module")
+def pipeline_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("pipeline")
+    entries = write_entries(root / "entries")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ACEFORGE_HOME", str(root / "home"))
+        mp.setenv("DAGSTER_HOME", str(root / "dagster"))
+        (root / "dagster").mkdir()
+        sources, stages = run_pipeline(PipelineConfig.model_validate(SMALL), entries, log_level="CRITICAL")
+        yield root, entries, sources, {o.stage: o for o in stages}, Catalog()
+
+
+def test_definitions_hold_the_whole_graph_its_jobs_and_blocking_checks():
+    graph = defs.resolve_asset_graph()
+    assert {key.to_user_string() for key in graph.get_all_asset_keys()} == GRAPH
+    assert set(JOBS) == {"ingest", "synthesize", "curate", "publish"}
+    for name in JOBS:
+        assert defs.resolve_job_def(name).name == name
+    blocking = {
+        (c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys if graph.get_check_spec(c).blocking
+    }
+    assert blocking == {
+        ("converted", "quarantine_rate"),
+        ("verified", "schema_valid"),
+        ("deduplicated", "duplicate_rate"),
+        ("sft_set", "sft_set_verified"),
+    }
+    assert defs.resolve_assets_def("rollouts").partitions_def.get_partition_keys() == ["retail"]
+
+
+def test_every_stage_materializes_and_counts_add_up(pipeline_run):
+    root, _, sources, stages, catalog = pipeline_run
+    assert [(o.source, o.ok) for o in sources] == [("adp_std", True), ("tau_airline", True)]
+    assert {name.split("[")[0] for name in stages} == GRAPH - {"converted"}
+    assert all(o.ok for o in stages.values()), {n: o.error or o.checks for n, o in stages.items() if not o.ok}
+    converted = sum(catalog.get(name).rows for name in SOURCES)
+    tasks, rollouts = stages["synth_tasks[retail]"].rows, stages["rollouts[retail]"].rows
+    assert tasks == 4 and rollouts == 4 * (1 + 2)  # oracle k=1, perturbed k=2; the llm agent gets no task here
+    assert stages["verified"].rows == converted + rollouts + tasks
+    assert stages["scored"].rows == stages["verified"].rows
+    audit = pq.read_table(root / "home" / "assets" / "deduplicated" / "all" / "records.dedup.parquet")
+    assert stages["deduplicated"].rows + audit.num_rows == stages["scored"].rows
+    assert 0 < stages["sft_set"].rows <= 6 and stages["sft_set"].pass_rate == 1.0
+    assert stages["rl_set"].rows > 0  # tasks the oracle solves and the perturbed agent fails: the frontier
+    for name in ("verified", "scored", "deduplicated", "sft_set", "rl_set", "synth_tasks__retail", "rollouts__retail"):
+        assert catalog.get(name) is not None, name
+
+
+def test_metadata_a_person_reads_in_the_ui(pipeline_run):
+    root, *_ = pipeline_run
+    with DagsterInstance.from_config(str(root / "dagster")) as instance:
+        event = instance.get_latest_materialization_event(AssetKey("scored"))
+        meta = event.asset_materialization.metadata
+        assert meta["preview"].value.startswith("| id | environment | task | steps | verdict |")
+        assert meta["dagster/row_count"].value > 0 and "stage/accuracy_levels" in meta
+        report = instance.get_latest_materialization_event(AssetKey("ace_report")).asset_materialization.metadata
+        assert report["plots"].value.count("data:image/png;base64,") == 5
+        hub = instance.get_latest_materialization_event(AssetKey("hub_folder")).asset_materialization.metadata
+        assert "configs:" in hub["card"].value
+
+
+def test_the_hub_folder_loads_with_datasets(pipeline_run):
+    root, _, _, stages, _ = pipeline_run
+    import datasets
+
+    folder = root / "home" / "assets" / "hub_folder" / "all" / "folder"
+    loaded = datasets.load_dataset(str(folder), name="trajectories", cache_dir=str(root / "hf-cache"))
+    assert loaded["train"].num_rows == stages["sft_set"].rows
+    verl = pq.read_table(root / "home" / "assets" / "verl_export" / "all" / "train.parquet")
+    assert verl.num_rows == stages["rl_set"].rows and "reward_model" in verl.column_names
+
+
+def test_a_killed_run_started_again_ends_with_the_same_outputs(pipeline_run, tmp_path):
+    root, entries, *_ = pipeline_run
+    config = tmp_path / "small.yaml"
+    config.write_text(json.dumps(SMALL))
+    home = tmp_path / "home"
+    env = {**os.environ, "ACEFORGE_HOME": str(home), "ACEFORGE_ENTRIES": str(entries)}
+    env.pop("DAGSTER_HOME", None)
+    command = [sys.executable, "-m", "pipelines.cli", "run", "--config", str(config)]
+    first = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)  # fmt: skip
+    rollouts = home / "assets" / "rollouts" / "retail" / "records.parquet"
+    deadline = time.monotonic() + 600
+    while not rollouts.exists() and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    os.killpg(first.pid, signal.SIGKILL)  # midway: synthesis done, curation not (yet) finished
+    first.wait()
+    assert rollouts.exists()
+    again = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert stage_ids(home) == stage_ids(root / "home")  # same records, same order, as a run never killed
+    for stage, ids in stage_ids(home).items():
+        assert len(ids) == len(set(ids)), stage
+    versions = [(e.name, e.version) for e in Catalog(home / "catalog.duckdb").list_datasets()]
+    assert all(version == 1 for _, version in versions), versions  # nothing registered twice

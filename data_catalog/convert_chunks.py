@@ -1,8 +1,9 @@
 """Conversion in chunks, in this process or in worker processes (formats with one record per raw item).
 
 The reader cuts each input into chunks of about a megabyte (JSONL lines, or a
-document's records). A chunk becomes an Arrow batch of record rows plus its
-quarantine rows; with ``workers`` > 1 worker processes do that, and this
+document's records). A chunk becomes an Arrow batch of record rows (each from
+``Converter.convert_row``, so the chat formats skip the model objects; see
+record_rows.py) plus its quarantine rows; with ``workers`` > 1 worker processes do that, and this
 process only writes. Results are written in input order, so the output is the
 same file whatever the number of workers. Ids repeat across chunks only when
 content does, and only the writing process sees the whole run: it drops the
@@ -24,7 +25,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from data_catalog.sources.base import Converted, Converter
+from data_catalog.sources.base import Converter, describe_error
 from data_catalog.sources.reader import RawChunk, chunk_items, read_raw_chunks
 from schemas.arrow_schema import RECORD_SCHEMA, record_to_row
 from schemas.io import excerpt
@@ -63,27 +64,47 @@ def arrow_without_pandas() -> None:
 
 
 def convert_chunk(converter: Converter, chunk: RawChunk) -> ChunkResult:
-    lines: list[int] = []  # the chunk line of each item, by item index
-
-    def items():
-        for item, line in chunk_items(chunk, converter.items, 0):
-            lines.append(line)
-            yield item
-
+    """A chunk's records as one Arrow batch (through ``Converter.convert_row``) and its quarantine rows."""
     rows: list[dict[str, Any]] = []
-    ids: list[str] = []
-    positions: list[tuple[int, int]] = []
+    kept: list[tuple[str, int, int, Any]] = []  # per row: (record id, item index, chunk line, raw value)
     quarantined: list[tuple[int, str, str]] = []
-    for result in converter.convert_stream(items()):
-        if isinstance(result, Converted):
-            rows.append(record_to_row(result.record))
-            ids.append(result.record.id)
-            positions.append((result.index, lines[result.index]))
-        else:
-            quarantined.append((result.index, result.error, excerpt(result.raw)))
+    items = 0
+    for item, line in chunk_items(chunk, converter.items, 0):
+        items += 1
+        if item.error is not None:
+            quarantined.append((item.index, item.error, excerpt(item.raw_text)))
+            continue
+        try:
+            record_id, row = converter.convert_row(item.value)
+        except Exception as exc:  # one bad record must never stop the run
+            quarantined.append((item.index, describe_error(exc), excerpt(item.value)))
+            continue
+        rows.append(row)
+        kept.append((record_id, item.index, line, item.value))
     arrow_without_pandas()
-    batch = pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None
-    return ChunkResult(len(lines), batch, ids, positions, quarantined)
+    try:
+        batch = pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        batch, kept = _record_by_record(converter, kept, quarantined)
+    ids = [record_id for record_id, _, _, _ in kept]
+    positions = [(index, line) for _, index, line, _ in kept]
+    return ChunkResult(items, batch, ids, positions, quarantined)
+
+
+def _record_by_record(converter: Converter, kept: list, quarantined: list) -> tuple[pa.RecordBatch | None, list]:
+    """A chunk whose rows Arrow refused: each record again through the validating model, so the bad
+    ones are quarantined with what is wrong with them and the rest are written."""
+    rows, good = [], []
+    for record_id, index, line, value in kept:
+        try:
+            row = record_to_row(converter.convert(value))
+            pa.RecordBatch.from_pylist([row], schema=RECORD_SCHEMA)
+        except Exception as exc:
+            quarantined.append((index, describe_error(exc), excerpt(value)))
+            continue
+        rows.append(row)
+        good.append((record_id, index, line, value))
+    return (pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None), good
 
 
 def convert_in_chunks(

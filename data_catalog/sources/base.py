@@ -106,6 +106,14 @@ class Converter:
         """One raw record to one AgentRecord; raise ConversionError for bad input."""
         raise NotImplementedError
 
+    def convert_row(self, raw: Any) -> tuple[str, dict[str, Any]]:
+        """One raw record as (record id, Arrow row), for bulk conversion. Through ``convert`` by default;
+        a format that builds plain data (the chat formats) writes the row from it (record_rows.py)."""
+        from schemas.arrow_schema import record_to_row
+
+        record = self.convert(raw)
+        return record.id, record_to_row(record)
+
     def convert_stream(self, items: Iterable[RawItem]) -> Iterator[Converted | Quarantined]:
         for item in items:
             if item.error is not None:

@@ -11,18 +11,14 @@ own fields, written as text in it (text_tool_calls.py), or listed beside it
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
-from data_catalog.sources.base import ConversionError, each_object
+from data_catalog.sources.base import ConversionError, Converter, each_object
 from data_catalog.sources.step_dicts import api_call, image, observation
 from data_catalog.sources.text_tool_calls import framed_observation, may_have_calls, text_calls, tool_responses
-from schemas.adp import first_user_text
 from schemas.record import AgentRecord, Tool
-
-if TYPE_CHECKING:
-    from data_catalog.sources.base import Converter
 
 # Where datasets put the tool list, and what a tool's or a call's parts are called.
 TOOL_FIELDS = ("tools", "available_tools", "functions")
@@ -234,34 +230,49 @@ def environment_kind(tools: list[Tool], steps: list[dict[str, Any]]) -> str:
     return "chat"
 
 
-def chat_record(
+def chat_data(
     converter: Converter,
     raw: dict[str, Any],
     steps: list[dict[str, Any]],
     tools: list[Tool],
     consumed: tuple[str, ...],
     details: dict[str, Any] | None = None,
-) -> AgentRecord:
-    """The AgentRecord of one chat record, validated in one call (see step_dicts.py);
-    top-level fields not in ``consumed`` are kept in details."""
+) -> dict[str, Any]:
+    """The plain data of one chat record (see record_rows.py); top-level fields not in ``consumed``
+    are kept in details. ``AgentRecord.model_validate`` of it is the record."""
     original = raw.get("id")
     original_id = None if original in (None, "") else str(original)
     extra = {k: v for k, v in raw.items() if k not in consumed and k != "id"}
     if details:
         extra.update(details)
-    record = AgentRecord.model_validate(
-        {
-            "id": converter.record_id(original_id, raw),
-            "environment": {"kind": environment_kind(tools, steps), "tools": tools},
-            "trajectory": steps,
-            "source": {
-                "dataset": converter.dataset,
-                "format": converter.name,
-                "original_id": original_id,
-                "license": converter.opts.license,
-            },
-            "details": extra,
-        }
-    )
-    record.task.instruction = first_user_text(record.trajectory)
-    return record
+    instruction = next((s["content"] for s in steps if s["class_"] == "text_observation" and s["source"] == "user"), "")
+    return {
+        "id": converter.record_id(original_id, raw),
+        "environment": {"kind": environment_kind(tools, steps), "tools": tools},
+        "task": {"instruction": instruction},
+        "trajectory": steps,
+        "source": {
+            "dataset": converter.dataset,
+            "format": converter.name,
+            "original_id": original_id,
+            "license": converter.opts.license,
+        },
+        "details": extra,
+    }
+
+
+class ChatConverter(Converter):
+    """A chat format: it builds each record as plain data (``record_data``), validated into an AgentRecord
+    by ``convert`` and written as a row straight from the data in bulk conversion."""
+
+    def record_data(self, raw: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def convert(self, raw: Any) -> AgentRecord:
+        return AgentRecord.model_validate(self.record_data(raw))
+
+    def convert_row(self, raw: Any) -> tuple[str, dict[str, Any]]:
+        from data_catalog.record_rows import row_from_data
+
+        data = self.record_data(raw)
+        return data["id"], row_from_data(data)

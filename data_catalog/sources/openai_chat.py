@@ -31,12 +31,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, register, require
+from data_catalog.sources.base import ConversionError, ConvertOptions, register, require
 from data_catalog.sources.chat_common import (
     TEXT_CALLS_OPTION,
     Calls,
+    ChatConverter,
     call_steps,
-    chat_record,
+    chat_data,
     content_parts,
     observation_steps,
     parse_arguments,
@@ -47,7 +48,6 @@ from data_catalog.sources.chat_common import (
 )
 from data_catalog.sources.step_dicts import message
 from data_catalog.sources.text_tool_calls import tool_responses, tools_in_prompt
-from schemas.record import AgentRecord
 
 _KNOWN = frozenset(
     {"role", "content", "name", "tool_calls", "tool_call_id", "function_call", "reasoning_content", "reasoning"}
@@ -132,7 +132,7 @@ class _Conversation:
 
 
 @register
-class OpenAIChatConverter(Converter):
+class OpenAIChatConverter(ChatConverter):
     name = "openai_chat"
     description = "OpenAI chat-completions conversations (messages with tool_calls / role tool, tools?, id?)."
     options = TEXT_CALLS_OPTION
@@ -150,7 +150,7 @@ class OpenAIChatConverter(Converter):
             raise ValueError(f"option text_calls must be auto or off, not {value!r}")
         self.parse_text = value == "auto"
 
-    def convert(self, raw: Any) -> AgentRecord:
+    def record_data(self, raw: Any) -> dict[str, Any]:
         messages = require(raw, "messages", list)
         if not messages:
             raise ConversionError("field 'messages' is empty")
@@ -161,4 +161,4 @@ class OpenAIChatConverter(Converter):
             steps.extend(conversation.steps(msg, i))
         details = {"message_fields": conversation.fields} if conversation.fields else None
         consumed = ("messages", *tool_fields)
-        return chat_record(self, raw, steps, tools or conversation.prompt_tools, consumed, details)
+        return chat_data(self, raw, steps, tools or conversation.prompt_tools, consumed, details)

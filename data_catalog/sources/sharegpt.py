@@ -28,11 +28,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, register
+from data_catalog.sources.base import ConversionError, ConvertOptions, register
 from data_catalog.sources.chat_common import (
     TEXT_CALLS_OPTION,
     Calls,
-    chat_record,
+    ChatConverter,
+    chat_data,
     content_parts,
     json_value,
     parse_arguments,
@@ -45,7 +46,6 @@ from data_catalog.sources.chat_common import (
 from data_catalog.sources.step_dicts import ACTION_KINDS, api_call, message, observation
 from data_catalog.sources.text_actions import ASSISTANT_PARSERS, DIALECTS, ENV_PREFIX, detect_dialect, fenced_code
 from data_catalog.sources.text_tool_calls import may_have_calls, tool_responses, tools_in_prompt
-from schemas.record import AgentRecord
 
 _ROLES = {
     "human": "user", "user": "user",
@@ -115,7 +115,7 @@ def _answered_by_output(turns: list[Turn]) -> list[bool]:
 
 
 @register
-class ShareGPTConverter(Converter):
+class ShareGPTConverter(ChatConverter):
     name = "sharegpt"
     description = "ShareGPT conversations (from/value or role/content) with ReAct, CodeAct, markdown or plain dialects."
     options = {
@@ -139,7 +139,7 @@ class ShareGPTConverter(Converter):
             raise ValueError(f"option text_calls must be auto or off, not {text_calls!r}")
         self.parse_text = text_calls == "auto"
 
-    def convert(self, raw: Any) -> AgentRecord:
+    def record_data(self, raw: Any) -> dict[str, Any]:
         key, turns = _turns(raw)
         dialect = self._dialect(turns)
         # Only markdown needs it: there a fenced block is an action only when its output follows.
@@ -178,7 +178,7 @@ class ShareGPTConverter(Converter):
         if not tools and self.parse_text:
             tools = next((found for prompt in prompts if (found := tools_in_prompt(prompt))), [])
         details = {"dialect": dialect, **({"turn_fields": fields} if fields else {})}
-        return chat_record(self, raw, steps, tools, (*_CONSUMED, *tool_fields), details)
+        return chat_data(self, raw, steps, tools, (*_CONSUMED, *tool_fields), details)
 
     def _dialect(self, turns: list[Turn]) -> str:
         if self.dialect != "auto":

@@ -3,11 +3,13 @@ line, quarantine reasons grouped by kind, and the same output from worker proces
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import orjson
 import pytest
 
+from data_catalog import convert_chunks
 from data_catalog.convert import CountMismatch, convert_files, error_kind
-from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConvertOptions
 from data_catalog.sources.web_steps import WebStepsConverter
 from schemas.io import iter_parquet_rows, read_records
@@ -62,13 +64,13 @@ def test_adp_datasets_that_reuse_ids_keep_every_distinct_trajectory(tmp_path):
 
 
 def test_read_is_counted_where_it_is_read_so_a_lost_record_is_an_error(tmp_path, monkeypatch):
-    class Lossy(type(get_converter("openai_chat"))):
-        def convert_stream(self, items):
-            for result in super().convert_stream(items):
-                if result.index != 1:  # a bug that drops one record silently
-                    yield result
+    real = convert_chunks.convert_chunk
 
-    monkeypatch.setattr("data_catalog.sources.get_converter", lambda fmt, options: Lossy(options))
+    def lossy(converter, chunk):  # a bug that drops a converted record silently
+        result = real(converter, chunk)
+        return replace(result, batch=result.batch.slice(1), ids=result.ids[1:], positions=result.positions[1:])
+
+    monkeypatch.setattr(convert_chunks, "convert_chunk", lossy)
     path = write_jsonl(tmp_path / "in.jsonl", [chat("a"), chat("b", "c2"), chat("c", "c3")])
     with pytest.raises(CountMismatch, match="3 read but 2 converted"):
         convert_files("openai_chat", [path], tmp_path / "out.parquet")

@@ -24,7 +24,7 @@ A record that cannot be rendered raises RenderError with a stable reason code:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,14 +156,20 @@ def prompt_ids(tokenizer: Any, messages: list[dict[str, Any]], tools: list[dict]
     return tokenizer.encode(text, add_special_tokens=False)
 
 
-def render_records(records: Iterable[AgentRecord], stats: RenderStats) -> Iterator[tuple[AgentRecord, Chat]]:
-    """Each renderable record with its chat; the others are counted in ``stats.skipped`` by reason."""
+def render_records(
+    records: Iterable[AgentRecord],
+    stats: RenderStats,
+    convert: Callable[[AgentRecord, Chat], Any] | None = None,
+) -> Iterator[tuple[AgentRecord, Any]]:
+    """Each renderable record with its chat (or ``convert(record, chat)``, which may raise RenderError too);
+    the others are counted in ``stats.skipped`` by reason."""
     for record in records:
         stats.records += 1
         try:
             chat = record_to_chat(record)
+            item = convert(record, chat) if convert else chat
         except RenderError as exc:
             stats.skipped[exc.reason] += 1
             continue
         stats.rendered += 1
-        yield record, chat
+        yield record, item

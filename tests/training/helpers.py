@@ -71,7 +71,7 @@ def retail_cancel_task(task_id: str = "task-cancel", complexity: int = 2) -> Age
             instruction=f"Cancel my pending order {order_id}; I no longer need it. My email is {email}.",
             user_scenario={
                 "persona": "a busy customer",
-                "reason": f"wants to cancel order {order_id}",
+                "reason": f"You want to cancel your pending order {order_id}.",
                 "known_info": {"email": email, "order_id": order_id, "cancel_reason": "no longer needed"},
                 "unknown_info": [],
                 "instructions": ["Confirm the cancellation when asked."],
@@ -96,3 +96,33 @@ def oracle_rollout(task: AgentRecord, record_id: str | None = None) -> AgentReco
         steps.append(TextObservation(content=result, source="tool", tool_call_id=call_id))
     steps.append(MessageAction(content="Your order is cancelled and the refund is on its way."))
     return task.model_copy(update={"id": record_id or f"{task.id}-oracle", "trajectory": steps}, deep=True)
+
+
+def short_chat(record_id: str) -> AgentRecord:
+    """A two-turn chat without tools (about 40 tokens): training steps on it take well under a second on a CPU."""
+    number = sum(map(ord, record_id)) % 50
+    return AgentRecord(
+        id=record_id,
+        environment=Environment(policy="Answer with one number."),
+        trajectory=[
+            TextObservation(content=f"What is {number} plus one?", source="user"),
+            MessageAction(content=str(number + 1)),
+        ],
+        source=Source(dataset="unit", format="literal", original_id=record_id),
+    )
+
+
+SMALL_POLICY = "You are a store's support agent. Find the user by email before changing an order."
+SMALL_TOOLS = ("find_user_id_by_email", "get_order_details", "cancel_pending_order")
+
+
+def small_retail_task(task_id: str = "task-small") -> AgentRecord:
+    """The cancel task with three of retail's tools and a one-line policy (a prompt of about 500 tokens), and a
+    third goal: the agent tells the user about the cancellation."""
+    task = retail_cancel_task(task_id)
+    tools = [tool for tool in task.environment.tools if tool.name in SMALL_TOOLS]
+    environment = task.environment.model_copy(update={"tools": tools, "policy": SMALL_POLICY})
+    told = {"id": "told", "check": "message_contains", "text": "cancel"}
+    q = task.task.model_copy(update={"constraints": [*task.task.constraints, told]}, deep=True)
+    q.metadata["complexity"] = 3
+    return task.model_copy(update={"environment": environment, "task": q})

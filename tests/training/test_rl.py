@@ -1,0 +1,49 @@
+"""The RL stage on SmolLM2 (CPU): two GRPO steps of multi-turn episodes in the retail world, verifier rewards."""
+
+from __future__ import annotations
+
+import pytest
+
+from schemas.io import write_records
+from tests.pipelines.cli_helpers import invoke, last_json
+from tests.training.helpers import oracle_rollout, small_retail_task
+from training.run_files import read_log
+
+
+@pytest.mark.slow
+def test_rl_two_steps_log_verifier_rewards_and_change_the_parameters(tmp_path, smol_path):
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    task = small_retail_task()
+    tasks = tmp_path / "tasks.parquet"
+    write_records([task, oracle_rollout(task)], tasks)  # the rollout is not a task: skipped with its reason
+    out = tmp_path / "rl"
+    result = invoke(
+        "train", "rl", "--data", tasks, "--output-dir", out, "--max-steps", "2", "--num-generations", "4",
+        "--max-turn-tokens", "40", "--max-length", "1024", "--budget-max-turns", "2", "--temperature", "0.7",
+        "--top-p", "0.9", "--logging-steps", "1", "--learning-rate", "1e-5",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = last_json(result)
+    assert (summary["records"], summary["tasks"], summary["steps"], summary["episodes"]) == (2, 1, 2, 8)
+    assert summary["skipped"] == {"has a trajectory already (not a task)": 1}
+    assert sum(summary["end_reasons"].values()) == 8
+    steps = [entry for entry in read_log(out) if "rewards/verifier_reward/mean" in entry]
+    assert [entry["step"] for entry in steps] == [1, 2]
+    # V(τ, C) of the task's three goals: 0, 1/3, 2/3 or 1 per episode; the groups differ, so advantages do too.
+    assert all(0.0 <= entry["reward"] <= 1.0 for entry in steps)
+    assert any(entry["reward_std"] > 0 for entry in steps)
+    base = AutoModelForCausalLM.from_pretrained(smol_path, dtype=torch.float32).state_dict()
+    trained = AutoModelForCausalLM.from_pretrained(out, dtype=torch.float32).state_dict()
+    unchanged = [name for name, tensor in trained.items() if torch.equal(tensor, base[name])]
+    assert unchanged == []
+
+
+def test_rl_config_refuses_a_user_simulator_that_needs_a_model(tmp_path):
+    result = invoke("train", "rl", "--data", tmp_path / "t.parquet", "--output-dir", tmp_path / "o", "--user", "llm")
+    assert result.exit_code == 2 and "user simulator 'llm' calls a model" in result.output
+    result = invoke(
+        "train", "rl", "--data", tmp_path / "t.parquet", "--output-dir", tmp_path / "o", "--batch-size", "3"
+    )
+    assert result.exit_code == 2 and "multiple of num_generations" in result.output

@@ -1,0 +1,128 @@
+"""The SFT stage on SmolLM2 (CPU): a 3-step run through the CLI, resume, LoRA, and the saved folder in vLLM."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from schemas.io import write_records
+from schemas.steps import ApiAction
+from tests.pipelines.cli_helpers import invoke, last_json
+from tests.training.helpers import literal_record, short_chat
+from training.run_files import read_log
+
+# Short chats (about 40 tokens) keep each step well under a second on a CPU.
+FAST = ["--max-length", "64", "--batch-size", "2", "--logging-steps", "1", "--learning-rate", "1e-4"]
+
+
+@pytest.fixture(scope="module")
+def sft_set(tmp_path_factory):
+    """Five short chats and one record that calls a tool E does not declare."""
+    bad = literal_record("bad")
+    bad.trajectory[1] = ApiAction(function="refund", tool_call_id="c1")
+    path = tmp_path_factory.mktemp("sft") / "sft.parquet"
+    write_records([short_chat(f"r{i}") for i in range(5)] + [bad], path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def sft_run(sft_set, smol_path):
+    """``aceforge train sft`` for 3 steps with a held-out record: (output folder, summary)."""
+    out = sft_set.parent / "model"
+    result = invoke(
+        "train", "sft", "--data", sft_set, "--output-dir", out, "--max-steps", "3", "--eval-fraction", "0.2", *FAST
+    )
+    assert result.exit_code == 0, result.output
+    return out, last_json(result)
+
+
+@pytest.mark.slow
+def test_sft_summary_counts_and_logged_loss(sft_run):
+    out, summary = sft_run
+    assert summary["records"] == 6 and summary["skipped"] == {"tool_without_spec": 1}
+    assert (summary["rendered"], summary["train"], summary["eval"], summary["steps"]) == (5, 4, 1, 3)
+    log = read_log(out)
+    losses = {entry["step"]: entry["loss"] for entry in log if "loss" in entry}
+    assert sorted(losses) == [1, 2, 3] and all(loss > 0 for loss in losses.values())
+    assert summary["eval_loss"] is not None and summary["eval_loss"] > 0
+    assert json.loads((out / "summary.json").read_text())["steps"] == 3
+    assert "max_steps: 3" in (out / "config.yaml").read_text()
+
+
+@pytest.mark.slow
+def test_sft_changes_every_parameter_and_saves_a_loadable_folder(sft_run, smol_path):
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from generators.model_store import tool_chat_template
+
+    out, _ = sft_run
+    base = AutoModelForCausalLM.from_pretrained(smol_path, dtype=torch.float32).state_dict()
+    trained = AutoModelForCausalLM.from_pretrained(out, dtype=torch.float32).state_dict()
+    assert trained.keys() == base.keys()
+    unchanged = [name for name, tensor in trained.items() if torch.equal(tensor, base[name])]
+    assert unchanged == []
+    assert AutoTokenizer.from_pretrained(out).chat_template == tool_chat_template()
+
+
+@pytest.mark.slow
+def test_sft_resumes_from_its_last_checkpoint(sft_run, sft_set):
+    out, _ = sft_run
+    result = invoke("train", "sft", "--data", sft_set, "--output-dir", out, "--max-steps", "4", "--resume", *FAST)
+    assert result.exit_code == 0, result.output
+    summary = last_json(result)
+    assert summary["steps"] == 4 and summary["resumed_from"].endswith("checkpoint-3")
+    assert [e["step"] for e in read_log(out) if "loss" in e][-1] == 4
+
+
+@pytest.mark.slow
+def test_sft_output_folder_serves_with_the_vllm_backend(sft_run):
+    from generators.interface import ChatRequest, SamplingParams
+    from generators.vllm_backend import VllmBackend
+
+    out, _ = sft_run
+    backend = VllmBackend(str(out), max_model_len=512)
+    try:
+        [result] = backend.generate(
+            [ChatRequest(messages=[{"role": "user", "content": "Hi"}])], SamplingParams(max_tokens=4)
+        )
+    finally:
+        backend.close()
+    assert result.error is None and result.tokens_out >= 1
+
+
+@pytest.mark.slow
+def test_lora_changes_only_adapter_weights(sft_set, smol_path, tmp_path):
+    import torch
+
+    from training.model_io import load_tokenizer
+    from training.sft import build_trainer, prepare_data
+    from training.sft_config import SftConfig
+
+    cfg = SftConfig.load(
+        None, data=sft_set, output_dir=tmp_path, max_steps=2, max_length=64, learning_rate=1e-3, lora={"enabled": True}
+    )
+    tokenizer, template = load_tokenizer(smol_path)
+    data = prepare_data([short_chat(f"r{i}") for i in range(4)], tokenizer, template, cfg)
+    trainer = build_trainer(cfg, smol_path, tokenizer, data)
+    before = {name: p.detach().clone() for name, p in trainer.model.named_parameters()}
+    trainer.train()
+    after = dict(trainer.model.named_parameters())
+    adapters = [name for name in before if "lora_" in name]
+    assert adapters and all(not torch.equal(before[name], after[name]) for name in adapters)
+    others = [name for name in before if "lora_" not in name]
+    assert others and all(torch.equal(before[name], after[name]) for name in others)
+    assert {name for name, p in trainer.model.named_parameters() if p.requires_grad} == set(adapters)
+
+
+def test_unknown_config_keys_fail_before_any_model_loads(sft_set, tmp_path):
+    config = tmp_path / "sft.yaml"
+    config.write_text(f"data: {sft_set}\noutput_dir: {tmp_path / 'out'}\nlerning_rate: 0.1\n")
+    result = invoke("train", "sft", "--config", config)
+    assert result.exit_code == 2
+    assert "unknown key 'lerning_rate' (did you mean 'learning_rate'?)" in result.output
+    config.write_text(f"data: {sft_set}\noutput_dir: {tmp_path / 'out'}\ntrainer_args: {{weight_decai: 0.1}}\n")
+    result = invoke("train", "sft", "--config", config)
+    assert result.exit_code == 2 and "weight_decai" in result.output
+    assert not (tmp_path / "out").exists()

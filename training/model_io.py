@@ -1,0 +1,43 @@
+"""Loading the model a stage trains and saving what it trained as a plain model folder.
+
+The saved folder is what transformers, vLLM (generators/) and the next stage
+load: full weights (LoRA adapters merged in, the adapter itself kept in
+``adapter/``), the tokenizer with its inference chat template, and the run's
+configuration.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from training.chat_template import training_chat_template
+
+ADAPTER_DIR = "adapter"
+
+
+def load_tokenizer(model_path: str, chat_template: Path | None = None) -> tuple[Any, str]:
+    """The tokenizer (left as it is, for saving) and the training-compatible template to render with."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(model_path)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    return tokenizer, training_chat_template(tokenizer, chat_template)
+
+
+def load_model(model_path: str) -> Any:
+    """fp32 weights: the CPU trains in fp32, and bf16 mixed precision on a GPU keeps fp32 master weights."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    return AutoModelForCausalLM.from_pretrained(model_path, dtype=torch.float32)
+
+
+def save_model_folder(model: Any, tokenizer: Any, output_dir: Path) -> None:
+    """Full weights at ``output_dir``; a peft model is saved as its adapter too, then merged."""
+    if hasattr(model, "merge_and_unload"):
+        model.save_pretrained(output_dir / ADAPTER_DIR)
+        model = model.merge_and_unload()
+    model.save_pretrained(output_dir)
+    tokenizer.save_pretrained(output_dir)

@@ -1,0 +1,137 @@
+"""The RL stage: GRPO (TRL's GRPOTrainer) on tasks, with multi-turn episodes and the verifier as reward.
+
+TRL samples each task ``num_generations`` times per step and hands the
+prompts to ``rollout_func`` (training/episodes.py), which plays the episodes
+in the tasks' environments with the model being trained and returns their
+tokens, the mask that keeps tool results and user turns out of the loss, and
+each episode's reward V(τ, C). KL, clipping and loss settings pass straight
+to TRL (training/rl_config.py).
+
+Tasks that cannot start an episode (not a task, no constraints, a scenario in
+the wrong shape, an initial state that cannot be rebuilt) are skipped with
+their reason before training; counts add up.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+from generators.model_store import resolve_model
+from generators.rollouts.records import task_problem
+from generators.rollouts.scenario import scenario_problem
+from schemas.io import read_records
+from schemas.record import AgentRecord
+from training.episodes import EpisodeRunner, EpisodeSettings
+from training.model_io import load_model, load_tokenizer, save_model_folder
+from training.rl_config import RlConfig
+from training.run_files import (
+    CHECKPOINTS,
+    TrainingError,
+    checkpoint_to_resume,
+    last_logged,
+    log_callback,
+    write_run_files,
+)
+from verifiers.base import default_env_factory
+from verifiers.initial_state import InitialStateError, build_environment
+
+TASK_KEY = "task_id"  # carried in each prompt message: TRL passes rollout_func the prompts only
+
+
+def usable_tasks(records: Any) -> tuple[list[AgentRecord], Counter]:
+    """The tasks an episode can start from, and the others counted by reason."""
+    tasks, skipped = [], Counter()
+    for record in records:
+        problem = task_problem(record) or scenario_problem(record.task.user_scenario)
+        if problem is None:
+            try:
+                build_environment(record.environment, default_env_factory)
+            except InitialStateError as exc:
+                problem = exc.code
+        if problem is None:
+            tasks.append(record)
+        else:
+            skipped[problem] += 1
+    return tasks, skipped
+
+
+def verifier_reward(prompts: list, completions: list, episode_reward: list[float], **kwargs: Any) -> list[float]:
+    """GRPO's reward: each episode's V(τ, C), computed by the rollout function."""
+    return list(episode_reward)
+
+
+def rollout_function(runner: EpisodeRunner, tasks: dict[str, AgentRecord]) -> Any:
+    def rollout(prompts: list[list[dict[str, Any]]], trainer: Any) -> dict[str, Any]:
+        model = trainer.accelerator.unwrap_model(trainer.model)
+        episodes = runner.run(model, [tasks[prompt[0][TASK_KEY]] for prompt in prompts])
+        return {
+            "prompt_ids": [e.prompt_ids for e in episodes],
+            "completion_ids": [e.completion_ids for e in episodes],
+            "logprobs": None,  # TRL recomputes them with the model (no vLLM importance sampling here)
+            "env_mask": [e.env_mask for e in episodes],
+            "episode_reward": [runner.reward(e) for e in episodes],
+        }
+
+    return rollout
+
+
+def build_trainer(cfg: RlConfig, model_path: str, tokenizer: Any, template: str, tasks: list[AgentRecord]) -> Any:
+    from datasets import Dataset
+    from trl import GRPOTrainer
+
+    settings = EpisodeSettings(
+        max_turn_tokens=cfg.max_turn_tokens,
+        max_length=cfg.max_length,
+        temperature=cfg.temperature,
+        top_p=cfg.top_p,
+        budget=cfg.budget,
+        user=cfg.user,
+        reward=cfg.reward,
+    )
+    runner = EpisodeRunner(tokenizer, template, settings)
+    # The prompt column only routes each row to its task; episodes build their own prompts.
+    rows = [{"prompt": [{"role": "user", "content": t.task.instruction or t.id, TASK_KEY: t.id}]} for t in tasks]
+    trainer = GRPOTrainer(
+        model=load_model(model_path),
+        reward_funcs=[verifier_reward],
+        args=cfg.trl_config(cfg.output_dir / CHECKPOINTS),
+        train_dataset=Dataset.from_list(rows),
+        processing_class=tokenizer,
+        peft_config=cfg.lora.peft_config() if cfg.lora.enabled else None,
+        rollout_func=rollout_function(runner, {t.id: t for t in tasks}),
+        callbacks=[log_callback(cfg.output_dir)],
+    )
+    return trainer, runner
+
+
+def run_rl(cfg: RlConfig, resume: bool = False) -> dict[str, Any]:
+    """Train, save the model folder and the run files; return the summary."""
+    started = time.perf_counter()
+    checkpoint = checkpoint_to_resume(cfg.output_dir) if resume else None
+    tasks, skipped = usable_tasks(read_records(cfg.data))
+    if not tasks:
+        raise TrainingError(f"{cfg.data}: no task to train on (skipped: {dict(skipped)})")
+    model_path = resolve_model(cfg.model)
+    tokenizer, template = load_tokenizer(model_path, cfg.chat_template)
+    cfg.output_dir.mkdir(parents=True, exist_ok=True)
+    trainer, runner = build_trainer(cfg, model_path, tokenizer, template, tasks)
+    result = trainer.train(resume_from_checkpoint=checkpoint)
+    save_model_folder(trainer.model, tokenizer, cfg.output_dir)
+    summary = {
+        "stage": "rl",
+        "model": str(cfg.output_dir),
+        "base_model": model_path,
+        "data": str(cfg.data),
+        "records": len(tasks) + sum(skipped.values()),
+        "tasks": len(tasks),
+        "skipped": dict(skipped.most_common()),
+        "steps": result.global_step,
+        "reward": last_logged(trainer.state.log_history, "reward"),
+        **runner.stats(),
+        "resumed_from": checkpoint,
+        "wall_s": round(time.perf_counter() - started, 2),
+    }
+    write_run_files(cfg.output_dir, cfg, summary)
+    return summary

@@ -1,0 +1,126 @@
+"""The SFT stage: render the set, hold out eval records, train with TRL's SFTTrainer, save a model folder.
+
+aceforge renders and tokenizes every record itself (training.render), so the
+loss mask is the one its tests pin down and the tokens are those RL and
+evaluation produce; TRL receives ``input_ids`` with ``assistant_masks`` and
+does labels, packing, batching, checkpoints and the optimizer. Under
+``accelerate launch`` the same code runs data-parallel (or with DeepSpeed):
+TRL's trainer takes the device and the process group from accelerate.
+
+Records that cannot be rendered, and those whose first loss token lies beyond
+``max_length``, are skipped with a reason; longer ones are cut at
+``max_length``. Counts add up: records = train + eval + skipped.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from generators.model_store import resolve_model
+from schemas.io import read_records
+from schemas.record import AgentRecord, stable_id
+from training.model_io import load_model, load_tokenizer, save_model_folder
+from training.render import Chat, RenderError, RenderStats, render_records, tokenize_chat
+from training.run_files import (
+    CHECKPOINTS,
+    TrainingError,
+    checkpoint_to_resume,
+    last_logged,
+    log_callback,
+    write_run_files,
+)
+from training.sft_config import SftConfig
+
+
+@dataclass
+class SftData:
+    train: list[dict[str, Any]] = field(default_factory=list)
+    eval: list[dict[str, Any]] = field(default_factory=list)
+    stats: RenderStats = field(default_factory=RenderStats)
+    truncated: int = 0
+
+    def tokens(self) -> int:
+        """Tokens in the training rows (one epoch)."""
+        return sum(len(row["input_ids"]) for row in self.train)
+
+    def counts(self) -> dict[str, Any]:
+        return {**self.stats.as_dict(), "truncated": self.truncated, "train": len(self.train), "eval": len(self.eval)}
+
+
+def prepare_data(records: list[AgentRecord] | Any, tokenizer: Any, template: str, cfg: SftConfig) -> SftData:
+    """Tokenized rows (input_ids, assistant_masks), split into train and eval by record id."""
+    data = SftData()
+
+    def fit(record: AgentRecord, chat: Chat) -> dict[str, Any]:
+        tokens = tokenize_chat(tokenizer, chat, template)
+        if len(tokens["input_ids"]) > cfg.max_length:
+            tokens = {key: value[: cfg.max_length] for key, value in tokens.items()}
+            if not any(tokens["assistant_masks"]):
+                raise RenderError("too_long", f"no assistant token within the first {cfg.max_length} tokens")
+            data.truncated += 1
+        return {"id": record.id, **tokens}
+
+    rows = [row for _, row in render_records(records, data.stats, fit)]
+    held_out = _eval_ids([row["id"] for row in rows], cfg.eval_fraction, cfg.seed)
+    for row in rows:
+        (data.eval if row["id"] in held_out else data.train).append(row)
+    return data
+
+
+def _eval_ids(ids: list[str], fraction: float, seed: int) -> set[str]:
+    """round(fraction * n) ids (at least one, never all) with the smallest seeded hashes: order-independent."""
+    if fraction <= 0 or len(ids) < 2:
+        return set()
+    count = min(len(ids) - 1, max(1, round(fraction * len(ids))))
+    return set(sorted(ids, key=lambda rid: stable_id("eval", seed, rid))[:count])
+
+
+def build_trainer(cfg: SftConfig, model_path: str, tokenizer: Any, data: SftData, callbacks: list | None = None) -> Any:
+    from datasets import Dataset
+    from trl import SFTTrainer
+
+    def dataset(rows: list[dict[str, Any]]) -> Any:
+        return Dataset.from_list([{"input_ids": r["input_ids"], "assistant_masks": r["assistant_masks"]} for r in rows])
+
+    return SFTTrainer(
+        model=load_model(model_path),
+        args=cfg.trl_config(cfg.output_dir / CHECKPOINTS, has_eval=bool(data.eval)),
+        train_dataset=dataset(data.train),
+        eval_dataset=dataset(data.eval) if data.eval else None,
+        processing_class=tokenizer,
+        peft_config=cfg.lora.peft_config() if cfg.lora.enabled else None,
+        callbacks=callbacks,
+    )
+
+
+def run_sft(cfg: SftConfig, resume: bool = False) -> dict[str, Any]:
+    """Train, save the model folder and the run files; return the summary."""
+    started = time.perf_counter()
+    checkpoint = checkpoint_to_resume(cfg.output_dir) if resume else None
+    model_path = resolve_model(cfg.model)
+    tokenizer, template = load_tokenizer(model_path, cfg.chat_template)
+    data = prepare_data(read_records(cfg.data), tokenizer, template, cfg)
+    if not data.train:
+        raise TrainingError(f"{cfg.data}: no record to train on ({data.counts()})")
+    cfg.output_dir.mkdir(parents=True, exist_ok=True)
+    trainer = build_trainer(cfg, model_path, tokenizer, data, [log_callback(cfg.output_dir)])
+    result = trainer.train(resume_from_checkpoint=checkpoint)
+    save_model_folder(trainer.model, tokenizer, cfg.output_dir)
+    summary = {
+        "stage": "sft",
+        "model": str(cfg.output_dir),
+        "base_model": model_path,
+        "data": str(cfg.data),
+        **data.counts(),
+        "steps": result.global_step,
+        "train_loss": result.training_loss,
+        "eval_loss": last_logged(trainer.state.log_history, "eval_loss"),
+        "train_runtime_s": round(result.metrics.get("train_runtime", 0.0), 2),
+        "tokens_per_epoch": data.tokens(),
+        "resumed_from": checkpoint,
+        "wall_s": round(time.perf_counter() - started, 2),
+    }
+    write_run_files(cfg.output_dir, cfg, summary)
+    return summary

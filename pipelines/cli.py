@@ -9,12 +9,14 @@ import pipelines.cli_catalog  # noqa: F401  catalog list / sql
 import pipelines.cli_curation  # noqa: F401  score / dedup / select / report
 import pipelines.cli_env  # noqa: F401  env list / show / make-db
 import pipelines.cli_export_hub  # noqa: F401  export hub
+import pipelines.cli_export_trainers  # noqa: F401  export verl / sharegpt / openai
 import pipelines.cli_generate  # noqa: F401  generate, model prepare
 import pipelines.cli_ingest  # noqa: F401  formats, convert
 import pipelines.cli_records  # noqa: F401  validate, show, export-adp
 import pipelines.cli_run  # noqa: F401  run, demo
 import pipelines.cli_synth  # noqa: F401  synth tasks / backward / evolve
 import pipelines.cli_synth_rollouts  # noqa: F401  synth rollouts / code
+import pipelines.cli_train  # noqa: F401  train sft / rl, eval
 import pipelines.cli_verify  # noqa: F401  verify
 from pipelines.cli_app import app
 

@@ -79,50 +79,56 @@ class KeyIndex:
 
 
 class SemanticIndex:
+    """Semantic kind: a record's candidates are the kept records with a text among its k nearest (at or above the
+    threshold), and the kept records those neighbours' removed records were matched to; only when none matches and
+    all k neighbours pass (there may be more than k) are all texts searched."""
+
     def __init__(self, facts: list[RecordFacts], signatures: Signatures, threshold: float, k: int, progress=False):
         self.threshold = threshold
         self.text = Embedded.of([f.text for f in facts], signatures.text)
         self.action = signatures.action
-        self.acts = [bool(f.action_text) for f in facts]
+        self.acts = np.array([bool(f.action_text) for f in facts])
         self.neighbors = nearest_neighbors(self.text.vectors, k, progress=progress)
         self.kept_by_row: dict[int, list[int]] = defaultdict(list)
-
-    def _close_rows(self, row: int) -> list[tuple[int, float]]:
-        """Distinct texts at or above the threshold (the text itself first, similarity 1)."""
-        index, similarity = self.neighbors.index[row], self.neighbors.similarity[row]
-        if len(similarity) and similarity[-1] >= self.threshold:  # all k pass: there may be more than k
-            sims = self.text.vectors @ self.text.vectors[row]
-            sims[row] = -1.0
-            index = np.flatnonzero(sims >= self.threshold)
-            similarity = sims[index]
-        close = [(int(j), _clip(s)) for j, s in zip(index, similarity) if s >= self.threshold]
-        return [(row, 1.0), *close]
-
-    def _action_similarity(self, i: int, j: int) -> float:
-        if not (self.acts[i] or self.acts[j]):
-            return 1.0  # neither acts: their (empty) action signatures are the same
-        return _clip(self.action[i] @ self.action[j]) if self.acts[i] and self.acts[j] else 0.0
+        self.matched_by_row: dict[int, set[int]] = defaultdict(set)  # row -> kept records its removals matched
 
     def best_match(self, i: int) -> tuple[int, float] | None:
         row = int(self.text.row[i])
         if row < 0:
             return None
-        best: tuple[int, float] | None = None
-        for close_row, text_similarity in self._close_rows(row):
-            for j in self.kept_by_row.get(close_row, ()):
-                similarity = min(text_similarity, self._action_similarity(i, j))
-                if similarity >= self.threshold and (best is None or similarity > best[1]):
-                    best = (j, similarity)
-        return best
+        index, similarity = self.neighbors.index[row], self.neighbors.similarity[row]
+        close = [row, *index[similarity >= self.threshold].tolist()]
+        candidates = set().union(*(self.kept_by_row.get(r, ()) for r in close))
+        candidates.update(*(self.matched_by_row.get(r, ()) for r in close))
+        match = self._best_of(i, candidates)
+        if match is None and len(similarity) and similarity[-1] >= self.threshold:
+            rows = np.flatnonzero(self.text.vectors @ self.text.vectors[row] >= self.threshold)
+            match = self._best_of(i, set().union(*(self.kept_by_row.get(int(r), ()) for r in rows)))
+        if match is not None:
+            self.matched_by_row[row].add(match[0])
+        return match
+
+    def _best_of(self, i: int, candidates: set[int]) -> tuple[int, float] | None:
+        """The most similar candidate (the earliest on ties) when it reaches the threshold."""
+        if not candidates:
+            return None
+        js = np.array(sorted(candidates), dtype=np.int64)
+        text = _clip(self.text.vectors[self.text.row[js]] @ self.text.vectors[self.text.row[i]])
+        both = self.acts[js] & self.acts[i]
+        neither = ~self.acts[js] & ~self.acts[i]  # no actions on either side: the same (empty) signature
+        action = np.where(both, _clip(self.action[js] @ self.action[i]), np.where(neither, 1.0, 0.0))
+        similarity = np.minimum(text, action)
+        best = int(np.argmax(similarity))
+        return (int(js[best]), float(similarity[best])) if similarity[best] >= self.threshold else None
 
     def add(self, i: int) -> None:
         if self.text.row[i] >= 0:
             self.kept_by_row[int(self.text.row[i])].append(i)
 
 
-def _clip(similarity: float) -> float:
+def _clip(similarity: np.ndarray) -> np.ndarray:
     """Rounded to 6 places: float32 dot products of equal unit vectors land a hair below 1."""
-    return min(1.0, round(float(similarity), 6))
+    return np.minimum(1.0, np.round(similarity.astype(np.float64), 6))
 
 
 def build_indexes(

@@ -26,6 +26,8 @@ class ScoreConfig(OutputOptions):
     """Seed of the learner's rollouts and of the clustering."""
     llm: BackendConfig = Field(default_factory=BackendConfig)
     """Backend of the 'llm' learner."""
+    loss_model: str | None = None
+    """Learner whose mean token loss on the assistant turns becomes the 'loss' column ('default' is SmolLM2, or a model folder); unset: no loss column."""
     neighbors_block: int = Field(1024, ge=1)
     """Rows per block of the exact nearest-neighbour search (memory ~ block x records x 4 bytes; throughput only)."""
 

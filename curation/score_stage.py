@@ -15,6 +15,7 @@ learner) is asked for the task records of the input.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,8 +34,10 @@ from curation.score_columns import (
 )
 from curation.signatures import SIGNATURES, embeddings_for, sidecar, write_signatures
 from schemas.io import atomic_output, write_records
+from schemas.record import AgentRecord
 
 SCORES = "scores"
+RecordColumn = Callable[[Iterable[AgentRecord]], list]
 
 
 @dataclass
@@ -83,13 +86,18 @@ def run_score(
     learner: Learner | None = None,
     rollouts: Path | None = None,
     progress: bool = False,
+    record_columns: dict[str, RecordColumn] | None = None,
 ) -> ScoreResult:
+    """``record_columns``: more columns computed from the records themselves (e.g. curation/loss.py's loss)."""
     facts = read_facts(input, progress)
     counts = learner_counts(input, facts, cfg, learner, rollouts)
     signatures = embeddings_for(facts, sidecar(input, SIGNATURES), progress)
     functions = [accuracy_columns, complexity_columns, diversity_columns(signatures, cfg.seed, progress)]
     if counts is not None:
         functions.append(pass_rate_columns(counts))
+    for name, column in (record_columns or {}).items():
+        values = column(iter_records(input, progress, f"scoring {name}"))
+        functions.append(lambda facts, name=name, values=values: {name: values})
     table = score_table(facts, functions)
     write_records(with_scores(iter_records(input, progress, "writing scored records"), table), output)
     scores_path = sidecar(output, SCORES)

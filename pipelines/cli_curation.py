@@ -79,6 +79,29 @@ def progress() -> bool:
     return err.is_terminal
 
 
+def loss_column_of(model_spec: str):
+    """curation/loss.py's column with the learner's tokenizer and training/render.py's assistant masks."""
+    from curation.loss import loss_column
+    from generators.model_store import resolve_model
+    from training.model_io import load_model, load_tokenizer
+    from training.render import RenderError, record_to_chat, tokenize_chat
+
+    try:
+        path = resolve_model(model_spec)
+        tokenizer, template = load_tokenizer(path)
+        model = load_model(path).eval()
+    except (OSError, ValueError) as exc:
+        fail(f"cannot load the loss model {model_spec!r}: {one_line(exc, 200)}")
+
+    def tokenize(record):
+        try:
+            return tokenize_chat(tokenizer, record_to_chat(record), template)
+        except RenderError:
+            return None
+
+    return loss_column(model, tokenize)
+
+
 @app.command("score")
 @with_config(ScoreConfig)
 def score_cmd(
@@ -107,8 +130,9 @@ def score_cmd(
     if cfg.learner in ("oracle", "perturbed", "llm"):
         writer = RecordWriter(sidecar(output, "rollouts"))
         learner = RolloutLearner(cfg.learner, cfg.llm, cfg.user, on_rollout=writer.write_record)
+    columns = {"loss": loss_column_of(cfg.loss_model)} if cfg.loss_model else None
     try:
-        result = run_stage(lambda: run_score(input, output, cfg, learner, rollouts, progress()))
+        result = run_stage(lambda: run_score(input, output, cfg, learner, rollouts, progress(), columns))
     finally:
         if writer is not None:
             writer.close()

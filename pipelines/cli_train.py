@@ -13,8 +13,9 @@ from typing import Annotated
 import typer
 
 from pipelines.cli_app import app
-from pipelines.cli_common import FAILED, fail, print_json, say
+from pipelines.cli_common import FAILED, fail, out, print_json, say
 from pipelines.cli_config import with_config
+from training.eval_config import EvalConfig
 from training.rl_config import RlConfig
 from training.sft_config import SftConfig
 
@@ -59,3 +60,62 @@ def rl(cfg: RlConfig, resume: Annotated[bool, typer.Option("--resume", help=RESU
         fail(str(exc), FAILED)
     say(f"trained {summary['steps']} GRPO steps on {summary['tasks']} tasks; model in {summary['model']}")
     print_json(summary)
+
+
+@app.command("eval")
+@with_config(EvalConfig)
+def evaluate(
+    cfg: EvalConfig,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")] = False,
+) -> None:
+    """pass^1..pass^k of a model on held-out tasks (k rollouts each, verified), overall, per domain and per
+    complexity: a table on stdout and a JSON report file."""
+    import json
+
+    from data_catalog.catalog import safe_name
+    from pipelines.cli_synth import progress_bar, read_tasks
+    from pipelines.cli_synth_rollouts import make_generator, register
+    from schemas.io import write_records
+    from training.evaluate import evaluate as run_eval
+
+    tasks = read_tasks(cfg.tasks)
+    generator = None
+    if cfg.uses_model():
+        llm = cfg.agent == "llm"
+        generator = make_generator(cfg, llm and cfg.tool_calls == "schema", llm and cfg.tool_calls == "native")
+    try:
+        with progress_bar(f"evaluating ({cfg.agent} x {cfg.user})", len(tasks) * cfg.k) as on_progress:
+            rollouts, report = run_eval(tasks, cfg, generator, on_progress)
+    finally:
+        if generator is not None:
+            generator.close()
+    cfg.report_path().write_text(json.dumps(report, indent=2) + "\n")
+    if cfg.rollouts:
+        written = write_records(rollouts, cfg.rollouts)
+        if cfg.catalog:
+            register(safe_name(cfg.dataset or cfg.rollouts.stem), cfg.rollouts, written, "", {"command": "eval"})
+    if as_json:
+        print_json(report)
+    else:
+        out.print(pass_k_table(report))
+    say(f"report -> {cfg.report_path()}")
+
+
+def pass_k_table(report: dict):
+    """Rows: all tasks, each domain, each complexity level; columns: tasks, rollouts, pass^1..pass^k."""
+    from rich.table import Table
+
+    k = report["k"]
+    agent = f"{report['model']} as the {report['agent']} agent" if report["model"] else f"the {report['agent']} agent"
+    table = Table(title=f"pass^k of {agent}, {report['user']} user")
+    for column in ("group", "tasks", "rollouts", *(f"pass^{j}" for j in range(1, k + 1))):
+        table.add_column(column, justify="left" if column == "group" else "right")
+    rows = [("all", report["overall"])]
+    rows += [(f"domain {name}", scores) for name, scores in report["by_domain"].items()]
+    rows += [(f"complexity {name}", scores) for name, scores in report["by_complexity"].items()]
+    for name, scores in rows:
+        passes = [scores[f"pass^{j}"] for j in range(1, k + 1)]
+        table.add_row(
+            name, str(scores["tasks"]), str(scores["rollouts"]), *("-" if p is None else f"{p:.3f}" for p in passes)
+        )
+    return table

@@ -7,7 +7,6 @@ from typing import Literal, Self
 from pydantic import Field, field_validator, model_validator
 
 from generators.config import BackendConfig
-from generators.rollouts.perturbed import FAULTS
 from generators.synthesis.config import OutputOptions
 from schemas.generation import SamplingParams
 from schemas.stage_config import StageConfig
@@ -25,6 +24,13 @@ class RolloutBudget(StageConfig):
     """Most generated tokens in one rollout, agent and simulated user together; then end_reason max_tokens."""
 
 
+def _faults() -> tuple[str, ...]:
+    # Imported here: the perturbed agent pulls in the environments and verifiers, which a command's flags do not need.
+    from generators.rollouts.perturbed import FAULTS
+
+    return FAULTS
+
+
 class RolloutConfig(BackendConfig, OutputOptions):
     """``aceforge synth rollouts``: k verified rollouts per task (agent x user simulator x environment)."""
 
@@ -36,7 +42,7 @@ class RolloutConfig(BackendConfig, OutputOptions):
     """User simulator: scripted (deterministic, from the scenario's known info) or llm (the same backend and model)."""
     tool_calls: Literal["native", "schema"] = "native"
     """How the llm agent calls tools: native (the chat template's own markup) or schema (JSON-schema constrained output of one call or one message; needs a backend with structured output, e.g. vllm)."""
-    faults: list[str] = Field(default_factory=lambda: list(FAULTS))
+    faults: list[str] = Field(default_factory=lambda: list(_faults()))
     """Fault kinds the perturbed agent draws from (repeatable): wrong_argument, skipped_read, extra_write, early_end."""
     seed: int = 0
     """Seed of the run: each rollout's seed derives from it, the task id and k (same seed, same output)."""
@@ -52,11 +58,10 @@ class RolloutConfig(BackendConfig, OutputOptions):
     @field_validator("faults")
     @classmethod
     def _known_faults(cls, faults: list[str]) -> list[str]:
-        unknown = [kind for kind in faults if kind not in FAULTS]
+        known = _faults()
+        unknown = [kind for kind in faults if kind not in known]
         if unknown or not faults:
-            raise ValueError(
-                f"unknown fault kind(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(FAULTS)}"
-            )
+            raise ValueError(f"unknown fault kind(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(known)}")
         return faults
 
     @field_validator("sampling")

@@ -25,7 +25,6 @@ import os
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from data_catalog.sources import formats
@@ -93,6 +92,8 @@ def default_entries_dir() -> Path:
 
 
 def load_entry(path: str | Path) -> CatalogEntry:
+    import yaml  # here: importing the entry model (for run's flags) needs no YAML parser
+
     path = Path(path).resolve()
     try:
         data = yaml.safe_load(path.read_text())

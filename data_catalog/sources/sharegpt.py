@@ -141,7 +141,10 @@ class ShareGPTConverter(ChatConverter):
 
     def record_data(self, raw: Any) -> dict[str, Any]:
         key, turns = _turns(raw)
-        dialect = self._dialect(turns)
+        assistant = [text for role, text, _ in turns if role == "assistant"]
+        # Text tool calls are looked for turn by turn only in a record that has some (the cheap test, once).
+        parse_calls = self.parse_text and any(may_have_calls(text) for text in assistant)
+        dialect = self._dialect(turns, assistant, parse_calls)
         # Only markdown needs it: there a fenced block is an action only when its output follows.
         answered = _answered_by_output(turns) if self.dialect == "auto" and dialect == "markdown" else None
         system = raw.get("system")
@@ -152,58 +155,52 @@ class ShareGPTConverter(ChatConverter):
         prompts = [system] if system else []
         calls = Calls()
         fields: dict[str, dict[str, Any]] = {}
+        parse, user_step = ASSISTANT_PARSERS[dialect], _USER_STEPS[dialect]
         for i, (role, text, extra) in enumerate(turns):
-            where = f"{key}[{i}]"
-            thought, actions = None, None
+            thought = actions = None
             if extra:
                 thought, actions, rest = split_turn_extras(extra)
                 if rest:
                     fields[str(i)] = rest
             if role == "assistant":
-                ran = answered is None or answered[i] or dialect != "markdown"
-                steps.extend(self._assistant_steps(text, thought, actions, where, dialect, ran, calls))
+                written = None
+                if actions or parse_calls:
+                    written = written_call_steps(text, thought, actions, f"{key}[{i}]", calls, parse_calls)
+                steps.extend(
+                    written
+                    or _with_thought(parse(text) if answered is None or answered[i] else [message(text)], thought)
+                )
             elif role == "user":
-                results = written_results(text, where, calls) if self.parse_text else None
-                steps.extend(results or [self._user_step(text, dialect, steps)])
+                results = written_results(text, f"{key}[{i}]", calls) if calls.unanswered and self.parse_text else None
+                if results:
+                    steps.extend(results)
+                else:
+                    steps.append(user_step(text, steps))
             elif role == "system":
                 steps.append(observation(text, "system"))
                 prompts.append(text)
             elif role == "call":
-                actions = _calls(text, where)
+                actions = _calls(text, f"{key}[{i}]")
                 for action in actions:
                     calls.add(None, action["function"])
                 steps.extend(actions)
             else:
-                steps.extend(self._tool_steps(text, where, calls))
+                steps.extend(self._tool_steps(text, f"{key}[{i}]", calls))
         if not tools and self.parse_text:
             tools = next((found for prompt in prompts if (found := tools_in_prompt(prompt))), [])
         details = {"dialect": dialect, **({"turn_fields": fields} if fields else {})}
         return chat_data(self, raw, steps, tools, (*_CONSUMED, *tool_fields), details)
 
-    def _dialect(self, turns: list[Turn]) -> str:
+    def _dialect(self, turns: list[Turn], assistant: list[str], parse_calls: bool) -> str:
         if self.dialect != "auto":
             return self.dialect
-        texts = [t for role, t, _ in turns if role == "assistant" and not (self.parse_text and may_have_calls(t))]
-        dialect = detect_dialect(texts)
+        dialect = detect_dialect([t for t in assistant if not may_have_calls(t)] if parse_calls else assistant)
         if dialect == "markdown" and not any(
             ran and role == "assistant" and fenced_code(text)
             for (role, text, _), ran in zip(turns, _answered_by_output(turns))
         ):
             return "plain"  # code snippets, but none that ran: prose
         return dialect
-
-    def _assistant_steps(
-        self, text: str, thought: str | None, actions: Any, where: str, dialect: str, ran: bool, calls: Calls
-    ) -> list:
-        if actions or self.parse_text:
-            written = written_call_steps(text, thought, actions, where, calls, self.parse_text)
-            if written is not None:
-                return written
-        steps = ASSISTANT_PARSERS[dialect](text) if ran else [message(text)]
-        if thought:
-            first = steps[0]
-            first["reasoning"] = f"{thought}\n\n{first['reasoning']}" if first["reasoning"] else thought
-        return steps
 
     def _tool_steps(self, text: str, where: str, calls: Calls) -> list:
         results = tool_responses(text) if self.parse_text else None
@@ -213,13 +210,33 @@ class ShareGPTConverter(ChatConverter):
         name = calls.answer(None, where)[1] if calls.unanswered else None
         return [observation(content, "tool", name=name)]
 
-    @staticmethod
-    def _user_step(text: str, dialect: str, steps: list[dict]) -> dict:
-        if dialect == "plain":
-            return observation(text, "user")
+
+def _with_thought(steps: list[dict], thought: str | None) -> list[dict]:
+    """A turn's steps, the thought written beside the turn (``thoughts``) first in its first step's reasoning."""
+    if thought:
+        first = steps[0]
+        first["reasoning"] = f"{thought}\n\n{first['reasoning']}" if first["reasoning"] else thought
+    return steps
+
+
+def _plain_user(text: str, steps: list[dict]) -> dict:
+    return observation(text, "user")
+
+
+def _framed_user(text: str, steps: list[dict]) -> dict:
+    """Environment output framed as such ("Observation:", ...), frame stripped; else the user's turn."""
+    framed = ENV_PREFIX.match(text)
+    if framed is not None:
+        return observation(text[framed.end() :], "environment")
+    return observation(text, "user")
+
+
+def _react_user(text: str, steps: list[dict]) -> dict:
+    """Framed output, or any turn that answers an action (alfworld's feedback has no frame): environment."""
+    if steps and steps[-1]["class_"] in ACTION_KINDS:
         framed = ENV_PREFIX.match(text)
-        if framed is not None:
-            return observation(text[framed.end() :], "environment")
-        if dialect == "react" and steps and steps[-1]["class_"] in ACTION_KINDS:
-            return observation(text, "environment")
-        return observation(text, "user")
+        return observation(text[framed.end() :] if framed else text, "environment")
+    return _framed_user(text, steps)
+
+
+_USER_STEPS = {"plain": _plain_user, "react": _react_user, "codeact": _framed_user, "markdown": _framed_user}

@@ -39,6 +39,7 @@ DIALECTS = ("react", "codeact", "markdown", "plain")
 _ACTION_FIRST = re.compile(r"[ \t]*(?:ACTION|Act|Action)[ \t]*:[ \t]*")
 _ACTION_LATER = re.compile(r"\n[ \t]*(?:ACTION|Act|Action)[ \t]*:[ \t]*")
 _THOUGHT_LABEL = re.compile(r"\A\s*(?:THOUGHT|Think|Thought)[ \t]*:")
+_FIRST_WORD = re.compile(r"\S+")
 # ``search[desk lamp]`` / ``click(Buy Now)``: ReAct tool-style actions outside the alfworld grammar.
 _BRACKETED = re.compile(r"\A(?P<name>[A-Za-z_]\w*)\s*(?:\[(?P<square>.*)\]|\((?P<round>.*)\))\Z", re.S)
 _ANSWER = re.compile(r"\Aanswer\s*\((?P<answer>.*)\)\s*\Z", re.S | re.I)
@@ -91,6 +92,10 @@ class Block(NamedTuple):
     code: str
 
 
+# A NamedTuple's own __new__ is Python code; building through tuple.__new__ is a C call (a third of first_fence).
+_new_block = tuple.__new__
+
+
 def fenced_blocks(text: str) -> Iterator[Block]:
     """Markdown fenced blocks; the closing fence must start a line."""
     block = first_fence(text)
@@ -122,7 +127,7 @@ def first_fence(text: str, position: int = 0) -> Block | None:
         code = code[:-1] if code.endswith("\n") else code
         code = code[:-1] if code.endswith("\r") else code
         words = info.split()
-        return Block(start, close + 3, words[0] if words else "", code)
+        return _new_block(Block, (start, close + 3, words[0] if words else "", code))
     return None
 
 
@@ -173,7 +178,7 @@ def react_steps(text: str) -> list:
     action = text[key.end() :].strip()
     if not action:
         return [message(action, thought)]
-    word = action.split(None, 1)[0].lower()
+    word = _FIRST_WORD.match(action)[0].lower()  # not split(): that would copy the rest of the action
     if "```" in action:
         fence = first_fence(action)
         if fence is not None and (word in (fence.lang.lower(), "bash", "python", "sql") or _is_code(fence.lang)):

@@ -1,15 +1,20 @@
-"""Ingest throughput: records/s, MB/s and peak RSS per format, at 10k and 100k records.
+"""Ingest throughput: records/s, MB/s and peak RSS per format, and how conversion scales with --workers.
 
 For each format, the real samples in ../shared/fixtures are replicated (with
-varied ids) into a JSONL file of N records; a fresh worker process converts it
-to Parquet with ``data_catalog.convert.convert_files`` and reports the time
-after start-up (imports excluded) and its peak RSS. In the same run, bare
-``json`` and ``orjson`` load/dump loops over the same file give this machine's
-baseline, and ADP's reference figures (from the issue: its own pydantic
-converters, JSONL in and out, one core) are printed beside ours.
+varied ids) into a JSONL file of N records; a fresh process converts it to
+Parquet with ``data_catalog.convert.convert_files`` and reports the wall time
+of the conversion (interpreter start-up and imports excluded; forking the
+workers included), its CPU time and its peak RSS. In the same run, bare
+``json`` and ``orjson`` load/dump loops over the same file give this
+machine's baseline. Each worker count runs ``--repeat`` times, the counts
+interleaved so that a busy machine slows them alike; the table gives the
+median and the speedup over one worker (median, with its range over the
+repeats). ADP's own converters, side by side with ``aceforge convert``, are
+measured by ../shared/tools/ingest-vs-adp.sh.
 
-    python bench/ingest.py                 # 10k and 100k records, every format
+    python bench/ingest.py                                   # 10k and 100k records, every format
     python bench/ingest.py --sizes 10000 --formats adp swe_agent
+    python bench/ingest.py --sizes 40000 --formats sharegpt:codeact --workers 1 2 --repeat 3
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import argparse
 import copy
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -31,14 +37,6 @@ FIXTURES = ROOT.parent / "shared" / "fixtures"
 ADP = FIXTURES / "adp"
 TAU = FIXTURES / "tau"
 TAU_AIRLINE = TAU / "tau-bench/historical_trajectories/gpt-4o-airline.excerpt.json"
-
-# ADP's reference converters on these samples (MB/s, ~30 MB RSS), as given in issue 2.
-ADP_REFERENCE_MBPS = {
-    "swe_agent": 116,
-    "sharegpt:markdown": 71,
-    "sharegpt:codeact": 57,
-    "sharegpt:react-os": 50,
-}
 
 
 def _load(path: Path):
@@ -131,21 +129,35 @@ def make_input(label: str, n: int, directory: Path) -> Path:
     return path
 
 
-def worker(label: str, path: str) -> None:
+def worker(label: str, path: str, workers: int) -> None:
     """Runs in a fresh process: convert one file, print timing and peak RSS as JSON."""
-    import pandas  # noqa: F401  pyarrow imports it on the first table built: start-up, not conversion
+    import concurrent.futures.process  # noqa: F401  imported before the clock starts: start-up, not conversion
 
+    import data_catalog.convert_chunks  # noqa: F401
+    import schemas.io  # noqa: F401
     from data_catalog.convert import convert_files
+    from data_catalog.sources import get_converter
     from data_catalog.sources.base import ConvertOptions
 
     fmt, options, _, _ = CASES[label]
+    get_converter(fmt)  # imports the format's module
     out_dir = tempfile.mkdtemp(prefix="aceforge-bench-")
-    start, cpu_start = time.perf_counter(), time.process_time()
-    stats = convert_files(fmt, [path], Path(out_dir) / "out.parquet", options=ConvertOptions(extra=dict(options)))
+    start, cpu_start, children_start = time.perf_counter(), time.process_time(), _children_cpu()
+    stats = convert_files(
+        fmt, [path], Path(out_dir) / "out.parquet", options=ConvertOptions(extra=dict(options)), workers=workers
+    )
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     figures = {"seconds": seconds, "cpu_seconds": cpu_seconds, "rss_mb": _peak_rss_mb()}
+    figures["workers_cpu_seconds"] = _children_cpu() - children_start
     figures.update(raw_items=stats.raw_items, converted=stats.converted, quarantined=stats.quarantined)
+    figures["workers"] = stats.workers  # a grouping format converts in one process whatever was asked
     print(json.dumps(figures))
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children (the worker processes, once the pool is shut down)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _peak_rss_mb() -> float:
@@ -169,38 +181,17 @@ def json_baselines(path: Path) -> tuple[float, float]:
     return result[0], result[1]
 
 
-def run_case(label: str, n: int, directory: Path) -> dict:
-    path = make_input(label, n, directory)
-    size_mb = path.stat().st_size / 1e6
+def run_case(label: str, path: Path, workers: int) -> dict:
     proc = subprocess.run(
-        [sys.executable, __file__, "--worker", label, str(path)],
+        [sys.executable, __file__, "--worker", label, str(path), str(workers)],
         capture_output=True,
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     if proc.returncode != 0:
-        return {
-            "label": label,
-            "n": n,
-            "error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed",
-        }
-    figures = json.loads(proc.stdout.strip().splitlines()[-1])
-    json_mbps, orjson_mbps = json_baselines(path) if n <= 10_000 else (None, None)
-    path.unlink()
-    return {
-        "label": label,
-        "n": n,
-        "size_mb": size_mb,
-        "records_s": figures["raw_items"] / figures["seconds"],
-        "mb_s": size_mb / figures["seconds"],
-        "cpu_mb_s": size_mb / figures["cpu_seconds"],
-        "rss_mb": figures["rss_mb"],
-        "converted": figures["converted"],
-        "quarantined": figures["quarantined"],
-        "json_mb_s": json_mbps,
-        "orjson_mb_s": orjson_mbps,
-    }
+        return {"error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def _fmt(value, spec: str) -> str:
@@ -209,35 +200,112 @@ def _fmt(value, spec: str) -> str:
     return format(value, spec)
 
 
+def measure(label: str, n: int, directory: Path, workers: list[int], repeat: int) -> list[dict]:
+    """One row per worker count: median figures over ``repeat`` interleaved runs and the speedup over the first count."""
+    path = make_input(label, n, directory)
+    size_mb = path.stat().st_size / 1e6
+    runs: dict[int, list[dict]] = {w: [] for w in workers}
+    for _ in range(repeat):
+        for w in workers:
+            runs[w].append(run_case(label, path, w))
+    json_mbps, orjson_mbps = json_baselines(path) if n <= 10_000 else (None, None)
+    path.unlink()
+    rows = []
+    for w in workers:
+        failed = [r["error"] for r in runs[w] if "error" in r]
+        if failed:
+            rows.append({"label": label, "n": n, "workers": w, "error": failed[0]})
+            continue
+        seconds = sorted(r["seconds"] for r in runs[w])
+        base = runs[workers[0]]
+        speedups = sorted(b["seconds"] / r["seconds"] for b, r in zip(base, runs[w]) if "error" not in b)
+        # From CPU times: the work of one process over the longest path with w (the parent, or a worker's share),
+        # i.e. the speedup on w idle cores. Wall times on a busy machine cannot show it: the scheduler gives a
+        # session one share however many processes it runs.
+        bound = sorted(
+            (b["cpu_seconds"] + b["workers_cpu_seconds"]) / max(r["cpu_seconds"], r["workers_cpu_seconds"] / w)
+            for b, r in zip(base, runs[w])
+            if "error" not in b
+        )
+        last = runs[w][-1]
+        rows.append(
+            {
+                "label": label,
+                "n": n,
+                "workers": w,
+                "used": last["workers"],
+                "size_mb": size_mb,
+                "records_s": last["raw_items"] / median(seconds),
+                "mb_s": size_mb / median(seconds),
+                "cpu_mb_s": size_mb / median(sorted(r["cpu_seconds"] for r in runs[w])),
+                "rss_mb": max(r["rss_mb"] for r in runs[w]),
+                "converted": last["converted"],
+                "quarantined": last["quarantined"],
+                "speedup": median(speedups) if speedups else None,
+                "spread": (speedups[0], speedups[-1]) if speedups else None,
+                "cpu_bound": median(bound) if bound else None,
+                "json_mb_s": json_mbps if w == workers[0] else None,
+                "orjson_mb_s": orjson_mbps if w == workers[0] else None,
+            }
+        )
+    return rows
+
+
+def median(values: list[float]) -> float:
+    values = sorted(values)
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
+def print_row(row: dict) -> None:
+    head = f"{row['label']:<24}{row['n']:>8}{row['workers']:>4}"
+    if row.get("used", row["workers"]) != row["workers"]:
+        head = f"{row['label']:<24}{row['n']:>8}{str(row['used']) + '*':>4}"
+    if "error" in row:
+        print(f"{head}  ERROR: {row['error']}", flush=True)
+        return
+    spread = f"{row['spread'][0]:.2f}-{row['spread'][1]:.2f}" if row["spread"] else "-"
+    print(
+        f"{head}{row['size_mb']:>8.1f}{row['records_s']:>9.0f}{row['mb_s']:>8.1f}{row['cpu_mb_s']:>8.1f}"
+        f"{row['rss_mb']:>7.0f}{row['converted']:>8}{row['quarantined']:>6}{_fmt(row['speedup'], '>8.2f')}{spread:>11}"
+        f"{_fmt(row['cpu_bound'], '>7.2f')}"
+        f"{_fmt(row['json_mb_s'], '>7.0f')}{_fmt(row['orjson_mb_s'], '>8.0f')}",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--formats", nargs="+", default=list(CASES), help="labels of CASES to run")
-    parser.add_argument("--worker", nargs=2, metavar=("LABEL", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1], help="worker counts to compare (first: base)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per worker count, interleaved")
+    parser.add_argument("--worker", nargs=3, metavar=("LABEL", "PATH", "WORKERS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(*args.worker)
+        worker(args.worker[0], args.worker[1], int(args.worker[2]))
         return
-    header = f"{'format':<24}{'N':>8}{'MB':>9}{'rec/s':>10}{'MB/s':>8}{'cpuMB/s':>8}{'RSS MB':>8}{'ok':>8}{'quar':>6}{'json':>7}{'orjson':>8}{'ADP ref':>9}"
+    print(f"{os.cpu_count()} CPUs; load average at start {os.getloadavg()[0]:.1f}")
+    header = (
+        f"{'format':<24}{'N':>8}{'wkr':>4}{'MB':>8}{'rec/s':>9}{'MB/s':>8}{'cpuMB/s':>8}{'RSS MB':>7}"
+        f"{'ok':>8}{'quar':>6}{'speedup':>8}{'(range)':>11}{'cpu-x':>7}{'json':>7}{'orjson':>8}"
+    )
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory(prefix="aceforge-bench-in-") as tmp:
         for label in args.formats:
             for n in args.sizes:
-                row = run_case(label, n, Path(tmp))
-                if "error" in row:
-                    print(f"{label:<24}{n:>8}  ERROR: {row['error']}")
-                    continue
-                ref = ADP_REFERENCE_MBPS.get(label)
-                print(
-                    f"{label:<24}{n:>8}{row['size_mb']:>9.1f}{row['records_s']:>10.0f}{row['mb_s']:>8.1f}{row['cpu_mb_s']:>8.1f}{row['rss_mb']:>8.0f}"
-                    f"{row['converted']:>8}{row['quarantined']:>6}{_fmt(row['json_mb_s'], '>7.0f')}{_fmt(row['orjson_mb_s'], '>8.0f')}"
-                    f"{_fmt(ref, '>9.0f') if ref else '   50-127'}",
-                    flush=True,
-                )
-    print("\nrec/s counts raw input records (web_steps: step rows). MB/s is wall time, cpuMB/s CPU time of the worker")
-    print("(steadier on a loaded machine). json/orjson: bare load+dump loop over the same file, this run.")
-    print("ADP ref: ADP's own converters on the same dataset (issue 2; 50-127 MB/s across datasets, ~30 MB RSS).")
+                for row in measure(label, n, Path(tmp), args.workers, args.repeat):
+                    print_row(row)
+    print(f"load average at end {os.getloadavg()[0]:.1f}")
+    print("\nrec/s counts raw input records (web_steps: step rows). MB/s: wall time of the conversion (imports")
+    print("excluded, forking workers included), median over the repeats; cpuMB/s: CPU time of the converting")
+    print("process (with workers, the writing parent only). speedup: one worker's time over this count's, per")
+    print("interleaved pair, median and (range). json/orjson: bare load+dump loop over the same file, this run.")
+    print("wkr n*: the format groups rows into trajectories, so it converted in n process(es) whatever was asked.")
+    print("cpu-x: one process's CPU time over the longest CPU path with these workers (the writing parent, or a")
+    print("worker's share): the speedup on that many idle cores. On a loaded machine the wall-time speedup stays")
+    print("near 1, since the scheduler gives one session one share however many processes it runs.")
 
 
 if __name__ == "__main__":

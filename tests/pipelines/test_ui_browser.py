@@ -6,6 +6,7 @@ The screenshot of the finished run is kept in the test's tmp dir, and copied to 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -94,23 +95,28 @@ def wait_until(condition, timeout: float, what: str, every: float = 1.0, log: Pa
     raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}\n{tail}")
 
 
-def button(driver, text: str):
+def click(driver, text: str, timeout: float = 30) -> None:
+    """Click the button labelled ``text`` once it is there (React re-renders: a found element can go stale)."""
     from selenium.webdriver.common.by import By
 
-    matches = [b for b in driver.find_elements(By.TAG_NAME, "button") if b.text.strip() == text]
-    return matches[0] if matches else None
+    def attempt() -> bool:
+        for element in driver.find_elements(By.TAG_NAME, "button"):
+            if element.text.strip() == text and element.is_enabled():
+                element.click()
+                return True
+        return False
+
+    wait_until(attempt, timeout=timeout, what=f"a {text!r} button", every=0.5)
 
 
 def test_materialize_the_ingest_assets_from_the_ui(ui_url, browser, data_home, tmp_path):
     browser.get(f"{ui_url}/assets/converted")
-    wait_until(lambda: button(browser, "Materialize…"), timeout=60, what="the asset page")
-    if button(browser, "Skip"):  # Dagster's newsletter prompt on a fresh instance
-        button(browser, "Skip").click()
-    button(browser, "Materialize…").click()
-    wait_until(lambda: button(browser, "All"), timeout=30, what="the partition dialog")
-    button(browser, "All").click()
-    wait_until(lambda: button(browser, "Launch backfill").is_enabled(), timeout=10, what="a launchable selection")
-    button(browser, "Launch backfill").click()
+    wait_until(lambda: "Materialize" in browser.find_element("tag name", "body").text, timeout=60, what="the page")
+    with contextlib.suppress(AssertionError):  # Dagster's newsletter prompt, on a fresh instance only
+        click(browser, "Skip", timeout=8)
+    click(browser, "Materialize…")
+    click(browser, "All")
+    click(browser, "Launch backfill")
 
     def materialized() -> set[str]:
         with DagsterInstance.from_config(str(data_home / "dagster")) as instance:

@@ -34,7 +34,7 @@ def _need_file(path: Path, what: str) -> None:
 @with_config(SftConfig)
 def sft(cfg: SftConfig, resume: Annotated[bool, typer.Option("--resume", help=RESUME_HELP)] = False) -> None:
     """Supervised fine-tuning on an SFT set (assistant-only loss); saves a model folder in output_dir."""
-    from training.run_files import TrainingError
+    from training.run_files import TrainingError, is_main_process
     from training.sft import run_sft
 
     _need_file(cfg.data, "SFT set")
@@ -42,8 +42,9 @@ def sft(cfg: SftConfig, resume: Annotated[bool, typer.Option("--resume", help=RE
         summary = run_sft(cfg, resume)
     except TrainingError as exc:
         fail(str(exc), FAILED)
-    say(f"trained {summary['steps']} steps on {summary['train']} records; model in {summary['model']}")
-    print_json(summary)
+    if is_main_process():  # under accelerate launch every process returns here; one summary is enough
+        say(f"trained {summary['steps']} steps on {summary['train']} records; model in {summary['model']}")
+        print_json(summary)
 
 
 @train_app.command("rl")
@@ -51,15 +52,16 @@ def sft(cfg: SftConfig, resume: Annotated[bool, typer.Option("--resume", help=RE
 def rl(cfg: RlConfig, resume: Annotated[bool, typer.Option("--resume", help=RESUME_HELP)] = False) -> None:
     """GRPO on an RL set of tasks: episodes run in each task's environment, rewarded by its verifier."""
     from training.rl import run_rl
-    from training.run_files import TrainingError
+    from training.run_files import TrainingError, is_main_process
 
     _need_file(cfg.data, "RL set")
     try:
         summary = run_rl(cfg, resume)
     except TrainingError as exc:
         fail(str(exc), FAILED)
-    say(f"trained {summary['steps']} GRPO steps on {summary['tasks']} tasks; model in {summary['model']}")
-    print_json(summary)
+    if is_main_process():
+        say(f"trained {summary['steps']} GRPO steps on {summary['tasks']} tasks; model in {summary['model']}")
+        print_json(summary)
 
 
 @app.command("eval")

@@ -34,10 +34,19 @@ def load_model(model_path: str) -> Any:
     return AutoModelForCausalLM.from_pretrained(model_path, dtype=torch.float32)
 
 
-def save_model_folder(model: Any, tokenizer: Any, output_dir: Path) -> None:
-    """Full weights at ``output_dir``; a peft model is saved as its adapter too, then merged."""
-    if hasattr(model, "merge_and_unload"):
-        model.save_pretrained(output_dir / ADAPTER_DIR)
-        model = model.merge_and_unload()
-    model.save_pretrained(output_dir)
-    tokenizer.save_pretrained(output_dir)
+def save_model_folder(trainer: Any, tokenizer: Any, output_dir: Path, base_model: str, lora: bool) -> None:
+    """Full weights at ``output_dir``; LoRA adapters saved in ``adapter/``, then merged into the base weights.
+
+    ``trainer.save_model`` gathers the weights however they are spread (DDP, FSDP, DeepSpeed ZeRO-3); the merge
+    runs once, on the main process, from the saved adapter.
+    """
+    if not lora:
+        trainer.save_model(str(output_dir))
+        return
+    trainer.save_model(str(output_dir / ADAPTER_DIR))
+    if trainer.is_world_process_zero():
+        from peft import PeftModel
+
+        merged = PeftModel.from_pretrained(load_model(base_model), output_dir / ADAPTER_DIR).merge_and_unload()
+        merged.save_pretrained(output_dir)
+        tokenizer.save_pretrained(output_dir)

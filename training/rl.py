@@ -118,7 +118,7 @@ def run_rl(cfg: RlConfig, resume: bool = False) -> dict[str, Any]:
     cfg.output_dir.mkdir(parents=True, exist_ok=True)
     trainer, runner = build_trainer(cfg, model_path, tokenizer, template, tasks)
     result = trainer.train(resume_from_checkpoint=checkpoint)
-    save_model_folder(trainer.model, tokenizer, cfg.output_dir)
+    save_model_folder(trainer, tokenizer, cfg.output_dir, model_path, cfg.lora.enabled)
     summary = {
         "stage": "rl",
         "model": str(cfg.output_dir),
@@ -133,5 +133,6 @@ def run_rl(cfg: RlConfig, resume: bool = False) -> dict[str, Any]:
         "resumed_from": checkpoint,
         "wall_s": round(time.perf_counter() - started, 2),
     }
-    write_run_files(cfg.output_dir, cfg, summary)
+    if trainer.is_world_process_zero():
+        write_run_files(cfg.output_dir, cfg, summary)
     return summary

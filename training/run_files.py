@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,11 @@ CONFIG_FILE = "config.yaml"
 
 class TrainingError(RuntimeError):
     """A stage that cannot run on this input (nothing to train on, nothing to resume)."""
+
+
+def is_main_process() -> bool:
+    """Rank 0, or no launcher at all (``accelerate launch`` and torchrun set RANK in each process)."""
+    return int(os.environ.get("RANK", "0")) == 0
 
 
 def checkpoint_to_resume(output_dir: Path) -> str:

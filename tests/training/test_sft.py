@@ -93,10 +93,11 @@ def test_sft_output_folder_serves_with_the_vllm_backend(sft_run):
 
 
 @pytest.mark.slow
-def test_lora_changes_only_adapter_weights(sft_set, smol_path, tmp_path):
+def test_lora_changes_only_adapter_weights_and_saves_them_merged(sft_set, smol_path, tmp_path):
     import torch
+    from transformers import AutoModelForCausalLM
 
-    from training.model_io import load_tokenizer
+    from training.model_io import load_tokenizer, save_model_folder
     from training.sft import build_trainer, prepare_data
     from training.sft_config import SftConfig
 
@@ -114,6 +115,14 @@ def test_lora_changes_only_adapter_weights(sft_set, smol_path, tmp_path):
     others = [name for name in before if "lora_" not in name]
     assert others and all(torch.equal(before[name], after[name]) for name in others)
     assert {name for name, p in trainer.model.named_parameters() if p.requires_grad} == set(adapters)
+
+    save_model_folder(trainer, tokenizer, tmp_path, smol_path, lora=True)
+    assert (tmp_path / "adapter" / "adapter_config.json").is_file()
+    base = AutoModelForCausalLM.from_pretrained(smol_path, dtype=torch.float32).state_dict()
+    merged = AutoModelForCausalLM.from_pretrained(tmp_path, dtype=torch.float32).state_dict()
+    changed = {name for name, tensor in merged.items() if not torch.equal(tensor, base[name])}
+    # all-linear: every projection of every layer got an adapter; norms and embeddings did not.
+    assert changed == {name for name in base if name.endswith("proj.weight")}
 
 
 def test_unknown_config_keys_fail_before_any_model_loads(sft_set, tmp_path):

@@ -42,9 +42,11 @@ class BackendConfig(StageConfig):
     @field_validator("backend")
     @classmethod
     def _known_backend(cls, name: str | None) -> str | None:
+        if name is None:  # the default: nothing to check, and no backend registry to import
+            return name
         from generators.backends import BACKENDS
 
-        if name is not None and name not in BACKENDS:
+        if name not in BACKENDS:
             raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(sorted(BACKENDS))}")
         return name
 

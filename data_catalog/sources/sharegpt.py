@@ -36,7 +36,7 @@ from data_catalog.sources.chat_common import (
     chat_data,
     content_parts,
     json_value,
-    parse_arguments,
+    plain_call,
     record_tools,
     result_steps,
     split_turn_extras,
@@ -99,9 +99,10 @@ def _calls(text: str, where: str) -> list[dict]:
     calls = value if isinstance(value, list) else [value]
     actions = []
     for call in calls:
-        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+        if not isinstance(call, dict):
             raise ConversionError(f"{where}: function call has no name")
-        actions.append(api_call(call["name"], parse_arguments(call.get("arguments"), where)))
+        _, name, kwargs = plain_call(call, f"{where}: function call")
+        actions.append(api_call(name, kwargs))
     return actions
 
 

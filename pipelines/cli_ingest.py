@@ -151,6 +151,8 @@ def convert(
         stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers)
     except OSError as exc:
         fail(f"cannot convert: {exc}")
+    if cfg.workers > stats.workers:
+        say(f"note: {fmt} groups raw items into records across the input, so it converted in one process")
     if stats.converted == 0:
         say_error(nothing_converted(stats, fmt))
     else:

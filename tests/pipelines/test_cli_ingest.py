@@ -183,3 +183,12 @@ def test_many_similar_failures_are_summed_by_kind(data_home, tmp_path):
     assert f"field 'content' is str, expected list (100x, e.g. {bad}:0, {bad}:1, {bad}:2)" in " ".join(
         result.stderr.split()
     )
+
+
+def test_a_grouping_format_says_it_converted_in_one_process(data_home, tmp_path):
+    rows = ADP_FIXTURES / "nnetnav-live" / "sample_raw.json"
+    result = invoke("convert", "-f", "web_steps", rows, "-o", tmp_path / "web.parquet", "--workers", "2", "--json")
+    assert result.exit_code == 0, result.output
+    assert last_json(result)["raw_items"] == 30 and last_json(result)["read"] == 5
+    assert "web_steps groups raw items into records across the input, so it converted in one process" in result.stderr
+    assert "(30 raw items)" in result.stderr

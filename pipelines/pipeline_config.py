@@ -16,6 +16,7 @@ from data_catalog.hub_config import HubExportConfig
 from data_catalog.ingest import IngestConfig
 from generators.rollouts.config import RolloutBudget, RolloutConfig
 from generators.synthesis.config import SynthTasksConfig
+from schemas.generation import SamplingParams
 from schemas.stage_config import StageConfig
 
 
@@ -26,11 +27,17 @@ class RolloutsSection(StageConfig):
         default_factory=lambda: [
             RolloutConfig(agent="oracle", k=1),  # deterministic: more would be exact duplicates
             RolloutConfig(agent="perturbed", k=2),
-            RolloutConfig(agent="llm", k=1, budget=RolloutBudget(max_turns=3, max_tokens=1024)),
+            # SmolLM2 on a CPU: a 3k-token prompt per turn, so two short conversations keep the job in minutes.
+            RolloutConfig(
+                agent="llm",
+                k=1,
+                budget=RolloutBudget(max_turns=2, max_tokens=512),
+                sampling=SamplingParams(temperature=0.7, max_tokens=96),
+            ),
         ]
     )
     """One entry per agent policy (oracle, perturbed, llm); an llm agent uses the generation resource's model."""
-    model_tasks: int = Field(3, ge=0)
+    model_tasks: int = Field(2, ge=0)
     """Tasks per environment rolled out by agents that call a model (the slow kind on a CPU); the rest get none."""
 
 

@@ -135,8 +135,8 @@ class RolloutScheduler:
             actor = self._actor(conv)
             try:
                 waiting.append((conv, actor, actor.request(conv)))
-            except (ValueError, TypeError):  # e.g. a history the request model refuses
-                conv.end("request_error")
+            except (ValueError, TypeError) as exc:  # e.g. a history the request model refuses
+                conv.fail("request_error", str(exc))
         if not waiting:
             return
         started = time.perf_counter()

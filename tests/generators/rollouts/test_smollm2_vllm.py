@@ -30,7 +30,8 @@ END_REASONS = {
 def smol_vllm(smol_path):
     from generators.vllm_backend import VllmBackend
 
-    backend = VllmBackend(smol_path, max_model_len=6144)
+    # float32: CPUs without AVX512-BF16 emulate bfloat16, several times slower for batches (see bench/rollouts.py)
+    backend = VllmBackend(smol_path, max_model_len=6144, dtype="float32")
     yield CachedGenerator(backend, cache=None)
     backend.close()
 

@@ -24,11 +24,9 @@ class RolloutBudget(StageConfig):
     """Most generated tokens in one rollout, agent and simulated user together; then end_reason max_tokens."""
 
 
-def _faults() -> tuple[str, ...]:
-    # Imported here: the perturbed agent pulls in the environments and verifiers, which a command's flags do not need.
-    from generators.rollouts.perturbed import FAULTS
-
-    return FAULTS
+# The perturbed agent's fault kinds (perturbed.py draws from them), kept with the config that names them,
+# so that building the config's defaults does not import the agent (environments, verifiers, pyarrow).
+FAULTS = ("wrong_argument", "skipped_read", "extra_write", "early_end")
 
 
 class RolloutConfig(BackendConfig, OutputOptions):
@@ -42,7 +40,7 @@ class RolloutConfig(BackendConfig, OutputOptions):
     """User simulator: scripted (deterministic, from the scenario's known info) or llm (the same backend and model)."""
     tool_calls: Literal["native", "schema"] = "native"
     """How the llm agent calls tools: native (the chat template's own markup) or schema (JSON-schema constrained output of one call or one message; needs a backend with structured output, e.g. vllm)."""
-    faults: list[str] = Field(default_factory=lambda: list(_faults()))
+    faults: list[str] = Field(default_factory=lambda: list(FAULTS))
     """Fault kinds the perturbed agent draws from (repeatable): wrong_argument, skipped_read, extra_write, early_end."""
     seed: int = 0
     """Seed of the run: each rollout's seed derives from it, the task id and k (same seed, same output)."""
@@ -58,10 +56,11 @@ class RolloutConfig(BackendConfig, OutputOptions):
     @field_validator("faults")
     @classmethod
     def _known_faults(cls, faults: list[str]) -> list[str]:
-        known = _faults()
-        unknown = [kind for kind in faults if kind not in known]
+        unknown = [kind for kind in faults if kind not in FAULTS]
         if unknown or not faults:
-            raise ValueError(f"unknown fault kind(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(known)}")
+            raise ValueError(
+                f"unknown fault kind(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(FAULTS)}"
+            )
         return faults
 
     @field_validator("sampling")

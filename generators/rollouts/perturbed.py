@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 
 from environments.base import ToolEnvironment
+from generators.rollouts.config import FAULTS
 from generators.rollouts.conversation import AgentTurn, Conversation
 from generators.rollouts.oracle import OracleAgent
 from schemas.generation import GenerationResult
@@ -33,7 +34,6 @@ from schemas.steps import ApiAction, TextObservation
 from verifiers.base import default_env_factory
 from verifiers.initial_state import InitialStateError, build_environment
 
-FAULTS = ("wrong_argument", "skipped_read", "extra_write", "early_end")
 EXTRA_WRITE = "<extra write>"  # the plan's placeholder, resolved when the agent gets there
 FILLS_PER_TOOL = 6  # argument draws per write tool for extra_write (seen values vary: several orders, ...)
 _PROBE = random.Random(0)  # only asks whether a value can be changed at all

@@ -17,10 +17,10 @@ For each size, in fresh processes (so each peak RSS is its own):
    (its default usearch ANN index).
 
 Both (2) and (3) start from the same stored embeddings, so the time ratio
-compares the dedup itself; the encoding, identical for both (same model, same
-texts), is measured once in (1) and added to both totals. At the smallest size
-semhash also runs end to end (``from_records``, encoding included) as a check of
-that assumption. Agreement: pairs (removed, kept) found by both / found by either,
+compares the dedup itself; the encoding is the same work for both (same model,
+same texts, same batch size). At ``--end-to-end-size`` (default 10k) both also
+run end to end, each encoding the texts itself (semhash: ``from_records``).
+Agreement: pairs (removed, kept) found by both / found by either,
 and the same for the sets of removed records.
 """
 
@@ -99,18 +99,23 @@ def _records(size: int, folder: Path):
     return read_records(folder / f"bench_{size}.parquet")
 
 
-def child_ours(size: int, folder: Path) -> dict:
+def child_ours(size: int, folder: Path, end_to_end: bool) -> dict:
     import numpy as np
     import torch  # noqa: F401  imported before the clock starts, as semhash's modules are
 
     from curation.config import DedupConfig
     from curation.dedup import find_duplicates
+    from curation.embedder import encode_distinct, load_embedder
     from curation.facts import facts_of
     from curation.signatures import Signatures
     from schemas.record import AgentRecord, Source, Task
 
     ids, texts, vectors = stored_text_embeddings(size, folder)
+    load_embedder()
     start = time.perf_counter()
+    if end_to_end:  # encode the texts again, as semhash's from_records does
+        distinct, index = encode_distinct(texts)
+        vectors = distinct[index]
     facts = [
         facts_of(AgentRecord(id=i, task=Task(instruction=t), source=Source(dataset="b", format="b")))
         for i, t in zip(ids, texts)
@@ -121,7 +126,7 @@ def child_ours(size: int, folder: Path) -> dict:
     )
     seconds = time.perf_counter() - start
     pairs = sorted((ids[r.removed], ids[r.kept]) for r in removals)
-    (folder / f"ours_pairs_{size}.json").write_text(json.dumps(pairs))
+    (folder / f"ours_pairs_{size}{'_e2e' if end_to_end else ''}.json").write_text(json.dumps(pairs))
     return {"seconds": round(seconds, 1), "removed": len(pairs), "peak_rss_mb": round(peak_rss_mb())}
 
 
@@ -165,9 +170,9 @@ def run_child(kind: str, size: int, folder: Path) -> dict:
     return json.loads(output.strip().splitlines()[-1])
 
 
-def agreement(folder: Path, size: int, semhash_file: str) -> dict:
-    ours = {tuple(p) for p in json.loads((folder / f"ours_pairs_{size}.json").read_text())}
-    theirs = {tuple(p) for p in json.loads((folder / semhash_file).read_text())}
+def agreement(folder: Path, size: int, suffix: str = "") -> dict:
+    ours = {tuple(p) for p in json.loads((folder / f"ours_pairs_{size}{suffix}.json").read_text())}
+    theirs = {tuple(p) for p in json.loads((folder / f"semhash_pairs_{size}{suffix}.json").read_text())}
     removed_ours, removed_theirs = {p[0] for p in ours}, {p[0] for p in theirs}
 
     def jaccard(a: set, b: set) -> float:
@@ -186,16 +191,15 @@ def main() -> None:
         pipeline = run_child("pipeline", size, folder)
         print("pipeline (score + dedup):", json.dumps(pipeline), flush=True)
         ours, theirs = run_child("ours", size, folder), run_child("semhash", size, folder)
-        agree = agreement(folder, size, f"semhash_pairs_{size}.json")
+        agree = agreement(folder, size)
         print(f"same work, curation: {json.dumps(ours)}", flush=True)
         print(f"same work, semhash:  {json.dumps(theirs)}", flush=True)
         print(f"time ratio curation/semhash (dedup only): {ours['seconds'] / max(theirs['seconds'], 1e-9):.2f}")
         print(f"agreement: pairs {agree['pairs']}, removed records {agree['removed']}", flush=True)
-        if size == min(sizes):
-            e2e = run_child("semhash_e2e", size, folder)
-            print(
-                f"semhash end to end (its own encoding): {json.dumps(e2e)}, agreement {agreement(folder, size, f'semhash_pairs_{size}_e2e.json')}"
-            )
+        if size == ARGS.end_to_end_size:
+            ours_e2e, theirs_e2e = run_child("ours_e2e", size, folder), run_child("semhash_e2e", size, folder)
+            print(f"end to end (each encodes the texts itself): curation {json.dumps(ours_e2e)}")
+            print(f"end to end: semhash {json.dumps(theirs_e2e)}, agreement {agreement(folder, size, '_e2e')}")
         results[size] = pipeline
     if len(sizes) > 1:
         small, large = min(sizes), max(sizes)
@@ -209,7 +213,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--threshold", type=float, default=0.9)
     parser.add_argument("--dir", default="/tmp/bench_curation")
-    parser.add_argument("--child", choices=["pipeline", "ours", "semhash", "semhash_e2e"])
+    parser.add_argument("--end-to-end-size", type=int, default=10000, help="size at which both also encode (0: none)")
+    parser.add_argument("--child", choices=["pipeline", "ours", "ours_e2e", "semhash", "semhash_e2e"])
     parser.add_argument("--size", type=int)
     return parser.parse_args()
 
@@ -220,8 +225,8 @@ if __name__ == "__main__":
         folder = Path(ARGS.dir)
         if ARGS.child == "pipeline":
             result = child_pipeline(ARGS.size, folder)
-        elif ARGS.child == "ours":
-            result = child_ours(ARGS.size, folder)
+        elif ARGS.child in ("ours", "ours_e2e"):
+            result = child_ours(ARGS.size, folder, end_to_end=ARGS.child == "ours_e2e")
         else:
             result = child_semhash(ARGS.size, folder, end_to_end=ARGS.child == "semhash_e2e")
         print(json.dumps(result))

@@ -69,6 +69,8 @@ class DedupConfig(OutputOptions):
 class SelectConfig(OutputOptions):
     """``aceforge select``: a diverse SFT set under a budget, the RL set at the learner's frontier, and why the rest was left out."""
 
+    dataset: str | None = None
+    """Catalog name prefix of the outputs, <name>_sft, <name>_rl, <name>_left_out (default: the output directory's name)."""
     budget: int = Field(ge=1)
     """Most records in the SFT set."""
     rl_budget: int | None = Field(None, ge=1)

@@ -30,7 +30,7 @@ from generators.synthesis.goals import Goal, Identity, Rejected, delta, equals
 from generators.synthesis.gold_solver import GoldRun, gold_trajectory, verify_trajectory
 from generators.synthesis.records import BACKWARD_FORMAT, Provenance, Solved, config_hash, finish_records
 from generators.synthesis.stats import OnProgress, SynthStats
-from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng
+from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng, young_collections_only
 from schemas.record import AgentRecord, VerifierResult
 from verifiers.runner import verify_record
 from verifiers.state_reader import MISSING
@@ -149,7 +149,7 @@ def run_backward(
     synth = TaskSynthesizer(cfg.env, cfg.users, cfg.db_seed)
     explorer = synth.env_factory(cfg.env, users=cfg.users)
     stats, solved, seen = SynthStats(), [], set()
-    for episode in range(cfg.n * cfg.max_episodes):
+    for episode in young_collections_only(range(cfg.n * cfg.max_episodes)):
         if len(solved) >= cfg.n:
             break
         stats.extra["episodes"] = episode + 1

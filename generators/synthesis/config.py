@@ -21,6 +21,8 @@ class ScenarioOptions(StageConfig):
     """Backend settings of the scenario writer (its model is scenario_writer)."""
     writer_fallback: Literal["template", "reject"] = "template"
     """When the writer's output does not parse or fit the schema: use the template scenario, or reject the sample."""
+    writer_max_tokens: int = Field(200, ge=16)
+    """Most tokens the scenario writer generates per scenario (greedy)."""
 
     @model_validator(mode="after")
     def _model_named_once(self) -> Self:

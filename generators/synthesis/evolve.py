@@ -25,7 +25,7 @@ from generators.synthesis.drafts import GUARDS, TaskDraft, conflict
 from generators.synthesis.goals import Goal, Rejected
 from generators.synthesis.records import TASK_FORMAT, Provenance, Solved, config_hash, finish_records
 from generators.synthesis.stats import OnProgress, SynthStats
-from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng
+from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng, young_collections_only
 from schemas.record import AgentRecord
 
 COMPANION_CONSTRAINTS = (1, 2)
@@ -101,7 +101,7 @@ def run_evolve(
             stats.rejected[exc.code] += len(cfg.ops)
     solved: list[Solved] = []
     seen: set[str] = set()
-    for record, synth, base in tasks:
+    for record, synth, base in young_collections_only(tasks):
         user = base.identity.user_id
         partners = [(r.id, d) for r, s, d in tasks if s is synth and r.id != record.id and d.identity.user_id == user]
         for op in cfg.ops:

@@ -22,6 +22,7 @@ from generators.synthesis.drafts import TaskDraft
 from generators.synthesis.gold_solver import GOLD_LABEL, GoldRun
 from generators.synthesis.scenarios import write_scenarios
 from generators.synthesis.stats import SynthStats
+from generators.synthesis.synthesizer import young_collections_only
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, stable_id
 from schemas.stage_config import StageConfig
 
@@ -132,8 +133,18 @@ def finish_records(
     scenarios, writer = write_scenarios([s.draft for s in solved], [s.rng for s in solved], options, stats)
     provenance = replace(provenance, scenario_writer=writer)
     records = [
-        task_record(s.draft, s.environment, scenario, s.gold, provenance, s.parents, **record_options, **s.metadata)
-        for s, scenario in zip(solved, scenarios)
+        task_record(
+            s.draft,
+            s.environment,
+            scenario,
+            s.gold,
+            provenance,
+            s.parents,
+            **record_options,
+            **s.metadata,
+            scenario_source=source,
+        )
+        for s, (scenario, source) in young_collections_only(zip(solved, scenarios))
         if scenario is not None
     ]
     stats.kept = len(records)

@@ -124,7 +124,7 @@ class ScenarioWriter:
 
     name, version = "llm_scenario_writer", "1"
 
-    def __init__(self, generator, max_tokens: int = 320):
+    def __init__(self, generator, max_tokens: int = 200):
         self.generator = generator
         self.params = SamplingParams(max_tokens=max_tokens)
 
@@ -153,24 +153,34 @@ class ScenarioWriter:
 
 def write_scenarios(
     drafts: list[TaskDraft], rngs: list[random.Random], options: ScenarioOptions, stats: SynthStats
-) -> tuple[list[dict | None], dict | None]:
-    """A scenario per draft (None: rejected, counted in ``stats``) and the writer's identity (None: templates)."""
+) -> tuple[list[tuple[dict | None, str]], dict | None]:
+    """(scenario, "template" | "llm") per draft (None: rejected, counted in ``stats``), and the writer's
+    identity (None: templates only)."""
     templates = [template_scenario(draft, rng) for draft, rng in zip(drafts, rngs)]
     backend = options.writer_backend()
     if backend is None or not drafts:
-        return list(templates), None
+        return [(template, "template") for template in templates], None
     generator = backend.make_generator()
     try:
-        written = ScenarioWriter(generator).write(drafts, templates)
+        written = ScenarioWriter(generator, options.writer_max_tokens).write(drafts, templates)
         identity = {"backend": backend.backend_name(), **generator.model_id}
     finally:
         generator.close()
-    scenarios: list[dict | None] = []
+    return apply_written(templates, written, options.writer_fallback, stats), identity
+
+
+def apply_written(
+    templates: list[dict], written: list[tuple[dict | None, str | None]], fallback: str, stats: SynthStats
+) -> list[tuple[dict | None, str]]:
+    """The written scenario, or on a reason code the template (counted as a fallback) or None (counted as a reject)."""
+    scenarios: list[tuple[dict | None, str]] = []
     for template, (scenario, problem) in zip(templates, written):
-        if scenario is None and options.writer_fallback == "template":
+        if scenario is not None:
+            scenarios.append((scenario, "llm"))
+        elif fallback == "template":
             stats.scenario_fallbacks[problem] += 1
-            scenario = template
-        elif scenario is None:
+            scenarios.append((template, "template"))
+        else:
             stats.reject(problem)
-        scenarios.append(scenario)
-    return scenarios, identity
+            scenarios.append((None, "rejected"))
+    return scenarios

@@ -1,0 +1,138 @@
+"""User scenarios: template shape; the LLM writer's output parsed and checked, bad output a reason code that
+falls back to the template or rejects the sample; one slow run of SmolLM2 (transformers) as the writer."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from generators.config import BackendConfig
+from generators.interface import Capabilities, Completion, GenerationResult
+from generators.synthesis.config import SynthTasksConfig
+from generators.synthesis.scenarios import ScenarioWriter, apply_written, parse_written, template_scenario
+from generators.synthesis.stages import run_tasks
+from generators.synthesis.stats import SynthStats
+from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng
+from schemas.stage_config import ConfigError
+
+SHAPE = {"persona", "reason", "known_info", "unknown_info", "instructions"}
+GOOD = '{"persona": "Ada, brisk", "reason": "You want your lamp gone.", "instructions": ["Be brief."]}'
+
+
+@pytest.fixture(scope="module")
+def drafts():
+    synth = TaskSynthesizer("retail")
+    made = []
+    for index in range(4):
+        rng = sample_rng("unit", index)
+        made.append((synth.draft(rng, 2, 4, synth.domain.kinds()), rng))
+    return made
+
+
+def test_the_template_scenario_has_the_contract_shape(drafts):
+    for draft, rng in drafts:
+        scenario = template_scenario(draft, rng)
+        assert set(scenario) == SHAPE
+        assert scenario["known_info"]["email" if "email" in scenario["known_info"] else "zip"]
+        assert all(isinstance(v, str) for v in scenario["known_info"].values())
+        assert draft.identity.name in scenario["persona"]
+        assert draft.goals[0].request in scenario["reason"]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (GOOD, None),
+        (f"Sure! ```json\n{GOOD}\n```", None),
+        ("I am a customer who wants help.", "scenario_writer:no_json"),
+        ('{"persona": "Ada", "reason": ', "scenario_writer:no_json"),
+        ('{"persona": "Ada", "reason": "x" "y"}', "scenario_writer:unparseable"),
+        ('{"persona": "Ada", "reason": "Lamp."}', "scenario_writer:schema_invalid"),
+        ('{"persona": "   ", "reason": "Lamp!", "instructions": ["Be brief."]}', "scenario_writer:schema_invalid"),
+    ],
+)
+def test_written_output_is_parsed_or_named(text, problem):
+    data, found = parse_written(text)
+    assert found == problem
+    assert (data is None) == (problem is not None)
+
+
+class ScriptedGenerator:
+    """Answers with fixed texts (a stand-in for prompt/parse logic only; the real model runs in the slow test)."""
+
+    capabilities = Capabilities(supports_json_schema=False)
+
+    def __init__(self, texts: list[str]):
+        self.texts = texts
+        self.requests = []
+
+    def generate(self, requests, params):
+        self.requests += requests
+        return [GenerationResult(completions=[Completion(text=t)]) for t in self.texts[: len(requests)]]
+
+
+def test_the_writer_keeps_ids_out_of_the_model_and_falls_back_or_rejects(drafts):
+    templates = [template_scenario(d, random.Random(0)) for d, _ in drafts]
+    generator = ScriptedGenerator([GOOD, "no json at all", GOOD, '{"persona": 1}'])
+    written = ScenarioWriter(generator).write([d for d, _ in drafts], templates)
+    assert [problem for _, problem in written] == [
+        None,
+        "scenario_writer:no_json",
+        None,
+        "scenario_writer:schema_invalid",
+    ]
+    first = written[0][0]
+    assert first["persona"] == "Ada, brisk" and first["known_info"] == templates[0]["known_info"]
+    assert first["instructions"][0] == "Be brief." and first["instructions"][1:] == templates[0]["instructions"]
+    assert "JSON object only" in generator.requests[0].messages[-1]["content"]  # no schema enforcement: asked for
+    assert generator.requests[0].json_schema is None
+
+    stats = SynthStats()
+    kept = apply_written(templates, written, "template", stats)
+    assert [source for _, source in kept] == ["llm", "template", "llm", "template"]
+    assert dict(stats.scenario_fallbacks) == {"scenario_writer:no_json": 1, "scenario_writer:schema_invalid": 1}
+    stats = SynthStats()
+    kept = apply_written(templates, written, "reject", stats)
+    assert [scenario is None for scenario, _ in kept] == [False, True, False, True]
+    assert sum(stats.rejected.values()) == 2
+
+
+def test_the_writer_model_is_named_once():
+    with pytest.raises(ConfigError, match="scenario_writer"):
+        SynthTasksConfig.from_mapping({"writer": {"model": "elsewhere"}})
+    cfg = SynthTasksConfig.from_mapping({"scenario_writer": "default", "writer": {"backend": "transformers"}})
+    assert cfg.writer_backend() == BackendConfig(backend="transformers", model="default")
+
+
+@pytest.fixture
+def one_torch_thread():
+    """On two shared cores, two spinning torch threads run several times slower than one."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.mark.slow  # loads SmolLM2 with transformers
+def test_smollm2_writes_scenarios_or_falls_back_and_the_run_goes_on(data_home, smol_path, one_torch_thread):
+    writer = BackendConfig(backend="transformers")
+    cfg = SynthTasksConfig(env="retail", n=2, seed=2, scenario_writer=smol_path, writer=writer, writer_max_tokens=160)
+    records, stats = run_tasks(cfg, "llm_written")
+    assert len(records) == 2 and stats.kept == 2
+    assert sum(stats.scenario_fallbacks.values()) == sum(
+        r.task.metadata["scenario_source"] == "template" for r in records
+    )
+    assert set(stats.scenario_fallbacks) <= {
+        "scenario_writer:no_json",
+        "scenario_writer:unparseable",
+        "scenario_writer:schema_invalid",
+        "scenario_writer:backend_error",
+    }
+    for record in records:
+        assert set(record.task.user_scenario) == SHAPE
+        assert record.lineage.generator["scenario_writer"]["backend"] == "transformers"
+    rejected, stats = run_tasks(cfg.model_copy(update={"writer_fallback": "reject"}), "llm_written")  # cached now
+    assert stats.made == stats.kept + stats.as_dict()["rejected"] and len(rejected) == stats.kept

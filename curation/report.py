@@ -147,7 +147,11 @@ def ace_report(
     left_out: Path | None = None,
     sets: dict | None = None,
 ) -> AceReport:
-    """Plots into ``out_dir`` and the summary (also written as ``out_dir/summary.md``)."""
+    """Plots into ``out_dir`` and the summary (also written as ``out_dir/summary.md``).
+
+    ``audit``: a dedup audit table; ``left_out``: select's left_out table; ``sets``: the
+    selected set sizes, ``{"sft": n, "rl": m}`` (all optional: what is missing is reported as none).
+    """
     cfg = cfg or ReportConfig()
     out_dir.mkdir(parents=True, exist_ok=True)
     facts, table = read_scored(records)

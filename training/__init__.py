@@ -1,1 +1,1 @@
-"""SFT and RL stages and trainer exports (later issues)."""
+"""SFT and RL stages (TRL), chat rendering with tools, evaluation (pass^k) and exports for other trainers."""

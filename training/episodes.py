@@ -129,6 +129,20 @@ class EpisodeRunner:
         # A cut-off turn is closed by its end token, which the policy did not write: no loss on it.
         episode.extend(([] if ended else [eos]) + delta, trained=False)
 
+    def _rendered_after(self, before: list[dict], new: list[dict], tools: list[dict] | None) -> list[int]:
+        """Tokens of ``new`` messages and the next generation prompt, as they follow the policy's end token."""
+        render = self.tokenizer.apply_chat_template
+        head = render(before, tools=tools, chat_template=self.template, tokenize=False)
+        whole = render(
+            before + new, tools=tools, chat_template=self.template, tokenize=False, add_generation_prompt=True
+        )
+        if not whole.startswith(head):
+            raise ValueError("the chat template is not prefix-preserving: episodes cannot be extended turn by turn")
+        # What the template writes after the end-of-turn token (a newline in ChatML) is not generated: it comes back.
+        end = self.tokenizer.eos_token
+        tail = head[head.rindex(end) + len(end) :] if end in head else ""
+        return self.tokenizer.encode(tail + whole[len(head) :], add_special_tokens=False)
+
     def _generate(self, model: Any, sequences: list[list[int]]) -> list[list[int]]:
         """Sampled continuations of each sequence (left-padded into one batch)."""
         import torch

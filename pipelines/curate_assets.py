@@ -179,7 +179,7 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
         dedup_dir, sft = storage.asset_dir(["deduplicated"], None), storage.asset_dir(["sft_set"], None)
         out = asset_dir(storage, context)
         sets = {
-            name: RecordSet([storage.asset_dir([name], None) / RECORDS_FILE]).rows() for name in ("sft_set", "rl_set")
+            name: RecordSet([storage.asset_dir([f"{name}_set"], None) / RECORDS_FILE]).rows() for name in ("sft", "rl")
         }
         report = ace_report(
             _single(records),

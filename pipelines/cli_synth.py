@@ -72,7 +72,9 @@ def write_and_report(
     from schemas.io import write_records
 
     write_records(records, output)
-    if cfg.catalog and records:
+    if cfg.catalog and records and output.suffix != ".parquet":
+        say("not registered in the catalog: it registers Parquet outputs")
+    elif cfg.catalog and records:
         try:
             version = Catalog().register_dataset(
                 dataset,

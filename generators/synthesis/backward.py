@@ -13,9 +13,10 @@
    ``max_constraints`` with the ``no_write_outside`` guard); the instruction and
    scenario come from the write's goal template (retail_writes / airline_writes,
    with fuzzy descriptions), or a scenario writer.
-4. Keep (q, τ) only if replaying τ passes q's constraints (``keep_pair``, the
-   verifier chain). A window that needs an earlier write to succeed fails its
-   replay alone and is dropped (``window_not_replayable``).
+4. Keep (q, τ) only if replaying τ passes q's constraints: the verifier chain
+   on the pair is the keep rule (``replay_failed:<reason>`` otherwise). A
+   window that needs an earlier write to succeed fails its replay alone and is
+   dropped (``window_not_replayable``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from generators.synthesis.records import BACKWARD_FORMAT, Provenance, Solved, co
 from generators.synthesis.stats import OnProgress, SynthStats
 from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng, young_collections_only
 from schemas.record import AgentRecord, VerifierResult
-from verifiers.runner import verify_record
 from verifiers.state_reader import MISSING
 
 DELTA_FIELDS = ("balance", "amount")
@@ -136,11 +136,6 @@ def keep_verdict(synth: TaskSynthesizer, draft: TaskDraft, steps: list) -> Verif
     if not verdict.passed:
         raise Rejected(f"replay_failed:{verdict.reasons[0] if verdict.reasons else 'unknown'}")
     return verdict
-
-
-def keep_pair(record: AgentRecord) -> VerifierResult:
-    """The keep rule on a stored pair: replaying τ must pass q's constraints (used on mismatched pairs in tests)."""
-    return verify_record(record)
 
 
 def run_backward(

@@ -27,10 +27,6 @@ def user_name_zip(user: dict) -> tuple[str, str, str]:
     return (user["name"]["first_name"].lower(), user["name"]["last_name"].lower(), user["address"]["zip"])
 
 
-def product_name(product: dict) -> str:
-    return product["name"]
-
-
 def options_text(options: dict[str, str]) -> str:
     return ", ".join(f"{name} {value}" for name, value in options.items())
 
@@ -83,7 +79,6 @@ RESOLVERS: dict[str, Callable[[World, dict], list[str]]] = {
         for key, variant in w.row("products", q["product_id"])["variants"].items()
         if variant["options"] == q["options"]
     ],
-    "product_name": lambda w, q: w.lookup("products", product_name, q["name"]),
     "payment": lambda w, q: [
         key for key, method in w.row("users", q["user_id"])["payment_methods"].items() if _payment_matches(method, q)
     ],
@@ -208,10 +203,3 @@ def describe_reservation(world: World, reservation_id: str) -> Reference:
         (f"reservation {reservation_id}", by_id),
     ]
     return first_unique(world, "reservation", reservation_id, candidates)
-
-
-def describe_product(world: World, name: str) -> Reference:
-    found = world.lookup("products", product_name, name)
-    return first_unique(
-        world, "product", found[0] if found else "", [(f"a {name}", {"by": "product_name", "name": name})]
-    )

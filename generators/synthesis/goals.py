@@ -173,5 +173,5 @@ class Domain:
     # random valid-argument policy: (world, live env, user id, rng) -> the next call {"name", "arguments"}
     explore_step: Callable[[World, ToolWorld, str, random.Random], dict[str, Any]]
 
-    def kinds(self, outcome: Outcome | None = None) -> list[str]:
-        return [kind for kind, spec in self.specs.items() if outcome is None or spec.outcome == outcome]
+    def kinds(self) -> list[str]:
+        return list(self.specs)

@@ -78,7 +78,8 @@ class SwapOtherProduct(GoalSpec):
     def build(self, world, params, rng):
         oid = params["order_id"]
         item_ref = describe_item(world, oid, params["item_id"])
-        swap = f"the {item_ref.text} for a {params['product']}"
+        article = "an" if params["product"][0] in "AEIOU" else "a"
+        swap = f"the {item_ref.text} for {article} {params['product']}"
         return order_goal(
             world,
             self,

@@ -43,6 +43,9 @@ WRITER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 _VALIDATOR = jsonschema.Draft202012Validator(WRITER_SCHEMA)
+# Shown to models whose output the backend cannot constrain to the schema.
+_SKELETON = '{"persona": "...", "reason": "You want to ...", "instructions": ["...", "..."]}'
+
 _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
@@ -99,7 +102,7 @@ def writer_request(draft: TaskDraft, template: dict[str, Any], schema_enforced: 
         + "; ".join(goal.request for goal in draft.goals)
         + f". They know: {orjson.dumps(template['known_info']).decode()}. "
         + f"They do not know: {', '.join(template['unknown_info']) or 'nothing relevant'}."
-        + ("" if schema_enforced else " Answer with the JSON object only.")
+        + ("" if schema_enforced else f" Answer with the JSON object only, in this form: {_SKELETON}")
     )
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     return ChatRequest(messages=messages, json_schema=WRITER_SCHEMA if schema_enforced else None)

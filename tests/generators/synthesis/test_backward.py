@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generators.synthesis.backward import diff_constraints, keep_pair, leaf_changes, run_backward
+from generators.synthesis.backward import diff_constraints, leaf_changes, run_backward
 from generators.synthesis.config import SynthBackwardConfig
 from verifiers.runner import verify_record
 
@@ -37,7 +37,7 @@ def test_a_mismatched_instruction_is_rejected(pairs):
         if a.task.metadata["identity"]["user_id"] == b.task.metadata["identity"]["user_id"]:
             continue
         swapped = b.model_copy(update={"task": a.task})
-        verdict = keep_pair(swapped)
+        verdict = verify_record(swapped)
         assert verdict.passed is False
         assert any(r.startswith(("constraint_failed:", "harmful_write")) for r in verdict.reasons), verdict.reasons
         mismatches += 1
@@ -50,7 +50,7 @@ def test_a_constraint_that_does_not_match_the_diff_is_rejected(pairs):
     target = next(c for c in constraints if c["check"] in ("state_equals", "state_delta"))
     target["value" if target["check"] == "state_equals" else "delta"] = "not what happened"
     altered = record.model_copy(update={"task": record.task.model_copy(update={"constraints": constraints})})
-    verdict = keep_pair(altered)
+    verdict = verify_record(altered)
     assert verdict.passed is False
     assert (
         f"constraint_failed:{target['id']}" in verdict.reasons

@@ -17,12 +17,19 @@ import pipelines.cli_run  # noqa: F401  run, demo
 import pipelines.cli_synth  # noqa: F401  synth tasks / backward / evolve
 import pipelines.cli_synth_rollouts  # noqa: F401  synth rollouts / code
 import pipelines.cli_train  # noqa: F401  train sft / rl, eval
+import pipelines.cli_ui  # noqa: F401  ui
 import pipelines.cli_verify  # noqa: F401  verify
 from pipelines.cli_app import app
+from pipelines.cli_common import USAGE, say_error
+from schemas.plugins import PluginError
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except PluginError as exc:  # a plug-in that failed to load: one line naming it, not a traceback
+        say_error(str(exc))
+        raise SystemExit(USAGE) from None
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from data_catalog.catalog import Catalog, safe_name
-from generators.synthesis.config import SynthBackwardConfig, SynthEvolveConfig, SynthTasksConfig
+from generators.synthesis.config import OutputOptions, SynthBackwardConfig, SynthEvolveConfig, SynthTasksConfig
 from pipelines.cli_app import app
 from pipelines.cli_common import FAILED, err, fail, one_line, out, print_json, say
 from pipelines.cli_config import with_config
@@ -62,7 +62,7 @@ def write_and_report(
     stats: dict[str, Any],
     output: Path,
     dataset: str,
-    cfg,
+    cfg: OutputOptions,
     as_json: bool,
     command: str,
     **details: Any,

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from environments.code import CodeEnvironment, CodeTask, SandboxLimits, run_python
 from environments.record_env import to_record_environment
@@ -56,6 +56,7 @@ PROPOSAL_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 _VALIDATOR = jsonschema.Draft202012Validator(PROPOSAL_SCHEMA)
+PROPOSAL_SAMPLING = {"temperature": 0.8, "max_tokens": 768}  # proposals must differ; a reference and tests take room
 _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 TOPICS = (
     "strings",
@@ -87,10 +88,16 @@ class CodeTaskConfig(BackendConfig, OutputOptions):
     """Proposals to ask the model for (each kept or rejected with a reason code)."""
     seed: int = 0
     """Seed of the run: topics and each proposal's sampling seed derive from it."""
-    sampling: SamplingParams = Field(default_factory=lambda: SamplingParams(temperature=0.8, max_tokens=768))
+    sampling: SamplingParams = Field(default_factory=lambda: SamplingParams(**PROPOSAL_SAMPLING))
     """Sampling of the proposals; the seed is replaced by each proposal's own."""
     min_tests: int = Field(3, ge=1)
     """Fewest tests a proposal must carry."""
+
+    @field_validator("sampling", mode="before")
+    @classmethod
+    def _proposal_defaults(cls, value: object) -> object:
+        """A partial sampling section keeps the proposal defaults for the rest (as RolloutConfig does)."""
+        return {**PROPOSAL_SAMPLING, **value} if isinstance(value, dict) else value
 
 
 @dataclass

@@ -15,6 +15,10 @@ from schemas.stage_config import StageConfig
 THROUGHPUT_AND_OUTPUT = {"live", "batch_size", "max_concurrency", "dataset", "catalog"}
 
 
+# Rollouts sample (a task's k rollouts must differ); a partial sampling section keeps these for the rest.
+ROLLOUT_SAMPLING = {"temperature": 0.7, "max_tokens": 256}
+
+
 class RolloutBudget(StageConfig):
     max_turns: int = Field(30, ge=1)
     """Most agent turns in one rollout (a turn: one reply, its tool calls or one message); then end_reason max_turns."""
@@ -46,7 +50,7 @@ class RolloutConfig(BackendConfig, OutputOptions):
     """Seed of the run: each rollout's seed derives from it, the task id and k (same seed, same output)."""
     budget: RolloutBudget = Field(default_factory=RolloutBudget)
     """Limits that end a rollout with a reason code."""
-    sampling: SamplingParams = Field(default_factory=lambda: SamplingParams(temperature=0.7, max_tokens=256))
+    sampling: SamplingParams = Field(default_factory=lambda: SamplingParams(**ROLLOUT_SAMPLING))
     """Sampling of every model turn (agent and llm user); its seed is replaced by each rollout's own."""
     live: int = Field(16, ge=1)
     """Conversations advanced together, each step served in one backend batch (throughput only)."""
@@ -62,6 +66,12 @@ class RolloutConfig(BackendConfig, OutputOptions):
                 f"unknown fault kind(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(FAULTS)}"
             )
         return faults
+
+    @field_validator("sampling", mode="before")
+    @classmethod
+    def _rollout_defaults(cls, value: object) -> object:
+        """``--sampling-max-tokens 64`` alone must not reset the temperature to the class default of 0."""
+        return {**ROLLOUT_SAMPLING, **value} if isinstance(value, dict) else value
 
     @field_validator("sampling")
     @classmethod

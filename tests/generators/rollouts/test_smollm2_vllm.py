@@ -44,8 +44,8 @@ def test_llm_agent_rollouts_with_schema_tool_calls_are_recorded_and_verified(smo
         agent="llm",
         tool_calls="schema",
         backend="vllm",
-        budget={"max_turns": 4},
-        sampling={"temperature": 0.7, "max_tokens": 96},
+        budget={"max_turns": 3},
+        sampling={"temperature": 0.7, "max_tokens": 64},
     )
     assert isinstance(summary, RolloutSummary) and summary.rollouts == len(records) == 4
     assert summary.passed + summary.failed + summary.undecided == 4

@@ -62,6 +62,8 @@ def report_rollouts(summary: dict[str, Any], output: Path, written: int, as_json
         f"{summary['rollouts']} rollouts of {summary['tasks']} tasks: passed {summary['passed']}, failed "
         f"{summary['failed']}, undecided {summary['undecided']} (acceptance {acceptance}); leakage {summary['leakage']}"
     )
+    if summary["passed_unfinished"]:
+        out.print(f"passed without the user ending the conversation: {summary['passed_unfinished']}")
     for title in ("end_reasons", "verifier_reasons", "faults", "skipped_by_reason"):
         if summary[title]:
             counts = ", ".join(f"{code} {count}" for code, count in summary[title].items())

@@ -18,7 +18,7 @@ from typing import Any
 
 from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS, AgentPolicy, UserSimulator
 from generators.rollouts.config import THROUGHPUT_AND_OUTPUT, RolloutConfig
-from generators.rollouts.conversation import Budget, Conversation, TaskContext
+from generators.rollouts.conversation import USER_STOPS, Budget, Conversation, TaskContext
 from generators.rollouts.records import rollout_record, rollout_seed, task_problem
 from generators.rollouts.scenario import scenario_problem
 from generators.rollouts.scheduler import RolloutScheduler, SchedulerStats
@@ -35,6 +35,9 @@ class RolloutSummary:
     passed: int = 0
     failed: int = 0
     undecided: int = 0
+    # Passed the chain although the user never ended the conversation (a budget, a malformed reply...):
+    # e.g. a refusal task whose only constraint is a guard passes an agent that never acted.
+    passed_unfinished: int = 0
     leakage: int = 0
     skipped: Counter = field(default_factory=Counter)  # records that are not tasks, by reason
     end_reasons: Counter = field(default_factory=Counter)
@@ -49,6 +52,7 @@ class RolloutSummary:
         self.passed += verdict is True
         self.failed += verdict is False
         self.undecided += verdict is None
+        self.passed_unfinished += verdict is True and record.details.get("end_reason") not in USER_STOPS
         self.leakage += bool(record.details.get("leakage"))
         self.end_reasons[record.details.get("end_reason")] += 1
         self.verifier_reasons.update(result.reasons if result else [])
@@ -61,6 +65,7 @@ class RolloutSummary:
             "passed": self.passed,
             "failed": self.failed,
             "undecided": self.undecided,
+            "passed_unfinished": self.passed_unfinished,
             "acceptance": round(self.passed / self.rollouts, 4) if self.rollouts else None,
             "leakage": self.leakage,
             "skipped": sum(self.skipped.values()),

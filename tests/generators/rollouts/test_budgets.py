@@ -125,3 +125,11 @@ def test_an_actor_that_raises_ends_its_rollout_with_the_error_kept():
     assert records[0].details["end_reason"] == "agent_error:ValueError"
     assert "fifty-four" in records[0].details["error"]
     assert records[1].details["end_reason"] == "done" and summary.rollouts == 2
+
+
+def test_a_pass_without_the_user_ending_the_conversation_is_counted_apart():
+    refusal = balance_task()
+    refusal.task.constraints = [{"id": "no_cancel", "check": "action_not_called", "function": "cancel_pending_order"}]
+    records, summary = roll([refusal], ScriptedGenerator(lambda request: "not JSON"), k=2, **SCHEMA_AGENT)
+    assert [r.details["end_reason"] for r in records] == ["malformed_output"] * 2
+    assert summary.passed == 2 and summary.passed_unfinished == 2  # the agent never acted; the guard holds

@@ -44,7 +44,7 @@ class StageConfig(BaseModel):
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], origin: str = "config") -> Self:
         try:
-            return cls.model_validate(dict(data))
+            return cls.model_validate(with_section_defaults(cls, data))
         except ValidationError as exc:
             raise ConfigError(describe_errors(cls, exc, origin)) from None
 
@@ -68,6 +68,24 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"config {path} must be a mapping of keys to values, got {type(data).__name__}")
     return data
+
+
+def with_section_defaults(model: type[BaseModel], data: Mapping[str, Any]) -> dict[str, Any]:
+    """Keys given for a section overlay that section's *default value*, not its class's defaults.
+
+    A pipeline's ``tasks`` section defaults to ``SynthTasksConfig(n=24, catalog=False)``: YAML
+    ``tasks: {seed: 3}`` must keep n=24 and catalog=False, not fall back to the class's n=100.
+    """
+    out = dict(data)
+    for name, field in model.model_fields.items():
+        if not isinstance(out.get(name), Mapping):
+            continue
+        default = field.get_default(call_default_factory=True) if not field.is_required() else None
+        if isinstance(default, BaseModel):
+            merged = default.model_dump(exclude_unset=True)
+            merge_into(merged, out[name])
+            out[name] = merged
+    return out
 
 
 def merge_into(base: dict[str, Any], overrides: Mapping[str, Any]) -> None:

@@ -75,3 +75,14 @@ def test_to_yaml_round_trips(tmp_path):
     path = tmp_path / "used.yaml"
     path.write_text(stage.to_yaml())
     assert Stage.load(path) == stage
+
+
+class Pipeline(StageConfig):
+    stage: Stage = Field(default_factory=lambda: Stage(name="small", steps=1, mode="careful"))
+    """A section whose default differs from its class's defaults."""
+
+
+def test_keys_given_for_a_section_overlay_its_default_value_not_its_class_defaults():
+    cfg = Pipeline.load(stage={"steps": 5})
+    assert (cfg.stage.name, cfg.stage.steps, cfg.stage.mode) == ("small", 5, "careful")
+    assert Pipeline.from_mapping({"stage": {"section": {"rate": 0.1}}}).stage.section.rate == 0.1

@@ -70,7 +70,7 @@ def test_an_oracle_episode_is_trained_on_its_turns_only_and_rewarded_by_the_veri
     assert trained == [text + "<|im_end|>" for text in turns]
     assert (
         returned[0]
-        == '\n<|im_start|>user\n<tool_response>\numar_xu_3769\n</tool_response><|im_end|>\n<|im_start|>assistant\n'
+        == "\n<|im_start|>user\n<tool_response>\numar_xu_3769\n</tool_response><|im_end|>\n<|im_start|>assistant\n"
     )
     assert returned[1].startswith("\n<|im_start|>user\n<tool_response>\n{") and '"status":"cancelled"' in returned[1]
     # The policy saw, before each turn, exactly the chat template's rendering of the conversation so far.

@@ -174,7 +174,7 @@ def test_dagster_cli_materializes_a_partition(data_home):
         "-f",
         str(DEFINITIONS),
         "--select",
-        "*",
+        "converted",
         "--partition",
         "demo_bookstore_qa",
     ]

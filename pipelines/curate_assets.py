@@ -8,7 +8,7 @@ stage into its own folder and returns ``StoredRecords``.
 
 import base64
 import shutil
-from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 
 from dagster import (
@@ -40,7 +40,6 @@ from pipelines.pipeline_config import PipelineConfig
 from pipelines.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
 from pipelines.resources import EmbedderResource, StorageResource
 from schemas.io import write_records
-from schemas.record import AgentRecord
 from verifiers.batch import VerifyStats, reverify
 
 
@@ -71,7 +70,7 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
         stats = VerifyStats()
         sources = converted_records(storage, entries_dir)
         path = asset_dir(storage, context) / RECORDS_FILE
-        written = write_records(_chain(reverify(_chain(sources, rollouts), stats), tasks), path)
+        written = write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
         yield Output(StoredRecords(path, stats.as_dict()))
         expected = sources.rows() + rollouts.rows() + tasks.rows()
         yield AssetCheckResult(
@@ -199,11 +198,6 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
         )
 
     return [verified, scored, deduplicated, selected, ace_report_asset]
-
-
-def _chain(*sets: Iterable[AgentRecord]) -> Iterator[AgentRecord]:
-    for records in sets:
-        yield from records
 
 
 def _single(records: RecordSet) -> Path:

@@ -63,7 +63,7 @@ class TrainConfig(StageConfig):
     gradient_accumulation: int = Field(1, ge=1)
     """Micro-batches per optimizer step."""
     max_length: int = Field(1024, ge=16)
-    """Longest training sequence in tokens (longer ones are truncated)."""
+    """Longest training sequence in tokens (SFT cuts longer ones; an RL episode ends before outgrowing it)."""
     precision: Literal["auto", "fp32", "bf16"] = "auto"
     """Weights and compute: auto is bf16 on a GPU that supports it, fp32 otherwise (CPU)."""
     logging_steps: int = Field(10, ge=1)
@@ -71,7 +71,7 @@ class TrainConfig(StageConfig):
     save_steps: int = Field(500, ge=1)
     """Write a checkpoint every this many steps (resume with --resume)."""
     save_total_limit: int | None = Field(2, ge=1)
-    """Keep at most this many checkpoints (default 2; empty keeps all)."""
+    """Keep at most this many checkpoints (null in the YAML keeps them all)."""
     seed: int = 0
     """Seed for data order, initialization of adapters and sampling."""
     lora: LoraSettings = Field(default_factory=LoraSettings)

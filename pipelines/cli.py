@@ -1,27 +1,98 @@
 """Entry point of the `aceforge` console script.
 
 Each area keeps its commands in its own module, which registers them on the
-shared app when imported here.
+shared registry app (pipelines/cli_app.py) when imported. The root group here
+imports a command's modules only when that command runs, so ``aceforge --help``
+and a light command such as ``formats`` do not pay for importing every stage
+(pydantic models, environments, curation, training).
 """
 
-# Command modules (imported for their registrations).
-import pipelines.cli_catalog  # noqa: F401  catalog list / sql
-import pipelines.cli_curation  # noqa: F401  score / dedup / select / report
-import pipelines.cli_env  # noqa: F401  env list / show / make-db
-import pipelines.cli_export_hub  # noqa: F401  export hub
-import pipelines.cli_export_trainers  # noqa: F401  export verl / sharegpt / openai
-import pipelines.cli_generate  # noqa: F401  generate, model prepare
-import pipelines.cli_ingest  # noqa: F401  formats, convert
-import pipelines.cli_records  # noqa: F401  validate, show, export-adp
-import pipelines.cli_run  # noqa: F401  run, demo
-import pipelines.cli_synth  # noqa: F401  synth tasks / backward / evolve
-import pipelines.cli_synth_rollouts  # noqa: F401  synth rollouts / code
-import pipelines.cli_train  # noqa: F401  train sft / rl, eval
-import pipelines.cli_ui  # noqa: F401  ui
-import pipelines.cli_verify  # noqa: F401  verify
-from pipelines.cli_app import app
+import importlib
+from typing import Any, NamedTuple
+
+import typer
+from typer import _click
+from typer.core import TyperCommand, TyperGroup
+
 from pipelines.cli_common import USAGE, say_error
 from schemas.plugins import PluginError
+
+
+class Entry(NamedTuple):
+    modules: tuple[str, ...]
+    """The modules that register the command (a group's subcommands may come from several)."""
+    summary: str
+    """Its line in ``aceforge --help``; the command's own --help has the full text."""
+
+
+# In the order a user meets them. tests/pipelines/test_cli_lazy.py checks this table against the registrations.
+COMMANDS = {
+    "demo": Entry(("pipelines.cli_run",), "Write the demo raw sources: a bookstore's support logs in five formats."),
+    "formats": Entry(("pipelines.cli_ingest",), "List the raw formats: the layouts each reads and its options."),
+    "convert": Entry(("pipelines.cli_ingest",), "Convert raw trajectories of one format into Parquet AgentRecords."),
+    "validate": Entry(("pipelines.cli_records",), "Check that a file's rows parse into AgentRecords."),
+    "show": Entry(("pipelines.cli_records",), "Show one record readably: source, E, q, every τ step, v."),
+    "export-adp": Entry(("pipelines.cli_records",), "Export records as ADP v1 JSONL."),
+    "catalog": Entry(("pipelines.cli_catalog",), "The DuckDB catalog of every dataset written: list, sql."),
+    "env": Entry(("pipelines.cli_env",), "Executable environments (retail, airline, ...): tools, policy, databases."),
+    "model": Entry(("pipelines.cli_generate",), "Local model folders (the default SmolLM2 converted from its GGUF)."),
+    "generate": Entry(("pipelines.cli_generate",), "Generate for every request in a prompts file (resumable)."),
+    "synth": Entry(
+        ("pipelines.cli_synth", "pipelines.cli_synth_rollouts"),
+        "Synthesize tasks and verified rollouts in the tool worlds.",
+    ),
+    "verify": Entry(("pipelines.cli_verify",), "Re-run the verifier chain on records and count changed verdicts."),
+    "score": Entry(("pipelines.cli_curation",), "Score records on accuracy, complexity and diversity (ACE)."),
+    "dedup": Entry(("pipelines.cli_curation",), "Remove exact, structural, near-text and semantic duplicates."),
+    "select": Entry(("pipelines.cli_curation",), "Choose the SFT and RL sets; every record left out gets its reason."),
+    "report": Entry(("pipelines.cli_curation",), "Render the ACE report: histograms, embedding map, counts."),
+    "train": Entry(("pipelines.cli_train",), "Train on selected sets: SFT and RL (GRPO with verifier rewards)."),
+    "eval": Entry(("pipelines.cli_train",), "pass^1..pass^k of a model on held-out tasks."),
+    "export": Entry(
+        ("pipelines.cli_export_hub", "pipelines.cli_export_trainers"),
+        "Export datasets for other tools: the Hugging Face Hub, trainers.",
+    ),
+    "run": Entry(("pipelines.cli_run",), "The main job: ingest, synthesize, verify, curate and publish via Dagster."),
+    "ui": Entry(("pipelines.cli_ui",), "Start the Dagster UI on the aceforge pipelines."),
+}
+
+
+def load_command(name: str) -> _click.Command:
+    """Import the modules that register ``name`` and build its click command."""
+    from pipelines.cli_app import app as registry
+
+    for module in COMMANDS[name].modules:
+        importlib.import_module(module)
+    return typer.main.get_group(registry).commands[name]
+
+
+class LazyCommands(TyperGroup):
+    """The root group: lists COMMANDS from the table, imports a command's modules only to run it."""
+
+    def __init__(self, **attrs: Any) -> None:
+        attrs["commands"] = {name: TyperCommand(name=name, help=entry.summary) for name, entry in COMMANDS.items()}
+        super().__init__(**attrs)
+
+    def resolve_command(
+        self, ctx: _click.Context, args: list[str]
+    ) -> tuple[str | None, _click.Command | None, list[str]]:
+        if args and args[0] in COMMANDS:
+            return args[0], load_command(args[0]), args[1:]
+        return super().resolve_command(ctx, args)  # an unknown name: click's error with a suggestion
+
+
+app = typer.Typer(
+    name="aceforge",
+    cls=LazyCommands,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def root() -> None:
+    """aceforge: convert, synthesize, verify, score and select agent trajectories as (E, q, τ, v) records."""
 
 
 def main() -> None:

@@ -1,11 +1,9 @@
-"""The root Typer app; command modules register on it (see pipelines/cli.py)."""
+"""The Typer app that command modules register their commands on.
+
+It is a registry, not the entry point: pipelines/cli.py lists the commands and
+imports a command's module only when that command runs.
+"""
 
 import typer
 
-app = typer.Typer(
-    name="aceforge",
-    help="aceforge: convert, synthesize, verify, score and select agent trajectories as (E, q, τ, v) records.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+app = typer.Typer()

@@ -1,0 +1,57 @@
+"""The root command table: it names every registered command, and a command imports only what it needs."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+
+import typer
+
+from pipelines.cli import COMMANDS, load_command
+from pipelines.cli_app import app as registry
+from tests.conftest import ROOT
+
+
+def test_the_table_names_exactly_the_registered_commands():
+    for name in COMMANDS:
+        assert load_command(name).name == name
+    for entry in COMMANDS.values():
+        for module in entry.modules:
+            importlib.import_module(module)
+    assert sorted(typer.main.get_group(registry).commands) == sorted(COMMANDS)
+
+
+def test_each_group_entry_lists_every_module_of_its_subcommands():
+    # synth and export take their subcommands from two modules each: both must be loaded to run either.
+    assert sorted(load_command("synth").commands) == ["backward", "code", "evolve", "rollouts", "tasks"]
+    assert sorted(load_command("export").commands) == ["hub", "openai", "sharegpt", "verl"]
+
+
+def modules_after(*args: str) -> set[str]:
+    """The modules imported by ``aceforge ARGS`` in a fresh interpreter."""
+    script = (
+        "import sys, json\n"
+        "from pipelines.cli import app\n"
+        f"sys.argv = ['aceforge', *{list(args)!r}]\n"
+        "try:\n    app()\nexcept SystemExit:\n    pass\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def test_help_and_formats_import_no_stage():
+    heavy = {"curation", "generators", "training", "environments", "dagster", "duckdb", "pyarrow", "torch"}
+    light_cli = {
+        "pipelines.cli",
+        "pipelines.cli_app",
+        "pipelines.cli_common",
+        "pipelines.cli_config",
+        "pipelines.cli_ingest",
+    }
+    for args in (["--help"], ["formats"], ["convert", "--help"]):
+        loaded = modules_after(*args)
+        assert not {m.split(".")[0] for m in loaded} & heavy, args
+        assert {m for m in loaded if m.startswith("pipelines.cli")} <= light_cli, args

@@ -10,8 +10,9 @@ For each size, in fresh processes (so each peak RSS is its own):
    stage's signatures) on records from bench/curation_data.py: seconds per stage,
    records/s, peak RSS.
 2. **same work, ours**: semantic dedup of the task texts alone (exact text, then
-   cosine >= threshold, greedy in input order) with curation's exact neighbour
-   search, from the embeddings the pipeline stored.
+   cosine >= threshold, greedy in input order) with curation's exact blockwise
+   comparison against the records kept so far (curation/semantic_dedup.py),
+   from the embeddings the pipeline stored.
 3. **same work, semhash** (PyPI ``semhash``): ``SemHash.from_embeddings`` with the
    same vectors and the same MiniLM encoder object, then ``self_deduplicate(threshold)``
    (its default usearch ANN index).
@@ -20,8 +21,10 @@ Both (2) and (3) start from the same stored embeddings, so the time ratio
 compares the dedup itself; the encoding is the same work for both (same model,
 same texts, same batch size). At ``--end-to-end-size`` (default 10k) both also
 run end to end, each encoding the texts itself (semhash: ``from_records``).
-Agreement: pairs (removed, kept) found by both / found by either,
-and the same for the sets of removed records.
+Agreement: pairs (removed, kept) found by both / found by either, the same for
+the sets of removed records, and, where both remove a record but name different
+twins, how often curation's twin is at least as similar in text (curation picks
+the twin by min(text, action) similarity, so it need not be).
 """
 
 from __future__ import annotations
@@ -171,14 +174,32 @@ def run_child(kind: str, size: int, folder: Path) -> dict:
 
 
 def agreement(folder: Path, size: int, suffix: str = "") -> dict:
+    """Jaccard of the (removed, kept) pairs and of the removed records; for removed records whose named twin
+    differs, how often curation's twin is at least as similar as semhash's (both are above the threshold)."""
+    import numpy as np
+
     ours = {tuple(p) for p in json.loads((folder / f"ours_pairs_{size}{suffix}.json").read_text())}
     theirs = {tuple(p) for p in json.loads((folder / f"semhash_pairs_{size}{suffix}.json").read_text())}
-    removed_ours, removed_theirs = {p[0] for p in ours}, {p[0] for p in theirs}
+    removed_ours, removed_theirs = dict(ours), dict(theirs)
 
-    def jaccard(a: set, b: set) -> float:
+    def jaccard(a, b) -> float:
+        a, b = set(a), set(b)
         return round(len(a & b) / len(a | b), 4) if a | b else 1.0
 
-    return {"pairs": jaccard(ours, theirs), "removed": jaccard(removed_ours, removed_theirs)}
+    ids, _, vectors = stored_text_embeddings(size, folder)
+    row = {record_id: i for i, record_id in enumerate(ids)}
+    differ = [r for r in removed_ours.keys() & removed_theirs.keys() if removed_ours[r] != removed_theirs[r]]
+    sims = [
+        (vectors[row[r]] @ vectors[row[removed_ours[r]]], vectors[row[r]] @ vectors[row[removed_theirs[r]]])
+        for r in differ
+    ]
+    at_least = int(sum(np.round(a, 6) >= np.round(b, 6) for a, b in sims))
+    return {
+        "pairs": jaccard(ours, theirs),
+        "removed": jaccard(removed_ours, removed_theirs),
+        "other_twin": len(differ),
+        "ours_at_least_as_similar": at_least,
+    }
 
 
 def main() -> None:
@@ -195,7 +216,7 @@ def main() -> None:
         print(f"same work, curation: {json.dumps(ours)}", flush=True)
         print(f"same work, semhash:  {json.dumps(theirs)}", flush=True)
         print(f"time ratio curation/semhash (dedup only): {ours['seconds'] / max(theirs['seconds'], 1e-9):.2f}")
-        print(f"agreement: pairs {agree['pairs']}, removed records {agree['removed']}", flush=True)
+        print(f"agreement: {json.dumps(agree)}", flush=True)
         if size == ARGS.end_to_end_size:
             ours_e2e, theirs_e2e = run_child("ours_e2e", size, folder), run_child("semhash_e2e", size, folder)
             print(f"end to end (each encodes the texts itself): curation {json.dumps(ours_e2e)}")

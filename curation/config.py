@@ -28,8 +28,6 @@ class ScoreConfig(OutputOptions):
     """Backend of the 'llm' learner."""
     loss_model: str | None = None
     """Learner whose mean token loss on the assistant turns becomes the 'loss' column ('default' is SmolLM2, or a model folder); unset: no loss column."""
-    neighbors_block: int = Field(1024, ge=1)
-    """Rows per block of the exact nearest-neighbour search (memory ~ block x records x 4 bytes; throughput only)."""
 
 
 class DedupConfig(OutputOptions):
@@ -43,8 +41,6 @@ class DedupConfig(OutputOptions):
     """MinHash permutations (more: a finer Jaccard estimate, slower)."""
     semantic_threshold: float = Field(0.9, gt=0.0, le=1.0)
     """Semantic duplicate: cosine similarity of the task-text embeddings AND of the action-signature embeddings at or above this."""
-    neighbors: int = Field(16, ge=1)
-    """Nearest neighbours looked at per record by the semantic kind (more are searched when all of them pass)."""
 
     @field_validator("kinds", mode="before")
     @classmethod

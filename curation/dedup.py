@@ -10,8 +10,8 @@ Kinds, checked in the configured order (default: cheapest first):
 - ``semantic``: cosine similarity of the task-text embeddings *and* of the
   action-signature embeddings both at or above ``semantic_threshold``; the
   similarity reported is the smaller of the two (so a higher threshold can be
-  applied to the audit table later without recomputing anything). Neighbours
-  come from an exact search (curation/neighbors.py).
+  applied to the audit table later without recomputing anything). The search
+  is exact (curation/semantic_dedup.py).
 
 Which record stays: records are visited best first (accuracy level passed >
 failed > undecided > unverified > invalid, then higher accuracy, then tasks at
@@ -27,18 +27,15 @@ selection leaves them out with their own reason.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Protocol
 
-import numpy as np
 from tqdm import tqdm
 
 from curation.config import DedupConfig
-from curation.diversity import Embedded
 from curation.facts import RecordFacts
 from curation.minhash import MinHashIndex
-from curation.neighbors import nearest_neighbors
+from curation.semantic_dedup import SemanticIndex
 from curation.signatures import Signatures
 
 
@@ -78,67 +75,14 @@ class KeyIndex:
             self.kept.setdefault(self.keys[i], i)
 
 
-class SemanticIndex:
-    """Semantic kind: a record's candidates are the kept records with a text among its k nearest (at or above the
-    threshold), and the kept records those neighbours' removed records were matched to; only when none matches and
-    all k neighbours pass (there may be more than k) are all texts searched."""
-
-    def __init__(self, facts: list[RecordFacts], signatures: Signatures, threshold: float, k: int, progress=False):
-        self.threshold = threshold
-        self.text = Embedded.of([f.text for f in facts], signatures.text)
-        self.action = signatures.action
-        self.acts = np.array([bool(f.action_text) for f in facts])
-        self.neighbors = nearest_neighbors(self.text.vectors, k, progress=progress)
-        self.kept_by_row: dict[int, list[int]] = defaultdict(list)
-        self.matched_by_row: dict[int, set[int]] = defaultdict(set)  # row -> kept records its removals matched
-
-    def best_match(self, i: int) -> tuple[int, float] | None:
-        row = int(self.text.row[i])
-        if row < 0:
-            return None
-        index, similarity = self.neighbors.index[row], self.neighbors.similarity[row]
-        close = [row, *index[similarity >= self.threshold].tolist()]
-        candidates = set().union(*(self.kept_by_row.get(r, ()) for r in close))
-        candidates.update(*(self.matched_by_row.get(r, ()) for r in close))
-        match = self._best_of(i, candidates)
-        if match is None and len(similarity) and similarity[-1] >= self.threshold:
-            rows = np.flatnonzero(self.text.vectors @ self.text.vectors[row] >= self.threshold)
-            match = self._best_of(i, set().union(*(self.kept_by_row.get(int(r), ()) for r in rows)))
-        if match is not None:
-            self.matched_by_row[row].add(match[0])
-        return match
-
-    def _best_of(self, i: int, candidates: set[int]) -> tuple[int, float] | None:
-        """The most similar candidate (the earliest on ties) when it reaches the threshold."""
-        if not candidates:
-            return None
-        js = np.array(sorted(candidates), dtype=np.int64)
-        text = _clip(self.text.vectors[self.text.row[js]] @ self.text.vectors[self.text.row[i]])
-        both = self.acts[js] & self.acts[i]
-        neither = ~self.acts[js] & ~self.acts[i]  # no actions on either side: the same (empty) signature
-        action = np.where(both, _clip(self.action[js] @ self.action[i]), np.where(neither, 1.0, 0.0))
-        similarity = np.minimum(text, action)
-        best = int(np.argmax(similarity))
-        return (int(js[best]), float(similarity[best])) if similarity[best] >= self.threshold else None
-
-    def add(self, i: int) -> None:
-        if self.text.row[i] >= 0:
-            self.kept_by_row[int(self.text.row[i])].append(i)
-
-
-def _clip(similarity: np.ndarray) -> np.ndarray:
-    """Rounded to 6 places: float32 dot products of equal unit vectors land a hair below 1."""
-    return np.minimum(1.0, np.round(similarity.astype(np.float64), 6))
-
-
 def build_indexes(
-    facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, progress: bool = False
+    facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, order: list[int]
 ) -> dict[str, DuplicateIndex]:
     makers = {
         "exact": lambda: KeyIndex([f.content_hash for f in facts]),
         "structural": lambda: KeyIndex([f.structural_key for f in facts]),
         "minhash": lambda: MinHashIndex(signatures.minhash, cfg.minhash_threshold, cfg.num_perm),
-        "semantic": lambda: SemanticIndex(facts, signatures, cfg.semantic_threshold, cfg.neighbors, progress),
+        "semantic": lambda: SemanticIndex(facts, signatures, cfg.semantic_threshold, order),
     }
     return {kind: makers[kind]() for kind in cfg.kinds}
 
@@ -160,9 +104,10 @@ def comparable(f: RecordFacts) -> bool:
 
 
 def _dedup_group(facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, progress: bool) -> list[Removal]:
-    indexes = build_indexes(facts, signatures, cfg, progress)
+    order = keep_order(facts)
+    indexes = build_indexes(facts, signatures, cfg, order)
     removals: list[Removal] = []
-    for i in tqdm(keep_order(facts), desc="dedup", unit=" records", disable=not progress):
+    for i in tqdm(order, desc="dedup", unit=" records", disable=not progress):
         for kind, index in indexes.items():
             match = index.best_match(i)
             if match is not None:

@@ -134,3 +134,50 @@ def test_among_duplicate_tasks_the_one_at_the_learners_frontier_stays(tmp_path):
     solved, frontier = task_record("solved"), task_record("frontier")  # the same task twice
     solved.scores.extra["pass_rate"], frontier.scores.extra["pass_rate"] = 1.0, 0.5
     assert dedup([solved, frontier], tmp_path) == [("solved", "frontier", "exact", 1.0)]
+
+
+def test_semantic_search_is_exact_across_blocks_however_dense_the_duplicates():
+    """SemanticIndex against brute force on 700 records in 200 tight clusters (blocks of 256): the same removals,
+    each naming the kept record with the highest min(text, action) similarity."""
+    from types import SimpleNamespace
+
+    from curation.semantic_dedup import SemanticIndex, clip
+    from curation.signatures import Signatures
+
+    rng = np.random.default_rng(0)
+
+    def unit(rows):
+        return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+    centres = rng.normal(size=(200, 16))
+    members = rng.integers(0, 200, size=700)
+    text = unit(centres[members] + rng.normal(scale=0.2, size=(700, 16)))
+    action = unit(centres[members] + rng.normal(scale=0.2, size=(700, 16)))
+    facts = [SimpleNamespace(text=f"t{i}", action_text="" if i % 50 == 0 else f"a{i}") for i in range(700)]
+    order = list(rng.permutation(700))
+    threshold = 0.95
+    index = SemanticIndex(facts, Signatures(text, action, [None] * 700), threshold, order)
+    found, expected, kept = [], [], []
+    for i in order:
+        match = index.best_match(i)
+        found.append(match)
+        if match is None:
+            index.add(i)
+        best = None
+        for j in kept:  # brute force: every kept record, in the order kept
+            acts_i, acts_j = bool(facts[i].action_text), bool(facts[j].action_text)
+            similar = float(clip(text[i] @ text[j]))
+            act = float(clip(action[i] @ action[j])) if acts_i and acts_j else float(acts_i == acts_j)
+            if (
+                similar >= threshold
+                and min(similar, act) >= threshold
+                and (best is None or min(similar, act) > best[1])
+            ):
+                best = (j, min(similar, act))
+        expected.append(best)
+        if best is None:
+            kept.append(i)
+    assert [m and m[0] for m in found] == [e and e[0] for e in expected]
+    assert all(m is None or m[1] == pytest.approx(e[1], abs=2e-6) for m, e in zip(found, expected))  # float32 sums
+    # about half removed, and more records kept than one block holds
+    assert 300 < sum(m is not None for m in found) < 400 and index.count == len(kept) > 256

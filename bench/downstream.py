@@ -105,7 +105,8 @@ def evaluate_models(args, heldout: list, models: dict[str, dict]) -> None:
 
     for name, entry in models.items():
         cfg = EvalConfig(
-            tasks=Path("heldout.parquet"), model=entry["model"], backend=args.backend, k=1, user="scripted",
+            tasks=Path("heldout.parquet"), model=entry["model"], backend=args.backend, dtype=args.dtype,
+            k=1, user="scripted",
             budget={"max_turns": args.max_turns}, sampling={"temperature": 0.0, "max_tokens": args.turn_tokens},
             cache=False, catalog=False,
         )  # fmt: skip
@@ -131,6 +132,9 @@ def main() -> None:
     parser.add_argument("--max-length", type=int, default=4096)
     parser.add_argument("--learning-rate", type=float, default=2e-5)
     parser.add_argument("--backend", default="vllm", choices=["vllm", "transformers"])
+    parser.add_argument(
+        "--dtype", default="float32", help="eval numerics (CPUs without AVX512-BF16: float32 is faster)"
+    )
     parser.add_argument("--max-turns", type=int, default=6)
     parser.add_argument("--turn-tokens", type=int, default=128)
     args = parser.parse_args()

@@ -99,3 +99,16 @@ def test_default_cache_lives_in_the_data_home(data_home):
     cache = GenerationCache()
     assert cache.path == data_home / "cache" / "generations.sqlite"
     assert cache.path.is_file()
+
+
+def test_the_backend_config_sets_a_local_models_dtype_and_leaves_the_default_alone(smol_path):
+    from generators.config import BackendConfig
+
+    def built(**options):
+        return BackendConfig(model=smol_path, cache=False, **options).make_generator().backend
+
+    assert built(backend="vllm", dtype="float32").dtype == "float32"
+    assert built(backend="vllm").dtype == "bfloat16"  # auto: the backend's own default
+    assert built(backend="transformers", dtype="bfloat16").dtype == "bfloat16"
+    served = BackendConfig(backend="openai", base_url="http://127.0.0.1:9/v1", dtype="float32")
+    assert "dtype" not in served.backend_options()  # a server's numerics are its own

@@ -1,7 +1,8 @@
 """Reading raw inputs: a JSON document (array or object), JSONL, gzip, or stdin.
 
-An input is read as chunks of about ``CHUNK_BYTES``: JSONL as its own lines,
-unparsed (so worker processes can parse them), a whole JSON document parsed
+An input is read as chunks of about ``CHUNK_BYTES``: JSONL as whole lines in
+one unparsed block (worker processes split and parse it; the reading process
+does no per-line work), a whole JSON document parsed
 here and split into its records. ``chunk_items`` turns a chunk into RawItems:
 a line that does not parse becomes a RawItem with an error (quarantined
 later) and reading goes on; a whole JSON document that does not parse is one
@@ -18,7 +19,7 @@ import io
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain
+from functools import cached_property
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,14 +33,22 @@ CHUNK_BYTES = 1 << 20
 
 @dataclass
 class RawChunk:
-    """Consecutive raw input of one source: unparsed JSONL ``lines``, or the parsed records of a
-    JSON document (``values``), or the ``error`` that kept a document from parsing."""
+    """Consecutive raw input of one source: unparsed JSONL lines (``data``, whole lines), or the parsed
+    records of a JSON document (``values``), or the ``error`` that kept a document from parsing."""
 
     source: str
-    lines: list[bytes] | None = None
+    data: bytes | None = None
     values: list[Any] | None = None
     error: str | None = None
     raw_text: bytes | None = None
+
+    @cached_property
+    def lines(self) -> list[bytes]:
+        """The JSONL lines of ``data``, without their newlines."""
+        if not self.data:
+            return []
+        lines = self.data.split(b"\n")
+        return lines[:-1] if not lines[-1] else lines  # data ends with a newline except at the end of a file
 
 
 def _open(path: str) -> IO[bytes]:
@@ -76,16 +85,12 @@ def read_raw_chunks(path: str, split: Split, chunk_bytes: int | None = None) -> 
         if not _parses(first_line) and not _parses(second_line):  # a pretty-printed document
             yield from _document_chunks(path, first_line + second_line + stream.read(), split, chunk_bytes)
             return
-        lines: list[bytes] = []
-        size = 0
-        for line in chain((first_line, second_line), stream):
-            lines.append(line)
-            size += len(line)
-            if size >= chunk_bytes:
-                yield RawChunk(path, lines=lines)
-                lines, size = [], 0
-        if lines:
-            yield RawChunk(path, lines=lines)
+        head = first_line + second_line
+        while block := stream.read(chunk_bytes):
+            yield RawChunk(path, data=head + block + stream.readline())  # up to the end of the last line
+            head = b""
+        if head:
+            yield RawChunk(path, data=head)
     finally:
         if path != "-":
             stream.close()
@@ -114,7 +119,7 @@ def chunk_items(chunk: RawChunk, split: Split, start: int) -> Iterator[tuple[Raw
             yield RawItem(source, start + offset, value), offset
     else:
         index = start
-        for number, line in enumerate(chunk.lines or ()):
+        for number, line in enumerate(chunk.lines):
             if not line.strip():
                 continue
             try:

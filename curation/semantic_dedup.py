@@ -41,6 +41,7 @@ class SemanticIndex:
         self.order = order
         self.position = {i: p for p, i in enumerate(order)}
         self.kept = np.zeros(len(facts), dtype=np.int64)  # records kept, in the order kept
+        self.kept_position = np.zeros(len(facts), dtype=np.int64)  # their visiting positions
         self.kept_vectors = torch.zeros((len(facts), self.text.shape[1]))
         self.count = 0
         self.start, self.stop = 0, 0  # the block now loaded: visiting positions [start, stop)
@@ -69,7 +70,7 @@ class SemanticIndex:
         text = [self.before[local, earlier]]
         recent = self.kept[self.kept_before : self.count]  # kept inside this block, before i
         if len(recent):
-            inside = self.inside[local, [self.position[j] - self.start for j in recent]]
+            inside = self.inside[local, self.kept_position[self.kept_before : self.count] - self.start]
             js.append(recent[inside >= self.threshold])
             text.append(inside[inside >= self.threshold])
         return self._best_of(i, np.concatenate(js), clip(np.concatenate(text)))
@@ -87,5 +88,6 @@ class SemanticIndex:
     def add(self, i: int) -> None:
         if self.has_text[i]:
             self.kept[self.count] = i
+            self.kept_position[self.count] = self.position[i]
             self.kept_vectors[self.count] = self.text[i]
             self.count += 1

@@ -28,7 +28,7 @@ class Entry(NamedTuple):
 # In the order a user meets them. tests/pipelines/test_cli_lazy.py checks this table against the registrations.
 COMMANDS = {
     "demo": Entry(("pipelines.cli_run",), "Write the demo raw sources: a bookstore's support logs in five formats."),
-    "formats": Entry(("pipelines.cli_ingest",), "List the raw formats: the layouts each reads and its options."),
+    "formats": Entry(("pipelines.cli_formats",), "List the raw formats: the layouts each reads and its options."),
     "convert": Entry(("pipelines.cli_ingest",), "Convert raw trajectories of one format into Parquet AgentRecords."),
     "validate": Entry(("pipelines.cli_records",), "Check that a file's rows parse into AgentRecords."),
     "show": Entry(("pipelines.cli_records",), "Show one record readably: source, E, q, every τ step, v."),

@@ -1,11 +1,11 @@
-"""Commands that turn raw files into records: ``formats``, ``convert``.
+"""``aceforge convert``: raw files of one format into records (``formats`` lists the formats).
 
 ``convert`` exits 0 when at least one record converted, 1 when none did, and
 2 on usage errors (unknown format or option, missing input); errors are one
 line on stderr, never a traceback. Outputs are registered in the DuckDB
 catalog of the data directory unless ``--no-catalog``. The converters, the
-writers and the catalog are imported when a command runs, so ``--help`` and
-``formats`` start fast.
+writers and the catalog are imported when the command runs, so ``--help``
+starts fast.
 """
 
 from __future__ import annotations
@@ -17,28 +17,12 @@ import typer
 
 from data_catalog.convert import ConvertConfig
 from pipelines.cli_app import app
-from pipelines.cli_common import FAILED, err, fail, out, print_json, say, say_error
+from pipelines.cli_common import FAILED, err, fail, print_json, say, say_error
 from pipelines.cli_config import with_config
 
 if TYPE_CHECKING:
     from data_catalog.convert import ConvertStats
     from data_catalog.sources.base import ConvertOptions
-
-
-@app.command("formats")
-def list_formats() -> None:
-    """List the registered raw formats: what each reads (its layouts) and its options."""
-    from rich.table import Table
-    from rich.text import Text
-
-    from data_catalog.sources import formats
-
-    table = Table("format", "description and layouts read", "options (--option key=value)", show_lines=True)
-    for name, cls in formats().items():
-        layouts = "".join(f"\n• {layout}" for layout in cls.layouts)
-        options = "\n".join(f"{key}: {help_text}" for key, help_text in cls.options.items()) or "-"
-        table.add_row(name, Text(cls.description + layouts), Text(options))
-    out.print(table)
 
 
 def check_inputs(inputs: list[str]) -> None:

@@ -19,7 +19,9 @@ SCHEMA_VERSION = "1.0"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # defer_build: pydantic builds a model's validator at its first use, not at import, so commands that
+    # import the schema without validating (`aceforge formats`, listing commands) start faster.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Tool(_Model):

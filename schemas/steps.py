@@ -21,7 +21,7 @@ ObservationSource = Literal["user", "environment", "tool", "system", "agent"]
 
 
 class _Step(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=False)
+    model_config = ConfigDict(extra="forbid", frozen=False, defer_build=True)  # see schemas/record.py
 
 
 class MessageAction(_Step):

@@ -49,6 +49,7 @@ def test_help_and_formats_import_no_stage():
         "pipelines.cli_app",
         "pipelines.cli_common",
         "pipelines.cli_config",
+        "pipelines.cli_formats",
         "pipelines.cli_ingest",
     }
     for args in (["--help"], ["formats"], ["convert", "--help"]):

@@ -145,7 +145,7 @@ def _write(chunk: RawChunk, result: ChunkResult, start: int, out) -> None:
 def _raw_at(chunk: RawChunk, index: int, line: int) -> Any:
     if chunk.values is not None:
         return chunk.values[index]
-    return chunk.lines[line] if chunk.data is not None else None
+    return chunk.lines[line] if chunk.is_jsonl else None
 
 
 def _here(converter: Converter, chunks: Iterable[RawChunk]) -> Iterator[tuple[RawChunk, ChunkResult]]:

@@ -1,9 +1,11 @@
 """Reading raw inputs: a JSON document (array or object), JSONL, gzip, or stdin.
 
-An input is read as chunks of about ``CHUNK_BYTES``: JSONL as whole lines in
-one unparsed block (worker processes split and parse it; the reading process
-does no per-line work), a whole JSON document parsed
-here and split into its records. ``chunk_items`` turns a chunk into RawItems:
+An input is read as chunks of about ``CHUNK_BYTES``. JSONL comes as whole
+lines, split and parsed where the chunk is converted (in a worker process,
+with several): from a plain file a chunk is only the byte span of its lines,
+so the reading process neither reads nor sends the data; from gzip or stdin it
+is one unparsed block. A whole JSON document is parsed here and split into its
+records. ``chunk_items`` turns a chunk into RawItems:
 a line that does not parse becomes a RawItem with an error (quarantined
 later) and reading goes on; a whole JSON document that does not parse is one
 such item. Memory stays flat for big JSONL files.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -41,14 +44,26 @@ class RawChunk:
     values: list[Any] | None = None
     error: str | None = None
     raw_text: bytes | None = None
+    span: tuple[int, int] | None = None  # (start, end): the bytes of whole JSONL lines in the file ``source``
+
+    @property
+    def is_jsonl(self) -> bool:
+        return self.data is not None or self.span is not None
 
     @cached_property
     def lines(self) -> list[bytes]:
-        """The JSONL lines of ``data``, without their newlines."""
-        if not self.data:
+        """The JSONL lines of ``data`` (or of ``span``), without their newlines."""
+        data = self.data if self.span is None else _read_span(self.source, *self.span)
+        if not data:
             return []
-        lines = self.data.split(b"\n")
+        lines = data.split(b"\n")
         return lines[:-1] if not lines[-1] else lines  # data ends with a newline except at the end of a file
+
+
+def _read_span(path: str, start: int, end: int) -> bytes:
+    with open(path, "rb") as f:
+        f.seek(start)
+        return f.read(end - start)
 
 
 def _open(path: str) -> IO[bytes]:
@@ -85,6 +100,9 @@ def read_raw_chunks(path: str, split: Split, chunk_bytes: int | None = None) -> 
         if not _parses(first_line) and not _parses(second_line):  # a pretty-printed document
             yield from _document_chunks(path, first_line + second_line + stream.read(), split, chunk_bytes)
             return
+        if isinstance(raw, io.BufferedReader) and path != "-":  # a plain file: spans, read where converted
+            yield from _spans(path, stream, chunk_bytes)
+            return
         head = first_line + second_line
         while block := stream.read(chunk_bytes):
             yield RawChunk(path, data=head + block + stream.readline())  # up to the end of the last line
@@ -94,6 +112,20 @@ def read_raw_chunks(path: str, split: Split, chunk_bytes: int | None = None) -> 
     finally:
         if path != "-":
             stream.close()
+
+
+def _spans(path: str, stream: io.BufferedReader, chunk_bytes: int) -> Iterator[RawChunk]:
+    """Chunks of whole lines from the start of the file, by seeking past ``chunk_bytes`` to the next line end."""
+    size = os.fstat(stream.fileno()).st_size
+    start = 0
+    while start < size:
+        end = size
+        if start + chunk_bytes < size:
+            stream.seek(start + chunk_bytes)
+            stream.readline()  # the rest of the line the seek landed in
+            end = stream.tell()
+        yield RawChunk(path, span=(start, end))
+        start = end
 
 
 def _document_chunks(path: str, data: bytes, split: Split, chunk_bytes: int) -> Iterator[RawChunk]:

@@ -6,7 +6,7 @@ import gzip
 import json
 
 from data_catalog.sources import get_converter
-from data_catalog.sources.reader import read_raw_items
+from data_catalog.sources.reader import read_raw_chunks, read_raw_items
 
 split = get_converter("adp").items  # the default split: a list's elements, or the object itself
 
@@ -57,3 +57,26 @@ def test_gzip_is_detected_by_content(tmp_path):
     with gzip.open(path, "wt") as f:
         f.write('{"id": 1}\n{"id": 2}\n')
     assert [i.value["id"] for i in _read(path)] == [1, 2]
+
+
+def test_a_plain_jsonl_file_is_cut_into_spans_of_whole_lines(tmp_path):
+    # Lines of 12 and 13 bytes with 20-byte chunks: cuts land inside lines and right at a line start;
+    # the last line has no newline. The spans cover the file once; each chunk reads its own lines.
+    lines = [json.dumps({"id": i}) for i in range(12)]  # '{"id": 0}' ... '{"id": 11}'
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(("\n".join(lines)).encode())
+    chunks = list(read_raw_chunks(str(path), split, chunk_bytes=20))
+    spans = [c.span for c in chunks]
+    assert spans[0][0] == 0 and spans[-1][1] == path.stat().st_size
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert [line.decode() for c in chunks for line in c.lines] == lines
+    assert all(c.data is None for c in chunks)  # the reading process holds no data
+
+
+def test_gzip_chunks_carry_their_data(tmp_path):  # a compressed file cannot be read at an offset
+    path = tmp_path / "r.jsonl.gz"
+    with gzip.open(path, "wt") as f:
+        f.write("".join(json.dumps({"id": i}) + "\n" for i in range(30)))
+    chunks = list(read_raw_chunks(str(path), split, chunk_bytes=64))
+    assert len(chunks) > 1 and all(c.span is None and c.data for c in chunks)
+    assert [json.loads(line)["id"] for c in chunks for line in c.lines] == list(range(30))

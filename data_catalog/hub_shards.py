@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from schemas.arrow_schema import RECORD_SCHEMA
+from schemas.arrow_schema import RECORD_SCHEMA, STATISTICS_COLUMNS
 
 TASKS = "tasks"
 TRAJECTORIES = "trajectories"
@@ -39,12 +39,6 @@ DEFAULT_CONFIG = "default"
 TRAIN = "train"
 TEST = "test"
 MAX_ROW_GROUP_BYTES = 64 * 2**20
-# Min/max statistics only for short scalar columns: on the JSON and text columns they copy whole values
-# into the metadata (a third of a small shard's bytes), and nobody filters on them.
-STATISTICS_COLUMNS = [
-    *("id", "schema_version", "env_kind", "num_steps", "verifier_kind", "verifier_passed", "verifier_score"),
-    *("source.dataset", "source.format", "source.license", "scores.accuracy", "scores.complexity", "scores.diversity"),
-]
 READ_BATCH_ROWS = 1024
 
 

@@ -18,7 +18,14 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from schemas.arrow_schema import QUARANTINE_SCHEMA, RECORD_SCHEMA, json_text, record_to_row, row_to_record
+from schemas.arrow_schema import (
+    QUARANTINE_SCHEMA,
+    RECORD_SCHEMA,
+    STATISTICS_COLUMNS,
+    json_text,
+    record_to_row,
+    row_to_record,
+)
 from schemas.record import AgentRecord
 
 DEFAULT_ROW_GROUP = 2048
@@ -39,13 +46,14 @@ class ParquetRowWriter:
         schema: pa.Schema,
         row_group_size: int = DEFAULT_ROW_GROUP,
         row_group_bytes: int = DEFAULT_ROW_GROUP_BYTES,
+        statistics: bool | list[str] = True,
     ):
         self.path = Path(path)
         self.schema = schema
         self.row_group_size = row_group_size
         self.row_group_bytes = row_group_bytes
         self._tmp = _temp_beside(self.path)
-        self._writer = pq.ParquetWriter(self._tmp, schema, compression="zstd")
+        self._writer = pq.ParquetWriter(self._tmp, schema, compression="zstd", write_statistics=statistics)
         self._buffer: list[dict[str, Any]] = []
         self._batches: list[pa.RecordBatch] = []  # the row group being filled
         self._batched_rows = 0
@@ -105,7 +113,7 @@ class ParquetRowWriter:
 
 class RecordWriter(ParquetRowWriter):
     def __init__(self, path: str | os.PathLike, row_group_size: int = DEFAULT_ROW_GROUP):
-        super().__init__(path, RECORD_SCHEMA, row_group_size)
+        super().__init__(path, RECORD_SCHEMA, row_group_size, statistics=STATISTICS_COLUMNS)
 
     def write_record(self, record: AgentRecord) -> None:
         self.write(record_to_row(record))

@@ -8,7 +8,7 @@ import sys
 
 import pyarrow.parquet as pq
 
-from schemas.arrow_schema import RECORD_SCHEMA
+from schemas.arrow_schema import RECORD_SCHEMA, STATISTICS_COLUMNS
 from schemas.io import read_records, write_records
 from schemas.record import (
     record_id,
@@ -34,6 +34,17 @@ def test_every_step_kind_round_trips_through_parquet(tmp_path):
         "WebObservation",
     }
     assert back[0].trajectory[8].viewport_size == (1280, 720)
+
+
+def test_record_files_keep_min_max_statistics_only_for_scalar_columns(tmp_path):
+    out = tmp_path / "r.parquet"
+    write_records([full_record(i) for i in range(3)], out)
+    row_group = pq.ParquetFile(out).metadata.row_group(0)
+    with_statistics = {
+        row_group.column(i).path_in_schema for i in range(row_group.num_columns) if row_group.column(i).is_stats_set
+    }
+    assert with_statistics == set(STATISTICS_COLUMNS)
+    assert "instruction" not in with_statistics and "id" in with_statistics
 
 
 def test_every_step_kind_round_trips_through_jsonl(tmp_path):

@@ -20,9 +20,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic.fields import FieldInfo
 
 
 class ConfigError(ValueError):
@@ -70,22 +71,39 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def with_section_defaults(model: type[BaseModel], data: Mapping[str, Any]) -> dict[str, Any]:
-    """Keys given for a section overlay that section's *default value*, not its class's defaults.
+def with_section_defaults(model: type[BaseModel], data: Mapping[str, Any], default: BaseModel | None = None) -> dict:
+    """Keys given for a section overlay that section's *default value*, not its class's defaults, at any depth.
 
     A pipeline's ``tasks`` section defaults to ``SynthTasksConfig(n=24, catalog=False)``: YAML
-    ``tasks: {seed: 3}`` must keep n=24 and catalog=False, not fall back to the class's n=100.
+    ``tasks: {seed: 3}`` must keep n=24 and catalog=False, not fall back to the class's n=100; a
+    rollout's ``sampling: {max_tokens: 64}`` keeps the rollout's temperature of 0.7, also in an item of
+    the pipeline's list of rollout runs. ``default`` is the value ``data`` overlays (None: ``model``'s own
+    defaults). Only loading does this; ``Model(section={...})`` in Python takes the section as given.
     """
     out = dict(data)
     for name, field in model.model_fields.items():
-        if not isinstance(out.get(name), Mapping):
-            continue
-        default = field.get_default(call_default_factory=True) if not field.is_required() else None
-        if isinstance(default, BaseModel):
-            merged = default.model_dump(exclude_unset=True)
-            merge_into(merged, out[name])
-            out[name] = merged
+        value = out.get(name)
+        if isinstance(value, Mapping):
+            own = getattr(default, name) if default is not None else _field_default(field)
+            if isinstance(own, BaseModel):
+                merged = own.model_dump(exclude_unset=True)
+                merge_into(merged, value)
+                out[name] = with_section_defaults(type(own), merged, own)
+        elif isinstance(value, list) and (item := _list_item_model(field.annotation)) is not None:
+            out[name] = [with_section_defaults(item, v) if isinstance(v, Mapping) else v for v in value]
     return out
+
+
+def _field_default(field: FieldInfo) -> Any:
+    return None if field.is_required() else field.get_default(call_default_factory=True)
+
+
+def _list_item_model(annotation: Any) -> type[BaseModel] | None:
+    """``Model`` for a ``list[Model]`` field: each item given in a list overlays the class's defaults."""
+    if get_origin(annotation) is not list:
+        return None
+    (item,) = get_args(annotation)
+    return item if isinstance(item, type) and issubclass(item, BaseModel) else None
 
 
 def merge_into(base: dict[str, Any], overrides: Mapping[str, Any]) -> None:

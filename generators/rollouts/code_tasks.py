@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError
 
 from environments.code import CodeEnvironment, CodeTask, SandboxLimits, run_python
 from environments.record_env import to_record_environment
@@ -92,12 +92,6 @@ class CodeTaskConfig(BackendConfig, OutputOptions):
     """Sampling of the proposals; the seed is replaced by each proposal's own."""
     min_tests: int = Field(3, ge=1)
     """Fewest tests a proposal must carry."""
-
-    @field_validator("sampling", mode="before")
-    @classmethod
-    def _proposal_defaults(cls, value: object) -> object:
-        """A partial sampling section keeps the proposal defaults for the rest (as RolloutConfig does)."""
-        return {**PROPOSAL_SAMPLING, **value} if isinstance(value, dict) else value
 
 
 @dataclass

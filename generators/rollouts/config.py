@@ -15,7 +15,8 @@ from schemas.stage_config import StageConfig
 THROUGHPUT_AND_OUTPUT = {"live", "batch_size", "max_concurrency", "dataset", "catalog"}
 
 
-# Rollouts sample (a task's k rollouts must differ); a partial sampling section keeps these for the rest.
+# Rollouts sample (a task's k rollouts must differ); a partial sampling section keeps these for the rest
+# (schemas.stage_config.with_section_defaults).
 ROLLOUT_SAMPLING = {"temperature": 0.7, "max_tokens": 256}
 
 
@@ -66,12 +67,6 @@ class RolloutConfig(BackendConfig, OutputOptions):
                 f"unknown fault kind(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(FAULTS)}"
             )
         return faults
-
-    @field_validator("sampling", mode="before")
-    @classmethod
-    def _rollout_defaults(cls, value: object) -> object:
-        """``--sampling-max-tokens 64`` alone must not reset the temperature to the class default of 0."""
-        return {**ROLLOUT_SAMPLING, **value} if isinstance(value, dict) else value
 
     @field_validator("sampling")
     @classmethod

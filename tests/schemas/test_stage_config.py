@@ -77,12 +77,33 @@ def test_to_yaml_round_trips(tmp_path):
     assert Stage.load(path) == stage
 
 
+class Run(StageConfig):
+    section: Section = Field(default_factory=lambda: Section(rate=0.9))
+    """A section whose default differs from its class's."""
+    k: int = 1
+    """Runs."""
+
+
 class Pipeline(StageConfig):
     stage: Stage = Field(default_factory=lambda: Stage(name="small", steps=1, mode="careful"))
     """A section whose default differs from its class's defaults."""
+    nested: Run = Field(default_factory=lambda: Run(k=2))
+    """A section with a section of its own."""
+    runs: list[Run] = Field(default_factory=list)
+    """A list of sections."""
 
 
 def test_keys_given_for_a_section_overlay_its_default_value_not_its_class_defaults():
     cfg = Pipeline.load(stage={"steps": 5})
     assert (cfg.stage.name, cfg.stage.steps, cfg.stage.mode) == ("small", 5, "careful")
     assert Pipeline.from_mapping({"stage": {"section": {"rate": 0.1}}}).stage.section.rate == 0.1
+
+
+def test_section_defaults_hold_at_any_depth_and_in_list_items(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text("nested:\n  section: {}\nruns:\n  - {k: 3}\n  - section: {}\n")
+    cfg = Pipeline.load(path)
+    assert (cfg.nested.k, cfg.nested.section.rate) == (2, 0.9)
+    assert [(run.k, run.section.rate) for run in cfg.runs] == [(3, 0.9), (1, 0.9)]
+    # In Python a section is taken as given: Run(section={}) has the class's rate.
+    assert Run(section={}).section.rate == 0.5

@@ -219,11 +219,11 @@ def measure(label: str, n: int, directory: Path, workers: list[int], repeat: int
         seconds = sorted(r["seconds"] for r in runs[w])
         base = runs[workers[0]]
         speedups = sorted(b["seconds"] / r["seconds"] for b, r in zip(base, runs[w]) if "error" not in b)
-        # From CPU times: the work of one process over the longest path with w (the parent, or a worker's share),
-        # i.e. the speedup on w idle cores. Wall times on a busy machine cannot show it: the scheduler gives a
-        # session one share however many processes it runs.
+        # From CPU times: the work of one process over the work with w processes shared by w cores (the parent
+        # converts whenever the workers are busy, so the work spreads), i.e. the speedup on w idle cores. Wall
+        # times on a busy machine cannot show it: the scheduler gives a session one share however many it runs.
         bound = sorted(
-            (b["cpu_seconds"] + b["workers_cpu_seconds"]) / max(r["cpu_seconds"], r["workers_cpu_seconds"] / w)
+            (b["cpu_seconds"] + b["workers_cpu_seconds"]) / ((r["cpu_seconds"] + r["workers_cpu_seconds"]) / w)
             for b, r in zip(base, runs[w])
             if "error" not in b
         )
@@ -300,11 +300,12 @@ def main() -> None:
     print(f"load average at end {os.getloadavg()[0]:.1f}")
     print("\nrec/s counts raw input records (web_steps: step rows). MB/s: wall time of the conversion (imports")
     print("excluded, forking workers included), median over the repeats; cpuMB/s: CPU time of the converting")
-    print("process (with workers, the writing parent only). speedup: one worker's time over this count's, per")
-    print("interleaved pair, median and (range). json/orjson: bare load+dump loop over the same file, this run.")
+    print("process (with workers, the parent: it writes, and converts while they are busy). speedup: one")
+    print("worker's time over this count's, per interleaved pair, median and (range). json/orjson: bare")
+    print("load+dump loop over the same file, this run.")
     print("wkr n*: the format groups rows into trajectories, so it converted in n process(es) whatever was asked.")
-    print("cpu-x: one process's CPU time over the longest CPU path with these workers (the writing parent, or a")
-    print("worker's share): the speedup on that many idle cores. On a loaded machine the wall-time speedup stays")
+    print("cpu-x: one process's CPU time over the CPU time of all processes with these workers, shared by as")
+    print("many cores: the speedup on that many idle cores. On a loaded machine the wall-time speedup stays")
     print("near 1, since the scheduler gives one session one share however many processes it runs.")
 
 

@@ -10,7 +10,9 @@ import pytest
 
 from data_catalog import convert_chunks
 from data_catalog.convert import CountMismatch, convert_files, error_kind
+from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConvertOptions
+from data_catalog.sources.reader import read_raw_chunks
 from data_catalog.sources.web_steps import WebStepsConverter
 from schemas.io import iter_parquet_rows, read_records
 from tests.conftest import ADP_FIXTURES
@@ -137,3 +139,20 @@ def test_workers_write_the_same_output_as_one_process(tmp_path, monkeypatch, lay
     assert [(r["source"], r["index"]) for r in quarantine] == [
         (inputs[-1], i) for i in ((99, 100) if layout == "two_files" else (200, 201))
     ]
+
+
+def test_a_worker_hands_its_batch_over_through_the_spool_or_pickled_when_it_is_full(tmp_path):
+    raw = orjson.loads((ADP_FIXTURES / "codeactinstruct/sample_raw.json").read_bytes())
+    path = write_jsonl(tmp_path / "in.jsonl", raw)
+    converter = get_converter("sharegpt", ConvertOptions(dataset="codeact"))
+    (chunk,) = read_raw_chunks(path, converter.items)
+    expected = convert_chunks.convert_chunk(converter, chunk).batch
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    convert_chunks._start_worker(converter, str(spool))
+    handed = convert_chunks._convert_in_worker(chunk, 7)
+    assert handed.batch is None and handed.batch_file == str(spool / "7.arrow")
+    assert convert_chunks._collect(handed).batch.equals(expected) and not list(spool.iterdir())
+    convert_chunks._start_worker(converter, str(tmp_path / "no such folder"))  # cannot be written: pickled
+    fallback = convert_chunks._convert_in_worker(chunk, 8)
+    assert fallback.batch_file is None and convert_chunks._collect(fallback).batch.equals(expected)

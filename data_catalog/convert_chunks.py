@@ -226,8 +226,9 @@ def _in_workers(
                 pending.append((chunk, pool.submit(_convert_in_worker, chunk, number)))
             else:
                 pending.append((chunk, convert_chunk(converter, chunk)))
-            # Write what is ready at the front; wait for the front only when converted chunks pile up.
-            while pending and (_ready(pending[0][1]) or len(pending) > 2 * in_flight + 2):
+            # Write what is ready at the front; wait for the front only when more than two converted chunks
+            # per process pile up behind it (memory stays bounded whatever a slow chunk does).
+            while pending and (_ready(pending[0][1]) or len(pending) > in_flight + 2 * workers):
                 yield _next(pending)
         while pending:
             yield _next(pending)

@@ -63,6 +63,15 @@ def observation_steps(content: Any, source: str, where: str, **fields: Any) -> l
     return steps
 
 
+def optional_text(message: dict[str, Any], field: str, where: str) -> str | None:
+    """A message's optional string field (a name, a reasoning), as it is; anything but a string or None
+    is a ConversionError that names it."""
+    value = message.get(field)
+    if value is not None and not isinstance(value, str):
+        raise ConversionError(f"{where}: {field} is {type(value).__name__}, expected a string")
+    return value
+
+
 def json_value(text: str, subject: str) -> Any:
     """``text`` parsed as JSON; otherwise a ConversionError "<subject> not valid JSON", with an excerpt
     (``subject`` carries its verb: "field 'tools' is", "messages[3] tool_calls[0]: arguments are")."""

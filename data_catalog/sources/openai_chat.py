@@ -40,6 +40,7 @@ from data_catalog.sources.chat_common import (
     chat_data,
     content_parts,
     observation_steps,
+    optional_text,
     parse_arguments,
     record_tools,
     split_turn_extras,
@@ -93,7 +94,7 @@ class _Conversation:
             text = msg.get("content")
             if self.parse_text and isinstance(text, str) and (results := written_results(text, where, self.calls)):
                 return results
-            return observation_steps(text, "user", where, name=msg.get("name"))
+            return observation_steps(text, "user", where, name=optional_text(msg, "name", where))
         if role in ("system", "developer"):
             text = msg.get("content")
             if self.parse_text and isinstance(text, str) and not self.prompt_tools:
@@ -107,7 +108,9 @@ class _Conversation:
         text, images = content_parts(msg.get("content"), where)
         if images:
             raise ConversionError(f"{where}: assistant message with image content")
-        thought = msg.get("reasoning_content") or msg.get("reasoning") or thought or None
+        thought = (
+            optional_text(msg, "reasoning_content", where) or optional_text(msg, "reasoning", where) or thought or None
+        )
         raw_calls = msg.get("tool_calls") or []
         if not isinstance(raw_calls, list):
             raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
@@ -128,7 +131,8 @@ class _Conversation:
 
     def _one_result(self, content: Any, call_id: Any, msg: dict[str, Any], where: str) -> list:
         call_id, name = self.calls.answer(None if call_id is None else str(call_id), where)
-        return observation_steps(content, "tool", where, name=msg.get("name") or name, tool_call_id=call_id)
+        own_name = optional_text(msg, "name", where)
+        return observation_steps(content, "tool", where, name=own_name or name, tool_call_id=call_id)
 
 
 @register

@@ -193,6 +193,18 @@ def test_export_to_adp_validates_and_maps_tool_output_to_environment():
             "messages[0] tool_calls[1] is str, expected an object",
         ),
         ([{"role": "user", "content": 5}], "messages[0]: content is int, expected a string or a list of parts"),
+        ([{"role": "user", "content": "Hi", "name": 42}], "messages[0]: name is int, expected a string"),
+        (
+            [{"role": "assistant", "content": "ok", "reasoning_content": {"steps": 2}}],
+            "messages[0]: reasoning_content is dict, expected a string",
+        ),
+        (
+            [
+                {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": "c", "name": ["f"], "content": "y"},
+            ],
+            "messages[1]: name is list, expected a string",
+        ),
         (["hello"], "messages[0] is str, expected an object"),
     ],
 )

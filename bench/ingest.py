@@ -182,16 +182,40 @@ def json_baselines(path: Path) -> tuple[float, float]:
 
 
 def run_case(label: str, path: Path, workers: int) -> dict:
-    proc = subprocess.run(
-        [sys.executable, __file__, "--worker", label, str(path), str(workers)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    if proc.returncode != 0:
-        return {"error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_together(label, [path], workers)[0]
+
+
+def run_together(label: str, paths: list[Path], workers: int = 1) -> list[dict]:
+    """One fresh process per path, all at once, each converting its file with ``workers``."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--worker", label, str(path), str(workers)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        for path in paths
+    ]
+    results = []
+    for proc in procs:
+        stdout, stderr = proc.communicate()
+        if proc.returncode != 0:
+            results.append({"error": stderr.strip().splitlines()[-1] if stderr.strip() else "failed"})
+        else:
+            results.append(json.loads(stdout.strip().splitlines()[-1]))
+    return results
+
+
+def split_input(path: Path, parts: int) -> list[Path]:
+    """The file's lines cut into ``parts`` files of about equal size (for independent processes)."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    size = -(-len(lines) // parts)
+    split = [path.with_name(f"{path.stem}.part{i}of{parts}.jsonl") for i in range(parts)]
+    for i, part in enumerate(split):
+        part.write_bytes(b"".join(lines[i * size : (i + 1) * size]))
+    return split
 
 
 def _fmt(value, spec: str) -> str:
@@ -205,11 +229,21 @@ def measure(label: str, n: int, directory: Path, workers: list[int], repeat: int
     path = make_input(label, n, directory)
     size_mb = path.stat().st_size / 1e6
     runs: dict[int, list[dict]] = {w: [] for w in workers}
+    # The same work as w independent processes, one per w-th of the input: what this machine gives
+    # w processes that share nothing, the ceiling for any worker design (machines that share
+    # cores or memory bandwidth with neighbours give less than w).
+    parts = {w: split_input(path, w) for w in workers if w > 1}
+    apart: dict[int, list[dict]] = {w: [] for w in parts}
     for _ in range(repeat):
         for w in workers:
             runs[w].append(run_case(label, path, w))
+            if w in parts:
+                together = run_together(label, parts[w])
+                failed = next((r for r in together if "error" in r), None)
+                apart[w].append(failed or {"seconds": max(r["seconds"] for r in together)})
     json_mbps, orjson_mbps = json_baselines(path) if n <= 10_000 else (None, None)
-    path.unlink()
+    for part in [path, *(p for split in parts.values() for p in split)]:
+        part.unlink()
     rows = []
     for w in workers:
         failed = [r["error"] for r in runs[w] if "error" in r]
@@ -226,6 +260,9 @@ def measure(label: str, n: int, directory: Path, workers: list[int], repeat: int
             (b["cpu_seconds"] + b["workers_cpu_seconds"]) / ((r["cpu_seconds"] + r["workers_cpu_seconds"]) / w)
             for b, r in zip(base, runs[w])
             if "error" not in b
+        )
+        independent = sorted(
+            b["seconds"] / a["seconds"] for b, a in zip(base, apart.get(w, [])) if "error" not in b and "error" not in a
         )
         last = runs[w][-1]
         rows.append(
@@ -244,6 +281,7 @@ def measure(label: str, n: int, directory: Path, workers: list[int], repeat: int
                 "speedup": median(speedups) if speedups else None,
                 "spread": (speedups[0], speedups[-1]) if speedups else None,
                 "cpu_bound": median(bound) if bound else None,
+                "independent": median(independent) if independent else None,
                 "json_mb_s": json_mbps if w == workers[0] else None,
                 "orjson_mb_s": orjson_mbps if w == workers[0] else None,
             }
@@ -268,7 +306,7 @@ def print_row(row: dict) -> None:
     print(
         f"{head}{row['size_mb']:>8.1f}{row['records_s']:>9.0f}{row['mb_s']:>8.1f}{row['cpu_mb_s']:>8.1f}"
         f"{row['rss_mb']:>7.0f}{row['converted']:>8}{row['quarantined']:>6}{_fmt(row['speedup'], '>8.2f')}{spread:>11}"
-        f"{_fmt(row['cpu_bound'], '>7.2f')}"
+        f"{_fmt(row['independent'], '>7.2f')}{_fmt(row['cpu_bound'], '>7.2f')}"
         f"{_fmt(row['json_mb_s'], '>7.0f')}{_fmt(row['orjson_mb_s'], '>8.0f')}",
         flush=True,
     )
@@ -288,7 +326,7 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs; load average at start {os.getloadavg()[0]:.1f}")
     header = (
         f"{'format':<24}{'N':>8}{'wkr':>4}{'MB':>8}{'rec/s':>9}{'MB/s':>8}{'cpuMB/s':>8}{'RSS MB':>7}"
-        f"{'ok':>8}{'quar':>6}{'speedup':>8}{'(range)':>11}{'cpu-x':>7}{'json':>7}{'orjson':>8}"
+        f"{'ok':>8}{'quar':>6}{'speedup':>8}{'(range)':>11}{'indep':>7}{'cpu-x':>7}{'json':>7}{'orjson':>8}"
     )
     print(header)
     print("-" * len(header))
@@ -302,7 +340,8 @@ def main() -> None:
     print("excluded, forking workers included), median over the repeats; cpuMB/s: CPU time of the converting")
     print("process (with workers, the parent: it writes, and converts while they are busy). speedup: one")
     print("worker's time over this count's, per interleaved pair, median and (range). json/orjson: bare")
-    print("load+dump loop over the same file, this run.")
+    print("load+dump loop over the same file, this run. indep: one worker's time over the time w independent")
+    print("processes take for the same input cut in w parts, run at once (median): the most w processes get here.")
     print("wkr n*: the format groups rows into trajectories, so it converted in n process(es) whatever was asked.")
     print("cpu-x: one process's CPU time over the CPU time of all processes with these workers, shared by as")
     print("many cores: the speedup on that many idle cores. On a loaded machine the wall-time speedup stays")

@@ -43,6 +43,9 @@ def ui(cfg: UiConfig) -> None:
     command = [sys.executable, "-m", "dagster", "dev", "-m", DEFINITIONS_MODULE]
     command += ["-h", cfg.host, "-p", str(cfg.port), "--log-level", cfg.log_level]
     say(f"Dagster UI: http://{cfg.host}:{cfg.port}  (DAGSTER_HOME={env['DAGSTER_HOME']}; Ctrl-C stops it)")
+    # dagster dev stops on SIGTERM by treating it as SIGINT, and so does not stop at all when SIGINT is
+    # ignored, as it is for a background job of a script: handled here, SIGINT is back to its default there.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     server = subprocess.Popen(command, env=env)
     # dagster dev shuts its webserver and daemon down cleanly on SIGTERM to its own process: pass ours on.
     signal.signal(signal.SIGTERM, lambda *_: server.send_signal(signal.SIGTERM))

@@ -206,6 +206,9 @@ def test_dagster_dev_serves_the_partitioned_asset_and_its_check(data_home):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        # dagster dev stops on SIGTERM only if SIGINT is not ignored (it maps one to the other), and a test
+        # run started in the background of a script inherits SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 240

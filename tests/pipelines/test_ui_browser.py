@@ -39,6 +39,8 @@ def ui_url(data_home, tmp_path):
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        # SIGINT ignored, as for a background job of a script: `aceforge ui` must stop on SIGTERM all the same.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -17,9 +17,11 @@ Calls written as text in the content (Hermes ``<tool_call>``, OpenHands /
 SWE-smith ``<function=...>``, see text_tool_calls.py) are ApiActions too, and
 a user turn that carries their output (``<tool_response>``, ``OBSERVATION:``)
 is their tool result; option ``text_calls=off`` keeps such text as it is.
-A message's own reasoning beside it (``thoughts``) and calls listed beside it
-(``actions: [{API_name, API_params}]``) are read; its other fields are kept
-in ``details["message_fields"]`` by message index.
+An assistant message's own reasoning beside it (``thoughts``) and calls listed
+beside it (``actions: [{API_name, API_params}]``) are read; any other field a
+message's role does not read (a system message's ``name``, a ``reasoning``
+beside the ``reasoning_content`` used) is kept in ``details["message_fields"]``
+by message index.
 
 The tool list (``tools``, ``available_tools`` or ``functions``: OpenAI function
 tools, a list or a JSON string; else the tools a system prompt declares in
@@ -50,9 +52,17 @@ from data_catalog.sources.chat_common import (
 from data_catalog.sources.step_dicts import message
 from data_catalog.sources.text_tool_calls import tool_responses, tools_in_prompt
 
-_KNOWN = frozenset(
-    {"role", "content", "name", "tool_calls", "tool_call_id", "function_call", "reasoning_content", "reasoning"}
-)
+# The fields each role's messages are read from. Any other field is kept in details; so is an empty one
+# only when no role reads it (exports often carry "tool_calls": null on every message).
+_READ = {
+    "assistant": frozenset({"role", "content", "tool_calls", "function_call", "reasoning_content", "reasoning"}),
+    "user": frozenset({"role", "content", "name"}),
+    "system": frozenset({"role", "content"}),
+    "developer": frozenset({"role", "content"}),
+    "tool": frozenset({"role", "content", "tool_call_id", "name"}),
+    "function": frozenset({"role", "content", "tool_call_id", "name"}),
+}
+_READ_BY_SOME_ROLE = frozenset().union(*_READ.values())
 
 
 def _tool_call(call: dict[str, Any], where: str) -> tuple[str | None, str, dict[str, Any]]:
@@ -82,12 +92,21 @@ class _Conversation:
         where = f"messages[{i}]"
         if not isinstance(msg, dict):
             raise ConversionError(f"{where} is {type(msg).__name__}, expected an object")
+        role = msg.get("role")
+        read = _READ.get(role, _READ_BY_SOME_ROLE)  # an unknown role is refused below
+        if role == "assistant" and msg.get("reasoning_content") and msg.get("reasoning"):
+            read = read - {"reasoning"}  # reasoning_content is the one read
         thought, actions = None, None
-        if not _KNOWN.issuperset(msg):
-            thought, actions, rest = split_turn_extras({k: v for k, v in msg.items() if k not in _KNOWN})
+        if not read.issuperset(msg):
+            rest = {
+                k: v
+                for k, v in msg.items()
+                if k not in read and (k not in _READ_BY_SOME_ROLE or v not in (None, "", []))
+            }
+            if role == "assistant":  # reasoning and calls written beside the message
+                thought, actions, rest = split_turn_extras(rest)
             if rest:
                 self.fields[str(i)] = rest
-        role = msg.get("role")
         if role == "assistant":
             return self._assistant(msg, where, thought, actions)
         if role == "user":

@@ -310,6 +310,30 @@ def test_openhands_function_markup_written_as_text():
     assert off.trajectory[3].source == "user"
 
 
+def test_fields_a_role_does_not_read_are_kept_and_empty_ones_it_could_are_not():
+    record = convert(
+        {
+            "messages": [
+                {"role": "system", "content": "Be brief.", "name": "policy", "tool_calls": None},
+                {"role": "user", "content": "Hi", "name": "ann", "thoughts": "greets", "tool_call_id": ""},
+                {
+                    "role": "assistant",
+                    "content": "Hello",
+                    "name": "agent-1",
+                    "reasoning_content": "be polite",
+                    "reasoning": "an older summary",
+                },
+            ]
+        }
+    )
+    assert record.trajectory[1].name == "ann" and record.trajectory[2].reasoning == "be polite"
+    assert record.details["message_fields"] == {
+        "0": {"name": "policy"},
+        "1": {"thoughts": "greets"},
+        "2": {"name": "agent-1", "reasoning": "an older summary"},
+    }
+
+
 def test_toucan_available_tools_and_fields_beside_messages():
     """Toucan-1.5M keeps its tool list in available_tools; a message's extra fields are kept, not dropped."""
     raw = {

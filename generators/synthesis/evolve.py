@@ -25,7 +25,7 @@ from generators.synthesis.drafts import GUARDS, TaskDraft, conflict
 from generators.synthesis.goals import Goal, Rejected
 from generators.synthesis.records import TASK_FORMAT, Provenance, Solved, config_hash, finish_records
 from generators.synthesis.stats import OnProgress, SynthStats
-from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng, young_collections_only
+from generators.synthesis.synthesizer import TaskSynthesizer, first_of_its_kind, sample_rng, young_collections_only
 from schemas.record import AgentRecord
 
 COMPANION_CONSTRAINTS = (1, 2)
@@ -116,11 +116,8 @@ def run_evolve(
             except Rejected as exc:
                 stats.reject(exc.code)
                 continue
-            key = repr((draft.constraints(), draft.gold_actions()))
-            if key in seen:
-                stats.reject("duplicate")
+            if not first_of_its_kind(draft, seen, stats):
                 continue
-            seen.add(key)
             parents = (record.id, *partner)
             solved.append(Solved(draft, gold, rng, synth.environment, parents, {"evolution": op}))
             if on_progress:

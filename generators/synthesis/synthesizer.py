@@ -150,6 +150,17 @@ def young_collections_only(items: Iterable[T]) -> Iterator[T]:
             yield item
 
 
+def first_of_its_kind(draft: TaskDraft, seen: set[str], stats: SynthStats) -> bool:
+    """Whether no draft in ``seen`` has the same constraints and gold actions (the same task, whatever
+    its wording); a repeat is counted as a "duplicate" rejection, a new one is added to ``seen``."""
+    key = repr((draft.constraints(), draft.gold_actions()))
+    if key in seen:
+        stats.reject("duplicate")
+        return False
+    seen.add(key)
+    return True
+
+
 def synthesize_drafts(
     synth: TaskSynthesizer,
     n: int,
@@ -174,11 +185,8 @@ def synthesize_drafts(
         except Rejected as exc:
             stats.reject(exc.code)
             continue
-        key = repr((draft.constraints(), draft.gold_actions()))
-        if key in seen:
-            stats.reject("duplicate")
+        if not first_of_its_kind(draft, seen, stats):
             continue
-        seen.add(key)
         solved.append((draft, gold, rng))
         if on_progress:
             on_progress(len(solved), n)

@@ -104,6 +104,15 @@ def test_the_constraint_count_follows_the_knob(spec, low, high):
         assert max(len(r.task.metadata["goal_kinds"]) for r in records) > 1  # the knob also composes goals
 
 
+def test_a_sample_that_repeats_an_earlier_task_is_rejected_as_a_duplicate():
+    # 20 users and one read goal: many samples ask for the same tracking number of the same order.
+    cfg = SynthTasksConfig(env="retail", users=20, n=30, constraints="1", goals=["tracking_number"], seed=0)
+    records, stats = run_tasks(cfg, "unit")
+    assert len(records) == 30 and stats.rejected["duplicate"] > 0
+    tasks = {repr((r.task.constraints, r.task.expected_outputs["gold_actions"])) for r in records}
+    assert len(tasks) == 30
+
+
 def test_same_seed_same_records_other_seed_other_ids():
     def ids_and_rows(seed: int):
         records, _ = run_tasks(SynthTasksConfig(env="airline", n=20, constraints="1-3", seed=seed), "unit")

@@ -104,6 +104,15 @@ class ToolWorld(ToolEnvironment):
 
     name: ClassVar[str] = ""
     policy: ClassVar[str] = ""
+    # What the verifier's grounding and policy stages read about a domain (verifiers/grounding.py, policy.py):
+    # tools whose success verifies who the user is (empty: the user states their id and it is used as said),
+    identity_tools: ClassVar[frozenset[str]] = frozenset()
+    # tools that read a user's account data (allowed only after an identity tool succeeded),
+    account_tools: ClassVar[frozenset[str]] = frozenset()
+    # categorical values an agent may state as facts (statuses, levels): each must have been read,
+    fact_terms: ClassVar[tuple[str, ...]] = ()
+    # and fields whose numbers are money (what a write moves, which its confirmation must name).
+    money_keys: ClassVar[frozenset[str]] = frozenset()
     _specs: ClassVar[dict[str, ToolSpec]] = {}
     _validators: ClassVar[dict[str, Draft202012Validator]] = {}
     # Compiled checks: ~50x faster than jsonschema on valid arguments, the common case in replays.
@@ -215,17 +224,26 @@ class ToolWorld(ToolEnvironment):
             )
         else:
             writes = sorted(self._staged)
+            rows = {}
             for (table, key), row in self._staged.items():
+                rows[(table, key)] = (self._store.get(table, key), row)
                 self._store.put(table, key, row)
             # a copy, so a caller that edits the result cannot reach into the database
             result = ToolResult(ok=True, content=copy_row(content))
         if not result.ok:
             self.session = session_before
+            rows = {}
         self._staged = {}
-        return self._log(spec.name, arguments, spec.access, result, writes)
+        return self._log(spec.name, arguments, spec.access, result, writes, rows)
 
     def _log(
-        self, name: str, arguments: Any, access: str, result: ToolResult, writes: list[tuple[str, str]]
+        self,
+        name: str,
+        arguments: Any,
+        access: str,
+        result: ToolResult,
+        writes: list[tuple[str, str]],
+        rows: dict | None = None,
     ) -> ToolResult:
         self.action_log.append(
             {
@@ -235,6 +253,8 @@ class ToolWorld(ToolEnvironment):
                 "ok": result.ok,
                 "error": result.error,
                 "writes": [list(w) for w in writes],
+                # {(table, key): (before, after)} of a successful call's writes (shared rows: never mutate them)
+                "rows": rows or {},
             }
         )
         return result

@@ -91,6 +91,8 @@ def write_and_report(
     else:
         reasons = ", ".join(f"{code} {count}" for code, count in stats["rejected_by_reason"].items()) or "none"
         out.print(f"made {stats['made']}, kept {stats['kept']}, rejected {stats['rejected']} ({reasons})")
+        if "trivial_pass_rate" in stats:
+            out.print(f"trivial-pass rate: {stats['trivial_pass_rate']:.1%} of gold-solved drafts (target 0; rejected)")
         if stats["scenario_fallbacks"]:
             out.print(f"scenario fallbacks to templates: {stats['scenario_fallbacks']}")
         say(f"wrote {len(records)} records -> {output}")

@@ -65,6 +65,9 @@ class Task(_Model):
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
+VerdictOrigin = Literal["computed", "imported", "undecided"]
+
+
 class VerifierResult(_Model):
     passed: bool | None = None
     score: float | None = None
@@ -72,6 +75,15 @@ class VerifierResult(_Model):
     evidence: dict[str, Any] = Field(default_factory=dict)
     verifier: str = ""
     version: str = ""
+    # Who decided: "computed" by aceforge's verifier chain, "undecided" when it ran and could not decide;
+    # None for a verdict that came with the data (read as "imported", see ``provenance``).
+    origin: VerdictOrigin | None = None
+
+    @property
+    def provenance(self) -> VerdictOrigin:
+        if self.origin is not None:
+            return self.origin
+        return "undecided" if self.passed is None else "imported"
 
 
 class Verifier(_Model):

@@ -46,7 +46,7 @@ class CheckContext:
     # Filled by the replay verifier: the environments at the start and at the end of τ.
     initial_env: ToolEnvironment | None = None
     final_env: ToolEnvironment | None = None
-    # Per replayed call: {"step", "tool", "ok", "access", "changed"} (see replay.py).
+    # Per replayed call: {"step", "tool", "arguments", "ok", "access", "changed", "rows"} (see replay.py).
     write_log: list[dict[str, Any]] = field(default_factory=list)
     live_tools: list[Tool] | None = None
 

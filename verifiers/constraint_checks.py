@@ -14,7 +14,8 @@ State (paths as in verifiers/state_reader.py; the final state is the replayed on
 - ``{"check": "allow_write", "scope": "orders"}`` (permission only, never scored; see write penalty)
 
 Messages (the agent's MessageActions):
-- ``{"check": "message_contains", "text": "refund"}`` (case-insensitive unless ``case_sensitive``)
+- ``{"check": "message_contains", "text": "refund"}`` (case-insensitive unless ``case_sensitive``; an
+  occurrence denied by the words before it, "has not been processed", does not count: verifiers/claims.py)
 - ``{"check": "message_contains", "number": 54.0, "tolerance": 0.01}`` (finds "$54.00", "54")
 - ``{"check": "message_not_contains", "text": "password"}``
 
@@ -32,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from verifiers.claims import preceded_by_negation as _denied
 from verifiers.state_reader import MISSING, StateReader, changed_rows, split_path, within
 
 _NUMBER = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?")
@@ -122,13 +124,26 @@ def message_contains(c: dict, o: Outcome) -> bool:
         found = (float(m.replace("$", "").replace(",", "")) for text in o.messages for m in _NUMBER.findall(text))
         return any(math.isclose(value, wanted, abs_tol=tol) for value in found)
     text = str(_field(c, "text"))
-    if c.get("case_sensitive"):
-        return any(text in message for message in o.messages)
-    return any(text.lower() in message.lower() for message in o.messages)
+    return any(stated(text, message, bool(c.get("case_sensitive"))) for message in o.messages)
+
+
+def stated(text: str, message: str, case_sensitive: bool = False) -> bool:
+    """``text`` occurs in ``message`` at least once not denied ("has not been processed" states nothing)."""
+    haystack, needle = (message, text) if case_sensitive else (message.lower(), text.lower())
+    start = haystack.find(needle)
+    while start >= 0:
+        if not _denied(haystack, start):
+            return True
+        start = haystack.find(needle, start + 1)
+    return False
 
 
 def message_not_contains(c: dict, o: Outcome) -> bool:
-    return not message_contains(c, o)
+    text = str(_field(c, "text")) if "number" not in c else None
+    if text is None:
+        return not message_contains(c, o)
+    folded = [m if c.get("case_sensitive") else m.lower() for m in o.messages]
+    return not any((text if c.get("case_sensitive") else text.lower()) in m for m in folded)
 
 
 def _matching_calls(c: dict, o: Outcome) -> list[tuple[str, dict, bool]]:

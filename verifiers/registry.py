@@ -19,7 +19,10 @@ VERIFIERS: Registry[type[RecordVerifier]] = Registry(
     {
         "structure": "verifiers.structure:StructureVerifier",
         "replay": "verifiers.replay:ReplayVerifier",
+        "final_state": "verifiers.final_state:FinalStateVerifier",
         "constraints": "verifiers.constraints:ConstraintsVerifier",
+        "grounding": "verifiers.grounding:GroundingVerifier",
+        "policy": "verifiers.policy:PolicyVerifier",
         "unit_tests": "verifiers.unit_tests:UnitTestVerifier",
         "answer_match": "verifiers.answer_match:AnswerMatchVerifier",
         "llm_judge": "verifiers.llm_judge:LLMJudge",

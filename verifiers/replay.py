@@ -17,7 +17,8 @@ rebuilt), ``state_hash_mismatch`` (``v.spec["final_state_hash"]`` differs),
 Evidence: ``final_state_hash``, ``calls``, ``tool_errors``, ``mismatch``
 ({step, tool, recorded, replayed}) for the first mismatch. The replayed
 environments and a per-call log (step, tool, ok, access, changed) are left
-in the context for the constraints verifier.
+in the context for the later stages: per call its step, tool, arguments, replayed success, access, whether
+it changed the state and, for a write that did, the rows it wrote as (before, after).
 """
 
 from __future__ import annotations
@@ -79,13 +80,16 @@ class ReplayVerifier(RecordVerifier):
                     evidence={"step": pair.step, "tool": call.function, "detail": f"{type(exc).__name__}: {exc}"},
                 )
             errors += not replayed.ok
+            changed = is_write and replayed.ok and env.state_hash() != before
             ctx.write_log.append(
                 {
                     "step": pair.step,
                     "tool": call.function,
+                    "arguments": call.kwargs,
                     "ok": replayed.ok,
                     "access": access.get(call.function),
-                    "changed": is_write and replayed.ok and env.state_hash() != before,
+                    "changed": changed,
+                    "rows": env.action_log[-1]["rows"] if changed and hasattr(env, "action_log") else {},
                 }
             )
             if (

@@ -5,7 +5,7 @@ registry (verifiers/registry.py), so a plug-in can replace a built-in stage:
 
 | v.kind        | chain                                               |
 |---------------|-----------------------------------------------------|
-| constraints   | structure → replay → constraints                    |
+| constraints   | structure → replay → [final_state, if q has gold actions] → constraints → grounding → policy |
 | state_hash    | structure → replay (final hash vs v.spec)           |
 | unit_tests    | [structure → replay, if τ calls tools] → unit_tests |
 | answer_match  | [structure, if τ calls tools] → answer_match        |
@@ -20,7 +20,10 @@ about a stage:
 |--------------|------|-----------|-------------|
 | structure    | yes  |           |             |
 | replay       | yes  | yes       |             |
+| final_state  |      | yes       |             |
 | constraints  |      | yes       |             |
+| grounding    |      | yes       |             |
+| policy       |      | yes       |             |
 | unit_tests   |      |           |             |
 | answer_match |      |           |             |
 | llm_judge    |      |           | yes         |
@@ -35,6 +38,10 @@ about a stage:
   chain stops undecided.
 - A stage that needs a model (the costly kind) runs only when every earlier
   stage passed: no model call is spent on a trajectory already rejected.
+
+Provenance: the combined result's ``origin`` is ``computed`` (aceforge reached a verdict) or
+``undecided`` (passed None: a judge error, a missing model or environment); a verdict that came with
+the data (a converter's) has none and reads as ``imported`` (schemas.record.VerifierResult.provenance).
 
 Combination: ``passed`` = every stage passed (None when no stage gave a
 verdict, or a hard stage could not run); ``score`` = the lowest stage score;
@@ -52,6 +59,7 @@ from schemas.generation import Generator
 from schemas.record import AgentRecord, VerifierResult
 from schemas.steps import ApiAction
 from verifiers.base import CheckContext, EnvFactory, RecordVerifier, default_env_factory
+from verifiers.final_state import gold_actions
 from verifiers.registry import make_verifier
 
 CHAIN_NAME = "chain"
@@ -63,8 +71,11 @@ def stage_names(record: AgentRecord) -> list[str]:
     kind, spec = record.verifier.kind, record.verifier.spec
     calls_tools = any(isinstance(step, ApiAction) for step in record.trajectory)
     names: list[str] = []
-    if kind in ("constraints", "state_hash"):
-        names = ["structure", "replay"] + (["constraints"] if kind == "constraints" else [])
+    if kind == "state_hash":
+        names = ["structure", "replay"]
+    elif kind == "constraints":
+        gold = ["final_state"] if gold_actions(record) is not None else []
+        names = ["structure", "replay", *gold, "constraints", "grounding", "policy"]
     elif kind == "unit_tests":
         names = (["structure", "replay"] if calls_tools and record.environment.name else []) + ["unit_tests"]
     elif kind == "answer_match":
@@ -146,7 +157,9 @@ def run_chain(chain: list[RecordVerifier], ctx: CheckContext) -> VerifierResult:
 def combine(results: list[VerifierResult], version: str, stopped: bool = False) -> VerifierResult:
     """One verdict from the stage results; ``stopped``: the last result stopped the chain."""
     if not results:
-        return VerifierResult(passed=None, reasons=["not_verifiable"], verifier=CHAIN_NAME, version=version)
+        return VerifierResult(
+            passed=None, reasons=["not_verifiable"], verifier=CHAIN_NAME, version=version, origin="undecided"
+        )
     undecided = stopped and results[-1].passed is None
     verdicts = [r.passed for r in results if r.passed is not None]
     scores = [r.score for r in results if r.score is not None]
@@ -158,6 +171,7 @@ def combine(results: list[VerifierResult], version: str, stopped: bool = False) 
     return VerifierResult(
         passed=passed,
         score=score,
+        origin="undecided" if passed is None else "computed",
         reasons=list(dict.fromkeys(reason for r in results for reason in r.reasons)),
         evidence={
             "stages": [

@@ -40,6 +40,21 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
 
     name = "airline"
     policy = POLICY
+    # No identity lookup: the user gives their user id (policy), so a call's user id must come from the user.
+    account_tools = frozenset({"get_user_details", "get_reservation_details"})
+    fact_terms = (
+        "regular",
+        "silver",
+        "gold",
+        "basic economy",
+        "business",
+        "available",
+        "on time",
+        "delayed",
+        "flying",
+        "landed",
+    )
+    money_keys = frozenset({"amount", "balance"})
 
     generate_db = staticmethod(generate_airline_db)
 

@@ -35,6 +35,18 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
 
     name = "retail"
     policy = POLICY
+    identity_tools = frozenset({"find_user_id_by_email", "find_user_id_by_name_zip"})
+    account_tools = frozenset({"get_user_details", "get_order_details"})
+    fact_terms = (
+        "pending (items modified)",
+        "pending",
+        "processed",
+        "delivered",
+        "cancelled",
+        "return requested",
+        "exchange requested",
+    )
+    money_keys = frozenset({"amount", "balance", "return_refund", "exchange_price_difference"})
 
     generate_db = staticmethod(generate_retail_db)
 

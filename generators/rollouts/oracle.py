@@ -4,7 +4,7 @@ It behaves like a careful support agent, so its rollouts are usable as teacher
 data: before a call whose argument values nobody has said yet (the user's
 email, name, the reason for a cancellation) it asks the user for them once;
 before a write whose tool asks for the user's confirmation it describes the
-call and waits for a yes; it makes one call per turn. Its last message is the
+call and the money it moves (tried in a scratch copy of the world) and waits for a yes; it makes one call per turn. Its last message is the
 task's ``gold_reply`` when the synthesizer wrote one, else one built from q's
 ``message_contains`` constraints, with the transfer notice when the gold
 actions hand the user over. Values it has not seen still go into the calls:
@@ -17,9 +17,13 @@ from typing import Any
 
 from generators.rollouts.actors import AgentPolicy
 from generators.rollouts.conversation import AgentTurn, Conversation
+from environments.base import ToolEnvironment
 from schemas.generation import GenerationResult
 from schemas.record import Tool
-from schemas.steps import TextObservation
+from schemas.steps import ApiAction, TextObservation
+from verifiers.base import default_env_factory
+from verifiers.initial_state import InitialStateError, build_environment
+from verifiers.money import amounts_of_last_call
 
 TRANSFER_TOOL = "transfer_to_human_agents"
 TRANSFER_NOTICE = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
@@ -69,6 +73,32 @@ def unseen_arguments(conv: Conversation, arguments: dict[str, Any]) -> list[str]
     return missing
 
 
+def confirmation(name: str, arguments: dict[str, Any], amounts: list[float]) -> str:
+    """What a careful agent asks before a write: the call with every argument, and the money it moves."""
+    money = f", which moves {' and '.join(f'${a:,.2f}' for a in amounts)}" if amounts else ""
+    return f"I will {describe_call(name, arguments)}{money}. Do you confirm that I should proceed (yes/no)?"
+
+
+def scratch_copy(conv: Conversation) -> ToolEnvironment | None:
+    """A fresh environment brought to the conversation's current state by replaying its calls."""
+    try:
+        env = build_environment(conv.context.task.environment, default_env_factory)
+    except InitialStateError:
+        return None
+    for step in conv.steps:
+        if isinstance(step, ApiAction):
+            env.call(step.function, step.kwargs)
+    return env
+
+
+def dry_run_amounts(conv: Conversation, name: str, arguments: dict[str, Any]) -> list[float]:
+    """The money the call would move now (tried in a scratch copy; nothing when it cannot be built)."""
+    scratch = scratch_copy(conv)
+    if scratch is None or not scratch.call(name, arguments).ok:
+        return []
+    return amounts_of_last_call(scratch)
+
+
 def final_reply(conv: Conversation, actions: list[dict[str, Any]]) -> str:
     expected = conv.context.task.task.expected_outputs or {}
     reply = expected.get("gold_reply")
@@ -107,9 +137,7 @@ class OracleAgent(AgentPolicy):
                 return AgentTurn(message=f"Could you please tell me your {', '.join(map(humanize, missing))}?")
         if index not in state["confirmed"] and needs_confirmation(conv.context.by_name.get(action["name"])):
             state["confirmed"].add(index)
-            return AgentTurn(
-                message=f"I will {describe_call(action['name'], action['arguments'])}. "
-                "Do you confirm that I should proceed (yes/no)?"
-            )
+            amounts = dry_run_amounts(conv, action["name"], action["arguments"])
+            return AgentTurn(message=confirmation(action["name"], action["arguments"], amounts))
         state["next"] = index + 1
         return AgentTurn(calls=[(action["name"], action["arguments"])])

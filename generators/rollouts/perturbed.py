@@ -27,12 +27,10 @@ import orjson
 from environments.base import ToolEnvironment
 from generators.rollouts.config import FAULTS
 from generators.rollouts.conversation import AgentTurn, Conversation
-from generators.rollouts.oracle import OracleAgent
+from generators.rollouts.oracle import OracleAgent, scratch_copy
 from schemas.generation import GenerationResult
 from schemas.record import Tool
 from schemas.steps import ApiAction, TextObservation
-from verifiers.base import default_env_factory
-from verifiers.initial_state import InitialStateError, build_environment
 
 EXTRA_WRITE = "<extra write>"  # the plan's placeholder, resolved when the agent gets there
 FILLS_PER_TOOL = 6  # argument draws per write tool for extra_write (seen values vary: several orders, ...)
@@ -217,18 +215,6 @@ class PerturbedAgent(OracleAgent):
             if scratch is None or changes_state(scratch, name, arguments):
                 return {"tool": name, "arguments": arguments}
         return {"tool": candidates[0][1], "arguments": candidates[0][2]}
-
-
-def scratch_copy(conv: Conversation) -> ToolEnvironment | None:
-    """A fresh environment brought to the conversation's current state by replaying its calls."""
-    try:
-        env = build_environment(conv.context.task.environment, default_env_factory)
-    except InitialStateError:
-        return None
-    for step in conv.steps:
-        if isinstance(step, ApiAction):
-            env.call(step.function, step.kwargs)
-    return env
 
 
 def changes_state(env: ToolEnvironment, name: str, arguments: dict[str, Any]) -> bool:

@@ -41,10 +41,15 @@ class CancelNotAllowed(GoalSpec):
             self,
             params,
             request=f"cancel {{res}} because of {REASON_TEXT[reason]}",
-            summary="cancel {res} (not allowed)",
+            summary="cancel {res}",
             known_info={"cancel_reason": REASON_TEXT[reason]},
-            reply="Under the policy this reservation cannot be cancelled for that reason, so I cannot cancel it.",
-            constraints=[not_called("no_cancel", "cancel_reservation", reservation_id=rid)],
+            reply="This reservation was booked more than 24 hours ago and the policy does not cover that reason, "
+            "so I cannot cancel it.",
+            constraints=[
+                not_called("no_cancel", "cancel_reservation", reservation_id=rid),
+                says("why", text="24 hours"),
+            ],
+            core=2,
         )
 
 
@@ -68,6 +73,7 @@ class BasicEconomyChange(GoalSpec):
                 not_called("no_change", "update_reservation_flights", reservation_id=rid),
                 says("cabin", text="basic economy"),
             ],
+            core=2,
         )
 
 
@@ -87,8 +93,12 @@ class RemoveBags(GoalSpec):
             params,
             request=f"go from {bags} to {bags - 1} checked bags on {{res}}",
             summary="remove a bag from {res}",
-            reply="Checked bags can be added but never removed, so I cannot remove one.",
-            constraints=[not_called("no_bag_change", "update_reservation_baggages", reservation_id=rid)],
+            reply="Checked bags can only be added, so I cannot remove one.",
+            constraints=[
+                not_called("no_bag_change", "update_reservation_baggages", reservation_id=rid),
+                says("why", text="only be added"),
+            ],
+            core=2,
         )
 
 
@@ -115,9 +125,14 @@ class CompensationNotDue(GoalSpec):
             self,
             params,
             request=f"ask for compensation for {trouble} on {{res}}",
-            summary="compensation for {res} (not due)",
-            reply="Compensation is only for silver or gold members, insured or business travellers; I cannot offer one.",
-            constraints=[not_called("no_certificate", "send_certificate", user_id=res["user_id"])],
+            summary="compensation for {res}",
+            reply="Compensation is only for silver or gold members; you are a regular member and this trip is not "
+            "insured and not in business, so I cannot offer one.",
+            constraints=[
+                not_called("no_certificate", "send_certificate", user_id=res["user_id"]),
+                says("why", text="regular"),
+            ],
+            core=2,
         )
 
 
@@ -137,7 +152,11 @@ class AddPassenger(GoalSpec):
             request="add your partner as one more passenger on {res}",
             summary="add a passenger to {res}",
             reply="The number of passengers of a reservation cannot change, so I cannot add one.",
-            constraints=[not_called("no_passenger_change", "update_reservation_passengers", reservation_id=rid)],
+            constraints=[
+                not_called("no_passenger_change", "update_reservation_passengers", reservation_id=rid),
+                says("why", text="number of passengers"),
+            ],
+            core=2,
         )
 
 

@@ -106,7 +106,7 @@ def relabel(synth: TaskSynthesizer, identity: Identity, calls: list[dict], rng: 
     draft = TaskDraft(synth.domain.name, identity, goals, guards=["scope"])
     synth.gold_env.reset(seed=synth.db_seed)
     try:
-        steps, final_hash = gold_trajectory(synth.gold_env, draft.instruction(), draft.gold_actions(), "")
+        steps, final_hash = gold_trajectory(synth.gold_env, draft.opening(), draft.gold_actions(), "")
     except Rejected as exc:
         raise Rejected("window_not_replayable", str(exc)) from None
     _derive(synth, draft, limit)
@@ -132,7 +132,7 @@ def _derive(synth: TaskSynthesizer, draft: TaskDraft, limit: int) -> None:
 
 
 def keep_verdict(synth: TaskSynthesizer, draft: TaskDraft, steps: list) -> VerifierResult:
-    verdict = verify_trajectory(synth.environment, draft.constraints(), steps, synth.env_factory)
+    verdict = verify_trajectory(synth.environment, draft.task(), steps, synth.env_factory)
     if not verdict.passed:
         raise Rejected(f"replay_failed:{verdict.reasons[0] if verdict.reasons else 'unknown'}")
     return verdict

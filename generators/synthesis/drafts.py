@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generators.synthesis.goals import Goal, Identity, Rejected, identity_as_dict, identity_from_dict, not_called
+from schemas.record import Task
 from verifiers.constraint_checks import PERMISSIONS, is_subset
 
 GUARDS = ("scope", "no_transfer")
@@ -56,6 +57,21 @@ class TaskDraft:
     def instruction(self) -> str:
         text = "; then ".join(goal.summary for goal in self.goals)
         return text[:1].upper() + text[1:] + "."
+
+    def opening(self) -> str:
+        """What the user says first in a gold run: the request and what they know (who they are, what they want)."""
+        known = {**self.identity.known_info, **{k: v for goal in self.goals for k, v in goal.known_info.items()}}
+        facts = " ".join(f"My {key.replace('_', ' ')} is {value}." for key, value in known.items())
+        return f"{self.instruction()} {facts}".strip()
+
+    def task(self) -> Task:
+        """q as the verifier reads it: constraints, gold actions and the goals (for grounded refusals)."""
+        return Task(
+            instruction=self.instruction(),
+            constraints=self.constraints(),
+            expected_outputs={"gold_actions": self.gold_actions(), "outcome": self.outcome()},
+            metadata=self.to_metadata(),
+        )
 
     def to_metadata(self) -> dict[str, Any]:
         return {

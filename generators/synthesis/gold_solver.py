@@ -1,10 +1,12 @@
 """The programmatic gold solution of a draft: run its actions, record τ, and pass it through the verifier chain.
 
-The gold trajectory is the user's request, each gold call with the result the
-world answers (``tool_call_id`` ``gold_<n>``), and the agent's closing reply,
-which states every fact the read goals ask for. It must pass V(τ, C) with the
-real chain (structure → replay → constraints); a call the world refuses or a
-failed verdict drops the sample with a reason code (``gold_call_failed:<tool>``,
+The gold trajectory is the user's request (with what the user knows: their
+email or user id, ...), each gold call with the result the world answers
+(``tool_call_id`` ``gold_<n>``; before a write, the agent's confirmation naming
+the call and the money it moves, and the user's yes), and the agent's closing
+reply, which states every fact the read goals ask for. It must pass the real
+chain (structure → replay → final state → constraints → grounding → policy); a
+call the world refuses or a failed verdict drops the sample with a reason code (``gold_call_failed:<tool>``,
 ``gold_unverified:<first reason>``): a task no one can solve is never kept.
 """
 
@@ -15,9 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from environments.tool_world import ToolWorld
+from generators.rollouts.oracle import confirmation
+from generators.rollouts.scripted_user import YES
+from generators.synthesis.drafts import TaskDraft
 from generators.synthesis.goals import Rejected
 from schemas.record import AgentRecord, Environment, Source, Task, Verifier, VerifierResult
 from schemas.steps import ApiAction, MessageAction, Step, TextObservation
+from verifiers.money import amounts_of_last_call
 from verifiers.runner import verify_record
 
 GOLD_LABEL = "programmatic"
@@ -31,12 +37,18 @@ class GoldRun:
 
 
 def gold_trajectory(env: ToolWorld, opening: str, actions: list[dict], reply: str) -> tuple[list[Step], str]:
-    """Run ``actions`` in ``env`` (already reset) and record them; returns τ and the final state hash."""
+    """Run ``actions`` in ``env`` (already reset) and record them as a careful agent would; returns τ and the
+    final state hash. Before each write the agent names the call and the money it moves and the user says yes."""
     steps: list[Step] = [TextObservation(content=opening, source="user")]
     for index, action in enumerate(actions):
         result = env.call(action["name"], action["arguments"])
         if not result.ok:
             raise Rejected(f"gold_call_failed:{action['name']}", result.error or "")
+        spec = env.tool_spec(action["name"])
+        if spec is not None and spec.access == "write":
+            amounts = amounts_of_last_call(env)
+            steps.append(MessageAction(content=confirmation(action["name"], action["arguments"], amounts)))
+            steps.append(TextObservation(content=YES, source="user"))
         call_id = f"gold_{index}"
         steps.append(ApiAction(function=action["name"], kwargs=action["arguments"], tool_call_id=call_id))
         steps.append(TextObservation(content=result.as_text(), source="tool", tool_call_id=call_id))
@@ -44,13 +56,11 @@ def gold_trajectory(env: ToolWorld, opening: str, actions: list[dict], reply: st
     return steps, env.state_hash()
 
 
-def verify_trajectory(
-    environment: Environment, constraints: list[dict[str, Any]], steps: list[Step], env_factory: Callable
-) -> VerifierResult:
+def verify_trajectory(environment: Environment, task: Task, steps: list[Step], env_factory: Callable) -> VerifierResult:
     record = AgentRecord(
         id="gold",
         environment=environment,
-        task=Task(constraints=constraints),
+        task=task,
         trajectory=steps,
         verifier=Verifier(kind="constraints"),
         source=Source(dataset="gold", format="gold"),
@@ -59,17 +69,13 @@ def verify_trajectory(
 
 
 def solve(
-    env: ToolWorld,
-    environment: Environment,
-    opening: str,
-    actions: list[dict],
-    reply: str,
-    constraints: list[dict[str, Any]],
-    env_factory: Callable,
+    env: ToolWorld, environment: Environment, draft: TaskDraft, env_factory: Callable, reply: str | None = None
 ) -> GoldRun:
-    """The verified gold run of one task, or ``Rejected`` with the reason it cannot be one."""
-    steps, final_hash = gold_trajectory(env, opening, actions, reply)
-    verdict = verify_trajectory(environment, constraints, steps, env_factory)
+    """The verified gold run of one draft, or ``Rejected`` with the reason it cannot be one."""
+    steps, final_hash = gold_trajectory(
+        env, draft.opening(), draft.gold_actions(), draft.reply() if reply is None else reply
+    )
+    verdict = verify_trajectory(environment, draft.task(), steps, env_factory)
     if not verdict.passed:
         raise Rejected(f"gold_unverified:{verdict.reasons[0] if verdict.reasons else 'unknown'}", str(verdict.evidence))
     return GoldRun(steps, final_hash, verdict)

@@ -47,11 +47,18 @@ def order_goal(
     references: Sequence[Reference] = (),
     core: int = 1,
     writes: Sequence[str] = (),
+    products: Sequence[str] = (),
 ) -> Goal:
     """A goal about one order (``params["order_id"]``): the order's description replaces ``{order}`` in the
-    texts; the gold reads the order, then, for a write goal, calls the write tool with ``params``."""
+    texts. The gold looks through the user's orders up to the one described (a user names an order by
+    what is in it, not by its id), reads the ``products`` whose variants it will choose from, then, for
+    a write goal, calls the write tool with ``params``."""
     oid = params["order_id"]
     ref = describe_order(world, oid, rng)
+    owned = world.row("users", world.row("orders", oid)["user_id"])["orders"]
+    looked_at = owned[: owned.index(oid) + 1] if oid in owned else [oid]
+    reads = [call("get_order_details", order_id=o) for o in looked_at]
+    reads += [call("get_product_details", product_id=p) for p in dict.fromkeys(products)]
     write = [call(spec.kind, **params)] if spec.outcome == "write" else []
     return Goal(
         kind=spec.kind,
@@ -61,7 +68,7 @@ def order_goal(
         summary=summary.replace("{order}", ref.text),
         known_info={"order": ref.text, **(known_info or {})},
         unknown_info=["the order id", *unknown_info],
-        actions=[call("get_order_details", order_id=oid), *write],
+        actions=[*reads, *write],
         reply=reply,
         constraints=constraints,
         core=core,

@@ -33,10 +33,11 @@ class CancelNotPending(GoalSpec):
             params,
             rng,
             request="cancel {order}",
-            summary="cancel {order} (not pending)",
+            summary="cancel {order}",
             known_info={"cancel_reason": params["reason"]},
             reply=f"Order {oid} is {status}; only pending orders can be cancelled, so I cannot cancel it.",
             constraints=[not_called("no_cancel", "cancel_pending_order", order_id=oid), says("status", text=status)],
+            core=2,
         )
 
 
@@ -56,12 +57,13 @@ class ReturnNotDelivered(GoalSpec):
             params,
             rng,
             request="return everything in {order}",
-            summary="return {order} (not delivered)",
+            summary="return {order}",
             reply=f"Order {oid} is {status}; only delivered orders can be returned.",
             constraints=[
                 not_called("no_return", "return_delivered_order_items", order_id=oid),
                 says("status", text=status),
             ],
+            core=2,
         )
 
 
@@ -86,11 +88,12 @@ class SwapOtherProduct(GoalSpec):
             params,
             rng,
             request=f"swap {swap} in {{order}}",
-            summary=f"swap {swap} (another product)",
+            summary=f"swap {swap}",
             known_info={"swap": swap},
             references=(item_ref,),
             reply="An item can only be exchanged for another variant of the same product, so I cannot do this swap.",
-            constraints=[not_called("no_swap", params["tool"], order_id=oid)],
+            constraints=[not_called("no_swap", params["tool"], order_id=oid), says("why", text="same product")],
+            core=2,
         )
 
 
@@ -114,11 +117,15 @@ class ReturnToOtherMethod(GoalSpec):
             params,
             rng,
             request=f"return the {item_ref.text} from {{order}} with the refund going to {yours(pay_ref.text)}",
-            summary="return with the refund to another card",
+            summary=f"return the {item_ref.text} from {{order}} with the refund to {yours(pay_ref.text)}",
             known_info={"items": f"the {item_ref.text}", "refund_to": pay_ref.text},
             references=(item_ref, pay_ref),
-            reply="A return refund can only go to the original payment method or a gift card, so I cannot do it.",
-            constraints=[not_called("no_return", "return_delivered_order_items", order_id=oid)],
+            reply="The refund of a return goes to the original payment method or a gift card, so I cannot do it.",
+            constraints=[
+                not_called("no_return", "return_delivered_order_items", order_id=oid),
+                says("why", text="original payment method"),
+            ],
+            core=2,
         )
 
 
@@ -141,7 +148,7 @@ class PaymentNotCovered(GoalSpec):
             params,
             rng,
             request=f"pay for {{order}} with {yours(pay_ref.text)} instead",
-            summary="pay with a gift card that does not cover it",
+            summary=f"pay {{order}} with {yours(pay_ref.text)}",
             known_info={"new_payment": pay_ref.text},
             references=(pay_ref,),
             reply=f"Your gift card has {money(balance)}, which does not cover the order, so I cannot switch the payment.",
@@ -149,6 +156,7 @@ class PaymentNotCovered(GoalSpec):
                 not_called("no_payment_change", "modify_pending_order_payment", order_id=oid),
                 says("balance", number=balance),
             ],
+            core=2,
         )
 
 

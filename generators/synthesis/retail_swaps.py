@@ -61,6 +61,12 @@ def swap_parts(world: World, params: dict) -> tuple[list, float, str]:
     return refs, round(difference, 2), " and ".join(pairs)
 
 
+def swapped_products(world: World, params: dict) -> list[str]:
+    """The products whose variants the new items are (the agent reads them to find the new item ids)."""
+    by_id = {item["item_id"]: item for item in world.row("orders", params["order_id"])["items"]}
+    return [by_id[old]["product_id"] for old in params["item_ids"]]
+
+
 def difference_text(difference: float) -> str:
     if difference > 0:
         return f"you pay {money(difference)} more"
@@ -96,6 +102,7 @@ class ExchangeDelivered(GoalSpec):
             ],
             writes=(f"orders.{oid}",),
             references=(*refs, pay_ref),
+            products=swapped_products(world, params),
         )
 
 
@@ -135,4 +142,5 @@ class ModifyPendingItems(GoalSpec):
             core=1 + len(deltas),
             writes=(f"orders.{oid}", *([f"users.{order['user_id']}"] if deltas else [])),
             references=(*refs, pay_ref),
+            products=swapped_products(world, params),
         )

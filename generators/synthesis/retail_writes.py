@@ -90,7 +90,7 @@ class ReturnDelivered(GoalSpec):
             params,
             rng,
             request=f"return the {items} from {{order}}, with the refund going to {yours(pay_ref.text)}",
-            summary=f"return the {items} from {{order}}",
+            summary=f"return the {items} from {{order}}, refunded to {yours(pay_ref.text)}",
             known_info={"items": f"the {items}", "refund_to": pay_ref.text},
             unknown_info=("the item ids", "the refund amount"),
             reply=f"The return of {len(item_ids)} item(s) from order {oid} is requested; {money(refund)} will be refunded.",

@@ -21,10 +21,16 @@ class SynthStats:
     def reject(self, code: str) -> None:
         self.rejected[code] += 1
 
+    def trivial_passes(self) -> int:
+        return sum(count for code, count in self.rejected.items() if code.startswith("trivial_pass:"))
+
     def as_dict(self) -> dict[str, Any]:
+        solved = self.kept + self.trivial_passes()
         return {
             "made": self.made,
             "kept": self.kept,
+            # of the drafts whose gold run passed, the share a do-nothing agent passed too (all rejected)
+            "trivial_pass_rate": round(self.trivial_passes() / solved, 4) if solved else 0.0,
             "rejected": sum(self.rejected.values()),
             "rejected_by_reason": dict(self.rejected.most_common()),
             "scenario_fallbacks": dict(self.scenario_fallbacks.most_common()),

@@ -5,7 +5,8 @@ draw a user and a target number of scored constraints in [LO, HI]; draw a
 first goal of an allowed kind that fits the user's rows; then, until the
 target is met, add an optional constraint of a goal, a guard rail, or another
 goal of the same user (one that touches other rows). The gold actions are
-run and verified (gold_solver.py). A sample that fails anywhere is counted
+run and verified (gold_solver.py), and trivial agents must fail the task
+(trivial_agents.py). A sample that fails anywhere is counted
 under its reason code; made = kept + rejected.
 """
 
@@ -25,6 +26,7 @@ from generators.synthesis.drafts import GUARDS, TaskDraft, conflict
 from generators.synthesis.goals import Goal, Identity, Rejected, World
 from generators.synthesis.gold_solver import GoldRun, solve
 from generators.synthesis.stats import OnProgress, SynthStats
+from generators.synthesis.trivial_agents import reject_if_trivial
 
 MAX_GOALS = 3
 EXTRA_GOAL_CHANCE = 0.3
@@ -122,16 +124,12 @@ class TaskSynthesizer:
         draft.guards = [guard for guard in GUARDS if guard in draft.guards]
 
     def solve(self, draft: TaskDraft) -> GoldRun:
+        """The gold run of a draft that trivial agents fail (trivial_agents.py), or ``Rejected``."""
         self.gold_env.reset(seed=self.db_seed)
-        return solve(
-            self.gold_env,
-            self.environment,
-            draft.instruction(),
-            draft.gold_actions(),
-            draft.reply(),
-            draft.constraints(),
-            self.env_factory,
-        )
+        gold = solve(self.gold_env, self.environment, draft, self.env_factory)
+        reset = lambda: self.gold_env.reset(seed=self.db_seed)  # noqa: E731
+        reject_if_trivial(self.gold_env, reset, self.environment, draft, self.env_factory)
+        return gold
 
 
 def sample_rng(*parts: object) -> random.Random:

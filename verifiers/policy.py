@@ -1,0 +1,144 @@
+"""Policy: the rules of the environment's policy text that a trajectory can be checked against.
+
+What the environment declares (environments/tool_world.py) decides what applies:
+
+- **identity** (``identity_tools``, ``account_tools``): no account data is read (an account tool
+  called, even unsuccessfully) before an identity tool has succeeded. Worlds without an identity
+  tool (airline: the user states their id) rely on grounding: a call's user id must come from the user.
+- **confirmation**, before every write call (a tool with ``access="write"``): the agent's last message
+  before the call names what will change (every ``*_id`` argument value, and every amount the write
+  moves: verifiers/money.py), and a user turn after that message says an explicit yes. One
+  confirmation covers retries of a failed call until one succeeds.
+- **scope** (tasks with gold actions): no write is attempted on anything the gold writes do not act
+  on (a write call's target, its first ``*_id`` argument, successful or not, must be the target of a
+  gold write).
+- **grounded refusal** (a goal of outcome ``refusal`` in ``q.metadata["goals"]``): the reads that
+  establish why (that goal's gold calls on the goal's own rows: arguments taken from its params) were
+  made, successfully, with the same arguments; that the reason is said is one of the goal's constraints.
+
+Reason codes: ``identity_not_verified``, ``write_without_confirmation``, ``confirmation_incomplete``,
+``write_out_of_scope``, ``refusal_ungrounded``. Evidence: ``violations``, {step, rule, detail}.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from schemas.record import VerifierResult
+from schemas.steps import ApiAction, MessageAction, TextObservation
+from verifiers.base import CheckContext, RecordVerifier
+from verifiers.claims import numbers_in
+from verifiers.final_state import gold_actions
+from verifiers.money import moved_by_step
+
+MAX_EVIDENCE = 10
+YES = re.compile(r"\b(yes|yep|yeah|confirm(ed)?|go ahead|proceed|please do|sure|correct)\b")
+NO = re.compile(r"\b(no|not|don't|do not|stop|cancel that|wait)\b")
+
+
+def id_values(arguments: dict[str, Any]) -> list[str]:
+    """The values of a call's id arguments (``order_id``, ``item_ids``, ...), as text."""
+    found = []
+    for key, value in arguments.items():
+        if key.endswith(("_id", "_ids")):
+            found += [str(v) for v in (value if isinstance(value, list) else [value]) if isinstance(v, (str, int))]
+    return found
+
+
+def target(arguments: dict[str, Any]) -> str | None:
+    """What a write acts on: its first id argument (``order_id``, ``reservation_id``, ``user_id``)."""
+    values = id_values(arguments)
+    return values[0] if values else None
+
+
+def explicit_yes(text: str) -> bool:
+    lowered = text.lower()
+    return bool(YES.search(lowered)) and not NO.search(lowered)
+
+
+class PolicyVerifier(RecordVerifier):
+    name = "policy"
+    version = "1"
+    needs_env = True
+
+    def check(self, ctx: CheckContext) -> VerifierResult:
+        env, trajectory = ctx.initial_env, ctx.record.trajectory
+        access = {tool.name: tool.access for tool in env.tools()} if env is not None else {}
+        ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}  # replayed success per call step
+        violations = self._identity(trajectory, env, ok) + self._confirmations(ctx, access, ok)
+        violations += self._scope(ctx, access) + self._refusals(ctx, ok)
+        reasons = list(dict.fromkeys(v["rule"] for v in violations))
+        return self.result(not violations, reasons=reasons, evidence={"violations": violations[:MAX_EVIDENCE]})
+
+    @staticmethod
+    def _identity(trajectory: list, env: Any, results: dict[int, bool]) -> list[dict]:
+        identity, account = getattr(env, "identity_tools", ()), getattr(env, "account_tools", ())
+        if not identity:
+            return []
+        for index, step in enumerate(trajectory):
+            if not isinstance(step, ApiAction):
+                continue
+            if step.function in identity and results.get(index, False):
+                return []
+            if step.function in account:
+                return [{"step": index, "rule": "identity_not_verified", "detail": step.function}]
+        return []
+
+    @staticmethod
+    def _confirmations(ctx: CheckContext, access: dict[str, str], results: dict[int, bool]) -> list[dict]:
+        trajectory, moved = ctx.record.trajectory, moved_by_step(ctx)
+        violations: list[dict] = []
+        message, yes, covered = None, False, False  # the last agent message, a yes after it, used up by a write
+        for index, step in enumerate(trajectory):
+            if isinstance(step, MessageAction):
+                message, yes, covered = step.content, False, False
+            elif isinstance(step, TextObservation) and step.source == "user" and message is not None:
+                yes = yes or explicit_yes(step.content)
+            elif isinstance(step, ApiAction) and access.get(step.function) == "write":
+                if message is None or not yes or covered:
+                    violations.append({"step": index, "rule": "write_without_confirmation", "detail": step.function})
+                else:
+                    missing = [v for v in id_values(step.kwargs) if v.lower() not in message.lower()]
+                    said = numbers_in(message)
+                    missing += [f"{a:.2f}" for a in moved.get(index, []) if not any(abs(a - n) < 0.005 for n in said)]
+                    if missing:
+                        violations.append({"step": index, "rule": "confirmation_incomplete", "detail": missing})
+                covered = covered or results.get(index, False)
+        return violations
+
+    @staticmethod
+    def _scope(ctx: CheckContext, access: dict[str, str]) -> list[dict]:
+        actions = gold_actions(ctx.record)
+        if actions is None:
+            return []
+        allowed = {target(a.get("arguments") or {}) for a in actions if access.get(a["name"]) == "write"}
+        return [
+            {"step": index, "rule": "write_out_of_scope", "detail": f"{step.function} on {target(step.kwargs)}"}
+            for index, step in enumerate(ctx.record.trajectory)
+            if isinstance(step, ApiAction)
+            and access.get(step.function) == "write"
+            and target(step.kwargs) not in allowed
+        ]
+
+    @staticmethod
+    def _refusals(ctx: CheckContext, results: dict[int, bool]) -> list[dict]:
+        goals = (ctx.record.task.metadata or {}).get("goals")
+        if not isinstance(goals, list):
+            return []
+        made = [
+            (step.function, step.kwargs)
+            for index, step in enumerate(ctx.record.trajectory)
+            if isinstance(step, ApiAction) and results.get(index, False)
+        ]
+        violations = []
+        for goal in goals:
+            if not isinstance(goal, dict) or goal.get("outcome") != "refusal":
+                continue
+            params = goal.get("params") or {}
+            for action in goal.get("actions") or []:
+                arguments = action.get("arguments") or {}
+                establishes = all(params.get(key) == value for key, value in arguments.items())
+                if establishes and (action.get("name"), arguments) not in made:
+                    violations.append({"step": None, "rule": "refusal_ungrounded", "detail": action.get("name")})
+        return violations

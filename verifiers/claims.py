@@ -17,6 +17,7 @@ read from it the same way, plus every number inside JSON tool results).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections.abc import Iterable
@@ -120,10 +121,8 @@ class Seen:
         if step.source == "tool":
             self.tool_text += "\n" + lowered
             if step.content[:1] in "{[":
-                try:
+                with contextlib.suppress(orjson.JSONDecodeError):
                     _json_numbers(orjson.loads(step.content), self.numbers)
-                except orjson.JSONDecodeError:
-                    pass
         self.numbers += numbers_in(step.content)
 
     def has_number(self, value: float) -> bool:

@@ -25,10 +25,8 @@ def _walk(before: Any, after: Any, key: str | None, money_keys: frozenset[str], 
         for index, value in enumerate(after):
             _walk(old[index] if index < len(old) else _ABSENT, value, key, money_keys, out)
     elif key in money_keys and isinstance(after, (int, float)) and not isinstance(after, bool):
-        if before is _ABSENT or not isinstance(before, (int, float)):
-            moved = abs(after)
-        else:
-            moved = abs(after - before)
+        changed = isinstance(before, (int, float)) and before is not _ABSENT
+        moved = abs(after - before) if changed else abs(after)
         if round(moved, 2) != 0:
             out.append(round(moved, 2))
 

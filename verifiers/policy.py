@@ -1,6 +1,7 @@
 """Policy: the rules of the environment's policy text that a trajectory can be checked against.
 
-What the environment declares (environments/tool_world.py) decides what applies:
+What the environment declares (environments/tool_world.py) decides what applies; an environment
+without policy text passes trivially (nothing to break).
 
 - **identity** (``identity_tools``, ``account_tools``): no account data is read (an account tool
   called, even unsuccessfully) before an identity tool has succeeded. Worlds without an identity
@@ -64,7 +65,9 @@ class PolicyVerifier(RecordVerifier):
 
     def check(self, ctx: CheckContext) -> VerifierResult:
         env, trajectory = ctx.initial_env, ctx.record.trajectory
-        access = {tool.name: tool.access for tool in env.tools()} if env is not None else {}
+        if not getattr(env, "policy", ""):  # an environment without a policy has no rules to break
+            return self.result(True, evidence={"violations": [], "policy": False})
+        access = {tool.name: tool.access for tool in env.tools()}
         ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}  # replayed success per call step
         violations = self._identity(trajectory, env, ok) + self._confirmations(ctx, access, ok)
         violations += self._scope(ctx, access) + self._refusals(ctx, ok)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from environments.base import ToolEnvironment
 from generators.rollouts.actors import AgentPolicy
 from generators.rollouts.conversation import AgentTurn, Conversation
-from environments.base import ToolEnvironment
 from schemas.generation import GenerationResult
 from schemas.record import Tool
 from schemas.steps import ApiAction, TextObservation

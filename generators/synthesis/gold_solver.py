@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from environments.tool_world import ToolWorld
 from generators.rollouts.oracle import confirmation

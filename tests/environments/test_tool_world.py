@@ -106,7 +106,11 @@ def test_successful_write_commits_and_logs_touched_rows(bank):
     assert result.ok and result.content == "done"
     assert bank.call("balance", {"account": "a"}).content == 6
     assert bank.call("balance", {"account": "b"}).content == 9
-    assert bank.action_log[0] == {
+    assert bank.action_log[0]["rows"] == {
+        ("accounts", "a"): ({"balance": 10}, {"balance": 6}),
+        ("accounts", "b"): ({"balance": 5}, {"balance": 9}),
+    }
+    assert {k: v for k, v in bank.action_log[0].items() if k != "rows"} == {
         "tool": "transfer",
         "arguments": {"source": "a", "target": "b", "amount": 4},
         "access": "write",

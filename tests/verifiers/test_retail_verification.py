@@ -114,7 +114,13 @@ def backpack_record(order_id: str, amount: str) -> AgentRecord:
 def test_retail_correct_cancellation_is_accepted():
     verdict = verify_record(backpack_record(BACKPACK, "147.78"))
     assert (verdict.passed, verdict.score, verdict.reasons) == (True, 1.0, [])
-    assert [s["verifier"] for s in verdict.evidence["stages"]] == ["structure", "replay", "constraints"]
+    assert [s["verifier"] for s in verdict.evidence["stages"]] == [
+        "structure",
+        "replay",
+        "constraints",
+        "grounding",
+        "policy",
+    ]
 
 
 def test_retail_cancelling_the_other_pending_order_is_rejected_for_it():
@@ -128,4 +134,5 @@ def test_retail_cancelling_the_other_pending_order_is_rejected_for_it():
         "constraint_failed:refund_told",
     ]
     stages = {s["verifier"]: s["passed"] for s in verdict.evidence["stages"]}
-    assert stages == {"structure": True, "replay": True, "constraints": False}
+    # Grounded and confirmed (the agent named what it did): only the outcome is wrong.
+    assert stages == {"structure": True, "replay": True, "constraints": False, "grounding": True, "policy": True}

@@ -15,7 +15,7 @@ def test_oracle_rollouts_of_a_write_and_a_read_task_pass():
     for record in records:
         result = record.verifier.result
         assert (result.passed, result.score, result.reasons) == (True, 1.0, [])
-        assert result.version == "structure@1+replay@1+constraints@1"
+        assert result.version == "structure@1+replay@1+final_state@1+constraints@1+grounding@1+policy@1"
         assert record.details["end_reason"] == "done" and record.details["leakage"] is False
         assert record.lineage.parents == [record.source.original_id.split("/")[0]]
     assert (summary.tasks, summary.rollouts, summary.passed, summary.failed) == (2, 4, 4, 0)
@@ -36,7 +36,7 @@ def test_the_oracle_asks_for_what_it_was_not_told_confirms_the_write_and_states_
         "get_order_details",
         "Could you please tell me your reason?",
         "My cancel reason is ordered by mistake.",
-        "I will cancel pending order (order id #R5683800, reason ordered by mistake). "
+        "I will cancel pending order (order id #R5683800, reason ordered by mistake), which moves $708.44. "
         "Do you confirm that I should proceed (yes/no)?",
         "Yes, please go ahead.",
         "cancel_pending_order",

@@ -23,8 +23,13 @@ def test_a_wrong_argument_fails_on_the_cancel_reason_constraint():
             }
         ]
         result = record.verifier.result
-        assert result.passed is False and result.reasons == ["constraint_failed:reason"]
-        assert result.score == 0.8  # 4 of 5 constraints met, no penalty
+        # The end state differs from the gold's (another cancel reason), and so does the checked field.
+        assert result.passed is False and result.reasons == ["wrong_change", "constraint_failed:reason"]
+        assert result.evidence["final_state"]["wrong"] == {
+            "orders.#R5683800": [
+                {"field": "cancel_reason", "expected": '"ordered by mistake"', "actual": '"no longer needed"'}
+            ]
+        }
     assert summary.faults == {"wrong_argument": 3} and summary.failed == 3
 
 
@@ -57,7 +62,10 @@ def test_a_skipped_identity_lookup_makes_the_write_fail():
         fault = record.lineage.generator["faults"][0]
         outcomes[fault["tool"]] = record.verifier.result
     assert set(outcomes) == {"find_user_id_by_email", "get_order_details"}
-    assert outcomes["find_user_id_by_email"].passed is False and outcomes["get_order_details"].passed is True
+    assert outcomes["find_user_id_by_email"].passed is False
+    # Without reading the order, the agent calls it "pending" (in its confirmation) before anything showed it so.
+    assert outcomes["get_order_details"].passed is False
+    assert outcomes["get_order_details"].reasons == ["ungrounded_fact"]
 
 
 def test_mutations_keep_the_type_and_change_the_value():

@@ -3,23 +3,33 @@
 from __future__ import annotations
 
 from environments.registry import get_environment
+from generators.rollouts.oracle import confirmation
+from generators.rollouts.scripted_user import YES
+from generators.synthesis.drafts import TaskDraft
 from schemas.record import AgentRecord
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from verifiers.initial_state import build_environment
+from verifiers.money import amounts_of_last_call
 from verifiers.runner import verify_record
 
 
 def rollout_of(task: AgentRecord, actions: list[dict] | None = None, reply: str | None = None) -> AgentRecord:
-    """The task with τ = its instruction, ``actions`` (default: the gold actions) with the results a fresh world
-    answers, and ``reply`` (default: the gold reply), built from the record alone."""
+    """The task with τ as a careful agent records it: the user's opening (the request and what they know),
+    ``actions`` (default: the gold actions) with the results a fresh world answers, each write confirmed
+    (the call and the money it moves, then the user's yes), and ``reply`` (default: the gold reply)."""
     env = build_environment(task.environment, get_environment)
-    steps: list = [TextObservation(content=task.task.instruction, source="user")]
+    draft = TaskDraft.from_metadata(task.environment.name, task.task.metadata)
+    steps: list = [TextObservation(content=draft.opening(), source="user")]
     gold = task.task.expected_outputs
     for index, action in enumerate(gold["gold_actions"] if actions is None else actions):
         call_id = f"call_{index}"
+        result = env.call(action["name"], action["arguments"])
+        if env.tool_spec(action["name"]).access == "write":
+            amounts = amounts_of_last_call(env) if result.ok else []
+            steps.append(MessageAction(content=confirmation(action["name"], action["arguments"], amounts)))
+            steps.append(TextObservation(content=YES, source="user"))
         steps.append(ApiAction(function=action["name"], kwargs=action["arguments"], tool_call_id=call_id))
-        result = env.call(action["name"], action["arguments"]).as_text()
-        steps.append(TextObservation(content=result, source="tool", tool_call_id=call_id))
+        steps.append(TextObservation(content=result.as_text(), source="tool", tool_call_id=call_id))
     steps.append(MessageAction(content=gold["gold_reply"] if reply is None else reply))
     return task.model_copy(update={"trajectory": steps})
 

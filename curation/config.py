@@ -73,6 +73,8 @@ class SelectConfig(OutputOptions):
     """Most tasks in the RL set (default: every frontier task)."""
     neighbors: int = Field(16, ge=1)
     """Nearest neighbours per candidate in the facility-location graph (more: a closer optimum, slower)."""
+    accept_imported_verdicts: bool = False
+    """Let successes whose verdict came with the data (a source's own reward, never re-checked by aceforge) into the SFT set."""
 
 
 class ReportConfig(StageConfig):

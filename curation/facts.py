@@ -48,6 +48,7 @@ class RecordFacts:
     content_hash: str
     structural_key: str | None
     verdict: bool | None  # v.result.passed
+    verdict_origin: str | None  # computed (by aceforge) | imported (with the data) | undecided; None: no verdict
     pass_rate: float | None  # as stored in scores.extra by an earlier score stage
 
     @property
@@ -75,6 +76,7 @@ def facts_of(record: AgentRecord) -> RecordFacts:
         content_hash=content_hash(record),
         structural_key=structural_key(record),
         verdict=record.verifier.result.passed if record.verifier.result else None,
+        verdict_origin=record.verifier.result.provenance if record.verifier.result else None,
         pass_rate=record.scores.extra.get("pass_rate"),
     )
 

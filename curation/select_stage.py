@@ -44,12 +44,14 @@ class SelectResult:
     sft: int
     rl: int
     left_out: Counter
+    verdicts: Counter  # input records by who decided their verdict: computed, imported, undecided, none
 
     def summary(self) -> dict:
         return {
             "records": self.records,
             "sft": self.sft,
             "rl": self.rl,
+            "verdicts": dict(self.verdicts.most_common()),
             "left_out": sum(self.left_out.values()),
             "left_out_by_reason": dict(self.left_out.most_common()),
             "out_dir": str(self.out_dir),
@@ -100,6 +102,7 @@ def run_select(input: Path, out_dir: Path, cfg: SelectConfig, progress: bool = F
         len(selection.sft),
         len(selection.rl),
         Counter(row.reason for row in selection.left_out),
+        Counter(f.verdict_origin or "none" for f in facts),
     )
     manifest = {
         **result.summary(),

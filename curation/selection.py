@@ -12,7 +12,8 @@
 - **Left out**, one reason per record (the first that applies):
   ``no_text`` / ``no_task`` (missing parts), ``duplicate`` (named by the dedup
   audit, with the record kept in its place), ``invalid``, ``unverified``,
-  ``undecided``, ``failed`` (SFT side); ``no_verifier``, ``no_pass_rate``,
+  ``undecided``, ``failed``, ``imported_verdict`` (a success only the source vouches for: aceforge
+  never re-checked it; ``accept_imported_verdicts`` lets it in) (SFT side); ``no_verifier``, ``no_pass_rate``,
   ``always_solved`` (p = 1), ``never_solved`` (p = 0) (RL side); and
   ``outside_budget`` for candidates the budget had no room for.
 
@@ -60,9 +61,12 @@ def missing_reason(f: RecordFacts) -> str | None:
     return None
 
 
-def sft_reason(f: RecordFacts) -> str | None:
+def sft_reason(f: RecordFacts, accept_imported: bool = False) -> str | None:
     """Why a record with a trajectory cannot be an SFT example (None: it can)."""
-    return missing_reason(f) or SFT_LEVEL_REASONS.get(f.accuracy.level)
+    reason = missing_reason(f) or SFT_LEVEL_REASONS.get(f.accuracy.level)
+    if reason is None and f.verdict_origin == "imported" and not accept_imported:
+        return "imported_verdict"
+    return reason
 
 
 def rl_reason(f: RecordFacts) -> str | None:
@@ -103,7 +107,7 @@ def select(facts: list[RecordFacts], signatures: Signatures, cfg: SelectConfig) 
     selection = Selection()
     sft_rows, rl_rows = [], []
     for i, f in enumerate(facts):
-        reason = rl_reason(f) if f.is_task else sft_reason(f)
+        reason = rl_reason(f) if f.is_task else sft_reason(f, cfg.accept_imported_verdicts)
         if reason is None:
             (rl_rows if f.is_task else sft_rows).append(i)
         else:

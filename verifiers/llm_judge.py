@@ -9,7 +9,7 @@ record and model give the same verdict).
 The model must answer with JSON ``{"score": 0..1, "reason": "..."}`` (a bare
 ``PASS``/``FAIL`` is accepted too). ``passed`` = score >= ``threshold``
 (``v.spec["judge"]["threshold"]``, default 0.5). Reason codes:
-``judge_failed``, ``judge_unparseable``, ``judge_error`` (the model raised or
+``judge_failed``, ``judge_unparseable``, ``judge_error`` (no verdict, passed None: the model raised or
 refused the request), ``judge_unavailable`` (no model given: no verdict).
 Evidence names the model (``evidence["model"]`` = the generator's model_id).
 """
@@ -84,18 +84,27 @@ class LLMJudge(RecordVerifier):
     def __init__(self, params: SamplingParams = JUDGE_PARAMS):
         self.params = params
 
+    def undecided(self, evidence: dict) -> VerifierResult:
+        """No judgement (the model raised or answered nothing): no verdict, so the chain stays undecided."""
+        return VerifierResult(
+            passed=None,
+            score=None,
+            reasons=["judge_error"],
+            evidence=evidence,
+            verifier=self.name,
+            version=self.version,
+        )
+
     def check(self, ctx: CheckContext) -> VerifierResult:
         options = ctx.spec.get("judge") if isinstance(ctx.spec.get("judge"), dict) else {}
         request = ChatRequest(messages=judge_messages(ctx.record, options.get("rubric", DEFAULT_RUBRIC)))
         model = {"model": ctx.model.model_id}
         try:
             answer = ctx.model.generate([request], self.params)[0]
-        except Exception as exc:  # any backend failure is a failed judgement, not a crashed run
-            return self.result(False, reasons=["judge_error"], evidence={**model, "detail": _excerpt(exc)})
+        except Exception as exc:  # a backend failure is no judgement at all: undecided, never a failed trajectory
+            return self.undecided({**model, "detail": _excerpt(exc)})
         if answer.error is not None or not answer.completions:
-            return self.result(
-                False, reasons=["judge_error"], evidence={**model, "detail": answer.error or "no completion"}
-            )
+            return self.undecided({**model, "detail": answer.error or "no completion"})
         text = answer.texts[0]
         verdict = parse_verdict(text)
         if verdict is None:

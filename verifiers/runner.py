@@ -38,6 +38,9 @@ about a stage:
   chain stops undecided.
 - A stage that needs a model (the costly kind) runs only when every earlier
   stage passed: no model call is spent on a trajectory already rejected.
+- A stage that had what it needs and still reached no verdict (a judge whose
+  backend failed: ``judge_error``) stops the chain undecided: an error is never
+  a pass, nor a failed trajectory.
 
 Provenance: the combined result's ``origin`` is ``computed`` (aceforge reached a verdict) or
 ``undecided`` (passed None: a judge error, a missing model or environment); a verdict that came with
@@ -147,8 +150,9 @@ def run_chain(chain: list[RecordVerifier], ctx: CheckContext) -> VerifierResult:
     for stage in chain:
         if stage.needs_model and any(r.passed is False for r in results):
             break  # the costly check is not spent on a trajectory already rejected
+        given = not stage.missing(ctx)
         results.append(_run_stage(stage, ctx))
-        if _stops_chain(stage, results[-1]):
+        if _stops_chain(stage, results[-1]) or (given and results[-1].passed is None):
             stopped = True
             break
     return combine(results, chain_version(chain), stopped)

@@ -26,9 +26,13 @@ TOOLS = [
 SHOP = Environment(kind="tool_world", name="shop", tools=TOOLS)
 
 
-def verdict(passed: bool | None, score: float | None = None) -> Verifier:
+def verdict(passed: bool | None, score: float | None = None, origin: str | None = "computed") -> Verifier:
+    """v as aceforge's chain leaves it (``origin`` computed, or undecided without a verdict); ``origin=None``:
+    as a converter imports it from the source."""
     result = VerifierResult(
-        passed=passed, score=score if score is not None else (None if passed is None else float(passed))
+        passed=passed,
+        score=score if score is not None else (None if passed is None else float(passed)),
+        origin=("undecided" if passed is None else origin) if origin else None,
     )
     return Verifier(kind="constraints", result=result)
 

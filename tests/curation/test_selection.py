@@ -72,6 +72,19 @@ def test_select_takes_verified_successes_for_sft_frontier_tasks_for_rl_and_says_
     assert len(selection.sft) + len(selection.rl) + len(selection.left_out) == len(records)
 
 
+def test_a_success_only_its_source_vouches_for_stays_out_of_sft_unless_accepted():
+    imported = trajectory_record("imported", order_id="W1")
+    imported.verifier.result.origin = None  # as a converter stores a source's own reward
+    records = [imported, trajectory_record("computed", order_id="W2")]
+    facts = [facts_of(r) for r in records]
+    assert [f.verdict_origin for f in facts] == ["imported", "computed"]
+    selection = select(facts, embeddings_for(facts), SelectConfig(budget=10))
+    assert [facts[i].id for i in selection.sft] == ["computed"]
+    assert [(row.id, row.reason) for row in selection.left_out] == [("imported", "imported_verdict")]
+    accepting = select(facts, embeddings_for(facts), SelectConfig(budget=10, accept_imported_verdicts=True))
+    assert sorted(facts[i].id for i in accepting.sft) == ["computed", "imported"]
+
+
 def test_the_whole_chain_on_files_counts_every_record_once(tmp_path):
     frontier = task_record("t-frontier", order_id="W1")
     solved = task_record(

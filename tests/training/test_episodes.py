@@ -52,6 +52,8 @@ def test_an_oracle_episode_is_trained_on_its_turns_only_and_rewarded_by_the_veri
     _, email, order_id = RETAIL_CANCEL
     turns = [
         _call("find_user_id_by_email", {"email": email}),
+        # The policy's confirmation: the order and the money the cancellation refunds (the order's total).
+        f"I will cancel order {order_id} (no longer needed) and refund $395.57. Shall I proceed?",
         _call("cancel_pending_order", {"order_id": order_id, "reason": "no longer needed"}),
         "Your order is cancelled.",
     ]
@@ -72,7 +74,8 @@ def test_an_oracle_episode_is_trained_on_its_turns_only_and_rewarded_by_the_veri
         returned[0]
         == "\n<|im_start|>user\n<tool_response>\numar_xu_3769\n</tool_response><|im_end|>\n<|im_start|>assistant\n"
     )
-    assert returned[1].startswith("\n<|im_start|>user\n<tool_response>\n{") and '"status":"cancelled"' in returned[1]
+    assert returned[1] == "\n<|im_start|>user\nYes, please go ahead.<|im_end|>\n<|im_start|>assistant\n"
+    assert returned[2].startswith("\n<|im_start|>user\n<tool_response>\n{") and '"status":"cancelled"' in returned[2]
     # The policy saw, before each turn, exactly the chat template's rendering of the conversation so far.
     prompt_text = smol_tokenizer.decode(episode.prompt_ids)
     assert prompt_text.endswith("Hi! I want to cancel my pending order #R2119897.<|im_end|>\n<|im_start|>assistant\n")

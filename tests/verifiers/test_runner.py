@@ -177,3 +177,11 @@ def test_apply_verification_fills_v_and_leaves_the_input_alone():
     assert record.verifier.result is None
     unverifiable = bank_record(good_trajectory(), kind="none")
     assert apply_verification(unverifiable, bank_factory) is unverifiable
+
+
+def test_a_judge_whose_backend_fails_leaves_the_verdict_undecided_never_failed():
+    record = bank_record(good_trajectory(), GOAL, spec={"judge": True})
+    verdict = verify_record(record, bank_factory, ScriptedModel(raises=ConnectionError("server down")))
+    assert (verdict.passed, verdict.score, verdict.origin) == (None, None, "undecided")
+    assert verdict.reasons == ["judge_error"]
+    assert verdict.provenance == "undecided"

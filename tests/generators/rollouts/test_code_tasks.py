@@ -89,4 +89,4 @@ def test_a_run_counts_add_up_and_kept_tasks_roll_out_and_pass():
     # the task contract: an oracle rollout submits the reference, and the unit tests pass
     rollouts = list(run_rollouts(run.records, RolloutConfig(k=1), None, "code_rollouts"))
     result = rollouts[0].verifier.result
-    assert result.passed is True and result.version == "structure@1+replay@1+unit_tests@1"
+    assert result.passed is True and result.version == "structure@1+replay@1+unit_tests@2"

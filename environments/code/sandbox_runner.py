@@ -46,7 +46,7 @@ NETWORK_EVENTS = frozenset(
         "socket.getnameinfo",
     }
 )
-# libc functions that make processes (or any system call): a call through ctypes is refused and recorded.
+# libc functions that make processes (or any system call): looking one up through ctypes is refused and recorded.
 PROCESS_SYMBOLS = ("fork", "vfork", "_Fork", "__fork", "clone", "clone3", "execve", "execv", "execvp", "execvpe")
 PROCESS_SYMBOLS += ("fexecve", "posix_spawn", "posix_spawnp", "system", "popen", "daemon", "syscall")
 # Audit events whose path arguments (by position) are written to.
@@ -167,24 +167,8 @@ def _own_processes():
     return max(count, 1)
 
 
-def process_functions():
-    """Addresses of libc's process-making functions, resolved before user code can interfere."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None)
-    except (ImportError, OSError):
-        return {}
-    found = {}
-    for name in PROCESS_SYMBOLS:
-        with contextlib.suppress(AttributeError):
-            found[ctypes.cast(getattr(libc, name), ctypes.c_void_p).value] = name
-    return found
-
-
 def make_hook(workdir, allow_spawn, record):
     root = os.path.realpath(workdir)
-    libc_process = {} if allow_spawn else process_functions()
 
     def inside(path):
         if isinstance(path, int):
@@ -206,8 +190,8 @@ def make_hook(workdir, allow_spawn, record):
                     record("write_denied", f"{event} {args[i]!r}")
         elif event in SPAWN_EVENTS and not allow_spawn:
             record("process_limit", event)
-        elif event == "ctypes.call_function" and args[0] in libc_process:
-            record("process_limit", f"ctypes {libc_process[args[0]]}")
+        elif event in ("ctypes.dlsym", "ctypes.dlsym/handle") and args[1] in PROCESS_SYMBOLS and not allow_spawn:
+            record("process_limit", f"ctypes {args[1]}")  # looking the function up is refused, so is the call
         elif event in NETWORK_EVENTS:
             record("network_denied", f"{event} {args[1:2]!r}" if len(args) > 1 else event)
 

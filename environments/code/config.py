@@ -76,14 +76,15 @@ def sandbox_config() -> SandboxConfig:
     """The operator's configuration: the YAML named by ``$ACEFORGE_SANDBOX_CONFIG``, else the defaults."""
     path = os.environ.get(CONFIG_ENV)
     if not path:
-        return _load(None, 0)
+        return _load(None, (0, 0))
     try:
-        version = os.stat(path).st_mtime_ns
+        found = os.stat(path)
+        version = (found.st_mtime_ns, found.st_size)
     except OSError:
-        version = 0  # unreadable: load() names the file in its error
+        version = (0, 0)  # unreadable: load() names the file in its error
     return _load(path, version)
 
 
 @lru_cache(maxsize=4)
-def _load(path: str | None, version: int) -> SandboxConfig:
+def _load(path: str | None, version: tuple[int, int]) -> SandboxConfig:
     return SandboxConfig.load(path)

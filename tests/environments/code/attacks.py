@@ -9,7 +9,9 @@ reads its JSON from stdout.
 from __future__ import annotations
 
 import json
+import socket
 import sys
+import threading
 
 from environments.code.config import SandboxLimits
 from environments.code.sandbox import run_python
@@ -50,6 +52,31 @@ PROBE_SECRETS = (
     "        try:\n            print(open(f'/proc/{pid}/environ', 'rb').read())\n"
     "        except OSError as exc:\n            print(pid, exc.strerror)\n"
 )
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that counts the connections it accepts."""
+
+    def __init__(self):
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(0.2)
+        self.port, self.accepted, self.stopped = self.sock.getsockname()[1], 0, False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stopped:
+            try:
+                conn, _ = self.sock.accept()
+                self.accepted += 1
+                conn.close()
+            except TimeoutError:
+                continue
+
+    def close(self):
+        self.stopped = True
+        self.thread.join()
+        self.sock.close()
 
 
 def connect_code(port: int) -> str:

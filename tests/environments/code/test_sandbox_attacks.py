@@ -10,50 +10,23 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import stat
 import subprocess
 import sys
 import tempfile
-import threading
 import uuid
 from pathlib import Path
 
 import pydantic
 import pytest
 
-from tests.environments.code.attacks import run_attacks
+from tests.environments.code.attacks import Listener, run_attacks
 
 ROOT = Path(__file__).resolve().parents[3]
 AS_ROOT = os.geteuid() == 0
 NOBODY = 65534
 TOKEN = f"hf_secret_{uuid.uuid4().hex}"
 SECRET_ENV = f"aceforge-test-secret-{uuid.uuid4().hex}"
-
-
-class Listener:
-    """A TCP listener on 127.0.0.1 that counts the connections it accepts."""
-
-    def __init__(self):
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.sock.settimeout(0.2)
-        self.port, self.accepted, self.stopped = self.sock.getsockname()[1], 0, False
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self):
-        while not self.stopped:
-            try:
-                conn, _ = self.sock.accept()
-                self.accepted += 1
-                conn.close()
-            except TimeoutError:
-                continue
-
-    def close(self):
-        self.stopped = True
-        self.thread.join()
-        self.sock.close()
 
 
 def _readable_by_anyone(path: Path) -> bool:

@@ -1,4 +1,4 @@
-"""The `code` environment: Python function tasks with hidden tests, run in a subprocess sandbox."""
+"""The `code` environment: Python function tasks with hidden tests, run in a bubblewrap sandbox."""
 
 from environments.code.config import SandboxConfig, SandboxLimits, sandbox_config
 from environments.code.env import CodeEnvironment

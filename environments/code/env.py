@@ -37,7 +37,7 @@ POLICY = (
 
 
 class CodeEnvironment(ToolEnvironment):
-    """Python function tasks with hidden unit tests, run in a subprocess sandbox."""
+    """Python function tasks with hidden unit tests, run in a bubblewrap sandbox."""
 
     name = "code"
     policy = POLICY

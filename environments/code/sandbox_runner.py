@@ -325,8 +325,9 @@ def run_harness(cfg, emit, record):
         try:
             exec(compile(test, f"<test {index}>", "exec"), ns)
             emit(event="test", index=index, passed=True)
-        except MemoryError:
+        except MemoryError:  # raised here or, through the proxy, in the solution
             emit(event="test", index=index, passed=False, error="MemoryError")
+            emit(event="error", kind="memory_limit", detail=f"test {index}")
         except BaseException as exc:
             emit(event="test", index=index, passed=False, error=f"{type(exc).__name__}: {exc}"[:300])
 

@@ -66,6 +66,9 @@ def test_a_fork_loop_through_libc_is_capped_and_swept():
 def test_a_huge_allocation_hits_the_memory_limit():
     result = run_python("blob = bytearray(8 * 1024 ** 3)\n", limits=SandboxLimits(memory_mb=256))
     assert result.status == "memory_limit"
+    grows = "def f():\n    return len(bytearray(8 * 1024 ** 3))\n"
+    result = run_python(grows, ["assert f() == 0"], "f", limits=SandboxLimits(memory_mb=256))
+    assert (result.status, result.test_results[0]["error"]) == ("memory_limit", "MemoryError")
 
 
 def test_a_write_outside_the_work_directory_is_denied(tmp_path):
@@ -151,3 +154,21 @@ def test_without_bubblewrap_code_is_refused_unless_the_operator_allows_it(monkey
     monkeypatch.setenv("ACEFORGE_SANDBOX_CONFIG", str(config))
     result = run_python("print(1)", ["assert True"])
     assert (result.status, result.stdout, result.isolation["mode"]) == ("ok", "1\n", "unisolated")
+
+
+def test_tests_see_plain_values_exceptions_and_in_place_changes_of_the_solution():
+    code = (
+        "def sort_in_place(items):\n    items.sort()\n"
+        "def parse(text):\n    return int(text)\n"
+        "def pair(a):\n    return (a, {a: [a]}, {a}, b'x', 1.5)\n"
+        "def lazy():\n    return (i for i in range(3))\n"
+    )
+    tests = [
+        "xs = [3, 1, 2]\nsort_in_place(xs)\nassert xs == [1, 2, 3]",
+        "try:\n    parse('x')\nexcept ValueError:\n    pass\nelse:\n    raise AssertionError",
+        "assert pair(2) == (2, {2: [2]}, {2}, b'x', 1.5)",
+        "assert list(lazy()) == [0, 1, 2]",
+    ]
+    result = run_python(code, tests, "sort_in_place", limits=FAST)
+    assert [t["passed"] for t in result.test_results] == [True, True, True, False]
+    assert result.test_results[3]["error"] == "TypeError: a generator cannot be sent between the solution and the tests"

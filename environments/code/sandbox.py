@@ -142,8 +142,8 @@ def run_python(
 
 def _run(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path) -> SandboxResult:
     serve = bool(job["tests"])
-    calls_r, calls_w = os.pipe() if serve else (-1, -1)
-    replies_r, replies_w = os.pipe() if serve else (-1, -1)
+    ends = [*os.pipe(), *os.pipe()] if serve else [-1, -1, -1, -1]
+    calls_r, calls_w, replies_r, replies_w = ends  # harness -> solution calls; solution -> harness replies
     processes: list[_Process] = []
     started = time.monotonic()
     timed_out = False
@@ -155,10 +155,7 @@ def _run(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path) 
             harness_job = {"role": "harness", "tests": job["tests"], "setup": job["setup"]}
             harness_job.update(calls_fd=calls_w, replies_fd=replies_r)
             processes.append(_start(harness_job, limits, isolation, private, (calls_w, replies_r)))
-        for fd in (calls_r, calls_w, replies_r, replies_w):
-            if fd >= 0:
-                os.close(fd)
-        calls_r = calls_w = replies_r = replies_w = -1
+        _close(ends)  # only the children hold the pipes now: one side's exit is the other's end of file
         deadline = started + limits.wall_s
         for p in reversed(processes):  # the harness first: the solution ends when the harness hangs up
             try:
@@ -168,13 +165,18 @@ def _run(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path) 
                 break
         result = _collect(processes, limits, isolation, timed_out, len(job["tests"]))
     finally:
-        for fd in (calls_r, calls_w, replies_r, replies_w):
-            if fd >= 0:
-                os.close(fd)
+        _close(ends)
         for p in processes:
             _stop(p)
     result.wall_s = round(time.monotonic() - started, 4)
     return result
+
+
+def _close(fds: list[int]) -> None:
+    for i, fd in enumerate(fds):
+        if fd >= 0:
+            os.close(fd)
+            fds[i] = -1
 
 
 def _start(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path, fds: tuple[int, ...]) -> _Process:

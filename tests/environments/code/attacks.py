@@ -128,6 +128,19 @@ for path in (b"/usr/aceforge-escape", b"/escape", b"/task/../escape"):
     print(path.decode(), fd, os.strerror(ctypes.get_errno()))
 """
 FORK_BOMB = "import os\nfor _ in range(100):\n    os.fork()\n"
+FORK_COUNT = """
+import os, time
+children = 0
+for _ in range(100):
+    try:
+        if os.fork() == 0:
+            time.sleep(30)
+            os._exit(0)
+        children += 1
+    except OSError:
+        pass
+print(children)
+"""
 CTYPES_FORKS = """
 import ctypes
 libc = ctypes.CDLL(None)
@@ -154,6 +167,7 @@ def run_attacks(home: str, port: int, marker: str) -> dict[str, dict]:
         "host_writes": run_python(HOST_WRITES, limits=fast),
         "fork_bomb": run_python(FORK_BOMB, limits=fast),
         "ctypes_forks": run_python(CTYPES_FORKS, limits=fast),
+        "fork_count": run_python(FORK_COUNT, limits=SandboxLimits(wall_s=10.0, cpu_s=3, max_processes=4)),
         "setsid": run_python(setsid_code(marker), limits=SandboxLimits(wall_s=10.0, cpu_s=3, max_processes=4)),
         "disk": run_python(DISK_FILL, limits=SandboxLimits(wall_s=20.0, cpu_s=10, disk_mb=8, file_size_mb=64)),
     }

@@ -137,6 +137,7 @@ def test_process_creation_is_refused_and_recorded(attacked):
     assert ctypes_forks["status"] == "process_limit"  # issue 20: not `ok` with nothing recorded
     assert [v["detail"] for v in ctypes_forks["violations"]] == ["ctypes fork", "ctypes fork", "ctypes syscall"]
     assert ctypes_forks["stdout"].count("refused") == 3
+    assert results["fork_count"]["stdout"] == "3\n"  # max_processes=4: the solution and 3 children, of 100 tried
 
 
 def test_a_setsid_grandchild_dies_with_the_sandbox(attacked):

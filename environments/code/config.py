@@ -28,9 +28,9 @@ CONFIG_ENV = "ACEFORGE_SANDBOX_CONFIG"
 class SandboxLimits(StageConfig):
     """The walls of one sandbox run."""
 
-    wall_s: float = Field(10.0, gt=0)
+    wall_s: float = Field(5.0, gt=0)
     """Wall-clock seconds for one run (solution and tests together); then every process of the run is killed."""
-    cpu_s: int = Field(5, ge=1)
+    cpu_s: int = Field(3, ge=1)
     """CPU seconds for each process of the run (RLIMIT_CPU)."""
     memory_mb: int = Field(512, ge=32)
     """Address space of each process, MiB (RLIMIT_AS)."""
@@ -65,7 +65,7 @@ class SandboxConfig(StageConfig):
 
     limits: SandboxLimits = SandboxLimits()
     """The walls of every run; a record may ask for lower ones, never higher."""
-    record_budget_s: float = Field(30.0, gt=0)
+    record_budget_s: float = Field(15.0, gt=0)
     """Sandbox seconds one episode may spend in ``run_python`` calls (replay included); later calls are refused."""
     allow_unisolated: bool = False
     """Run code without bubblewrap (resource limits and the audit hook only) when bubblewrap is missing or

@@ -21,7 +21,7 @@ def test_the_operator_sets_the_limits_in_yaml_and_unknown_keys_fail(monkeypatch,
     path.write_text("limits:\n  wall_s: 2\nrecord_budget_s: 4\n")
     monkeypatch.setenv("ACEFORGE_SANDBOX_CONFIG", str(path))
     config = sandbox_config()
-    assert (config.limits.wall_s, config.limits.cpu_s, config.record_budget_s) == (2.0, 5, 4.0)
+    assert (config.limits.wall_s, config.limits.cpu_s, config.record_budget_s) == (2.0, 3, 4.0)
     path.write_text("limits:\n  network: true\n")
     with pytest.raises(ConfigError, match="network"):
         sandbox_config()

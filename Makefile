@@ -4,9 +4,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install lint browser run test
+.PHONY: install lint browser bubblewrap run test
 
-install: $(STAMP)
+install: $(STAMP) bubblewrap
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -31,6 +31,13 @@ browser:
 	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
 	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	else echo "chromium/chromium-driver missing and not root: the browser test will be skipped"; fi
+
+# The code sandbox runs untrusted code under Debian's bubblewrap and refuses to run it without; installed once
+# where missing (needs root, as CI has).
+bubblewrap:
+	@if command -v bwrap >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+	else echo "bubblewrap (bwrap) missing and not root: the code sandbox will refuse to run code"; fi
 
 test: install lint browser
 	$(VENV)/bin/python -m pytest

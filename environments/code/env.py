@@ -6,6 +6,12 @@ status and output; the hidden tests are never run here) and ``submit_solution``
 checks). The state is ``{"task_id", "submission", "submissions"}``, so replay
 and state hashes work as in the tool worlds. A record names its task with
 ``E.sandbox["env_params"] = {"task_id": ...}``.
+
+Sandbox limits and the episode's time budget are the operator's
+(environments/code/config.py), never a record's: ``env_params`` name the task
+and nothing else. Once ``record_budget_s`` of sandbox time is spent,
+``run_python`` answers ``budget_exhausted`` without running, so a replayed
+record of many slow calls costs at most one budget plus one wall limit.
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from environments.base import ToolEnvironment, ToolResult
-from environments.code.sandbox import SandboxLimits, run_python
+from environments.code.config import sandbox_config
+from environments.code.sandbox import run_python
 from schemas.record import Tool
 
 CODE_PARAMS = {
@@ -30,7 +37,7 @@ POLICY = (
 
 
 class CodeEnvironment(ToolEnvironment):
-    """Python function tasks with hidden unit tests, run in a subprocess sandbox."""
+    """Python function tasks with hidden unit tests, run in a bubblewrap sandbox."""
 
     name = "code"
     policy = POLICY
@@ -40,11 +47,11 @@ class CodeEnvironment(ToolEnvironment):
         task_id: str = "task",
         seed: int = 0,
         state: dict[str, Any] | None = None,
-        limits: SandboxLimits | None = None,
     ):
         # The environment never sees the hidden tests: they live in q, for the verifier only.
         self.task_id = task_id
-        self.limits = limits or SandboxLimits(wall_s=5.0, cpu_s=3)
+        config = sandbox_config()
+        self.limits, self.budget_left_s = config.limits, config.record_budget_s
         self.reset(seed=seed, state=state)
 
     def reset(self, seed: int | None = None, state: dict[str, Any] | None = None) -> None:
@@ -78,7 +85,11 @@ class CodeEnvironment(ToolEnvironment):
         if name == "submit_solution":
             self._state = {**self._state, "submission": code, "submissions": self._state["submissions"] + 1}
             return ToolResult(ok=True, content="submitted")
-        result = run_python(code, limits=self.limits)
+        if self.budget_left_s <= 0:
+            return ToolResult(ok=True, content={"status": "budget_exhausted", "stdout": "", "stderr": ""})
+        limits = self.limits.model_copy(update={"wall_s": min(self.limits.wall_s, self.budget_left_s)})
+        result = run_python(code, limits=limits)
+        self.budget_left_s -= result.wall_s
         return ToolResult(ok=True, content={"status": result.status, "stdout": result.stdout, "stderr": result.stderr})
 
     def state(self) -> dict[str, Any]:

@@ -1,15 +1,25 @@
-"""Run untrusted Python in a subprocess sandbox and report what happened with a reason code.
+"""Run untrusted Python in a sandbox and report what happened with a reason code.
 
-Walls (kernel): wall-clock timeout with the whole process group killed, CPU
-time (RLIMIT_CPU), address space (RLIMIT_AS), file size, open files, and, when
-the caller is root, a private unused uid so that RLIMIT_NPROC binds and every
-leftover process of that uid can be swept after the run, plus a private mount
-namespace where every mount but the work directory is read-only; a new
-network namespace (loopback only) where the platform allows it; a fresh
-temporary directory as cwd, the only writable place. Reporting (audit hook in the child, sandbox_runner.py):
-writes outside that directory, process creation and network calls are refused
-and recorded. The design contains accidents and misbehaviour of generated
-code; it is not a defence against code crafted to forge its own test report.
+Two sandboxed processes per run with tests (sandbox_runner.py): the
+*solution* runs the untrusted code and answers calls to its functions; the
+*harness*, a separate process in its own sandbox, runs the hidden tests
+against proxies of those functions, on plain data. Test results are read only
+from the harness's own descriptor, which the solution never has, so code
+under test cannot forge its report: it can only return values. Without tests
+(the agent's ``run_python`` tool) the solution runs alone.
+
+Walls (isolation.py): bubblewrap namespaces (no network, read-only
+filesystem but the size-limited task folder, no /etc or home folders, every
+process killed with the sandbox), kernel resource limits (CPU, address
+space, processes, file size, open files) and a wall-clock timeout. When no
+isolation can be had, code is refused (status ``sandbox_error``) unless the
+operator allows running without it (environments/code/config.py). The
+limits are the operator's; a record can only ask for lower ones.
+
+What comes back is bounded and scrubbed (``scrub``): output excerpts of
+``OUTPUT_EXCERPT`` characters, absolute paths outside the task folder
+replaced by ``<path>``, so evidence that is exported names nothing of the
+machine it ran on.
 
 Status codes (``SandboxResult.status``), most serious first:
 ``timeout`` (wall or CPU), ``memory_limit``, ``process_limit``,
@@ -22,12 +32,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
+import re
 import shutil
 import signal
-import stat
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
@@ -35,6 +43,17 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+
+from environments.code.config import SandboxLimits, sandbox_config
+from environments.code.isolation import (
+    CHILD_ENV,
+    Isolation,
+    SandboxUnavailable,
+    choose_isolation,
+    private_uid,
+    uid_pids,
+    user_kwargs,
+)
 
 RUNNER_SOURCE = (Path(__file__).with_name("sandbox_runner.py")).read_text()
 STATUS_ORDER = (
@@ -53,19 +72,10 @@ STATUS_ORDER = (
     "ok",
 )
 OUTPUT_EXCERPT = 4000
-PRIVATE_UID_BASE = 200_000
-PRIVATE_UID_SPAN = 100_000
-
-
-@dataclass(frozen=True)
-class SandboxLimits:
-    wall_s: float = 10.0
-    cpu_s: int = 5
-    memory_mb: int = 512
-    max_processes: int = 1  # 1: the runner alone, no child processes
-    file_size_mb: int = 16
-    open_files: int = 64
-    network: bool = False
+DETAIL_EXCERPT = 300
+MAX_ENTRIES = 20  # violations, errors
+KILLED = {-signal.SIGXCPU, -signal.SIGKILL, 128 + signal.SIGXCPU, 128 + signal.SIGKILL}  # bwrap adds 128
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.~-])/[\w.~+-][^\s'\"`:,;()<>\[\]{}|]*")
 
 
 @dataclass
@@ -90,108 +100,171 @@ class SandboxResult:
         return asdict(self)
 
 
+@dataclass
+class _Process:
+    role: str
+    proc: subprocess.Popen
+    uid: int | None
+    events: Any  # the open events file
+    stdout: Any
+    stderr: Any
+    workdir: str | None  # a real folder to remove afterwards (unisolated runs only)
+
+
 def run_python(
     code: str,
     tests: list[str] | tuple[str, ...] = (),
     entry_point: str | None = None,
     setup: str = "",
-    limits: SandboxLimits = SandboxLimits(),
+    limits: SandboxLimits | None = None,
 ) -> SandboxResult:
-    """Run ``code`` (then each hidden test, if any) in a fresh sandbox; never raises for bad code."""
-    workdir = Path(tempfile.mkdtemp(prefix="aceforge-sbx-"))
-    private = Path(tempfile.mkdtemp(prefix="aceforge-sbx-io-"))  # 0700: the child only gets descriptors
-    uid = _private_uid() if os.geteuid() == 0 else None
+    """Run ``code`` (then each hidden test, if any) in a fresh sandbox; never raises for bad code.
+
+    ``limits`` defaults to the operator's (``sandbox_config().limits``); callers pass lower ones only.
+    """
+    config = sandbox_config()
+    limits = limits or config.limits
     try:
-        if uid is not None:
-            os.chown(workdir, uid, uid)
-        payload = {
-            "code": code,
-            "tests": list(tests),
-            "entry_point": entry_point,
-            "setup": setup,
-            "limits": asdict(limits),
-            "uid": uid,
-        }
-        return _launch(payload, workdir, private, uid, limits)
-    except OSError as exc:
+        isolation = choose_isolation(config.allow_unisolated)
+    except SandboxUnavailable as exc:
         return SandboxResult(
             status="sandbox_error", errors=[{"kind": "sandbox_error", "detail": str(exc)}], tests_total=len(tests)
         )
-    finally:
-        if uid is not None:
-            _kill_uid(uid)
-        shutil.rmtree(workdir, ignore_errors=True)
-        shutil.rmtree(private, ignore_errors=True)
+    job = {"code": code, "tests": list(tests), "entry_point": entry_point, "setup": setup}
+    with tempfile.TemporaryDirectory(prefix="aceforge-sbx-io-") as private:  # 0700: children get descriptors only
+        try:
+            return _run(job, limits, isolation, Path(private))
+        except OSError as exc:
+            return SandboxResult(
+                status="sandbox_error", errors=[{"kind": "sandbox_error", "detail": str(exc)}], tests_total=len(tests)
+            )
 
 
-def _launch(payload: dict, workdir: Path, private: Path, uid: int | None, limits: SandboxLimits) -> SandboxResult:
-    files = {name: open(private / name, "w+b") for name in ("stdout", "stderr", "events")}  # noqa: SIM115  closed in finally
-    python = _sandbox_python(uid is not None)
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "LANG": "C.UTF-8",
-        "PYTHONHASHSEED": "0",
-        "HOME": str(workdir),
-        "TMPDIR": str(workdir),
-    }
+def _run(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path) -> SandboxResult:
+    serve = bool(job["tests"])
+    ends = [*os.pipe(), *os.pipe()] if serve else [-1, -1, -1, -1]
+    calls_r, calls_w, replies_r, replies_w = ends  # harness -> solution calls; solution -> harness replies
+    processes: list[_Process] = []
     started = time.monotonic()
     timed_out = False
     try:
-        events_fd = files["events"].fileno()
-        payload["result_fd"] = events_fd
-        proc = subprocess.Popen(
-            [python, "-I", "-S", "-B", "-c", RUNNER_SOURCE],
-            stdin=subprocess.PIPE,
-            stdout=files["stdout"],
-            stderr=files["stderr"],
-            cwd=workdir,
-            env=env,
-            start_new_session=True,
-            pass_fds=(events_fd,),
-        )
-        try:
-            proc.communicate(orjson.dumps(payload), timeout=limits.wall_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        _kill_group(proc.pid)
-        proc.wait()
-        outputs = {name: _read_excerpt(f) for name, f in files.items() if name != "events"}
-        size_cap = limits.file_size_mb * 1024 * 1024
-        output_full = any(os.fstat(files[name].fileno()).st_size >= size_cap for name in ("stdout", "stderr"))
-        files["events"].seek(0)
-        events = [_parse_event(line) for line in files["events"].read().splitlines() if line.strip()]
+        solution_job = {"role": "solution", "code": job["code"], "entry_point": job["entry_point"], "serve": serve}
+        solution_job.update(calls_fd=calls_r, replies_fd=replies_w, max_processes=limits.max_processes)
+        processes.append(_start(solution_job, limits, isolation, private, (calls_r, replies_w)))
+        if serve:
+            harness_job = {"role": "harness", "tests": job["tests"], "setup": job["setup"]}
+            harness_job.update(calls_fd=calls_w, replies_fd=replies_r)
+            processes.append(_start(harness_job, limits, isolation, private, (calls_w, replies_r)))
+        _close(ends)  # only the children hold the pipes now: one side's exit is the other's end of file
+        deadline = started + limits.wall_s
+        for p in reversed(processes):  # the harness first: the solution ends when the harness hangs up
+            try:
+                p.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                break
+        result = _collect(processes, limits, isolation, timed_out, len(job["tests"]))
     finally:
-        for f in files.values():
-            f.close()
-    result = _interpret(events, proc.returncode, timed_out, len(payload["tests"]))
-    if output_full:  # the child hit RLIMIT_FSIZE on its own output
-        result.status = min(result.status, "output_limit", key=STATUS_ORDER.index)
-    result.stdout, result.stderr = outputs["stdout"], outputs["stderr"]
+        _close(ends)
+        for p in processes:
+            _stop(p)
     result.wall_s = round(time.monotonic() - started, 4)
     return result
 
 
-def _interpret(events: list[dict], returncode: int | None, timed_out: bool, n_tests: int) -> SandboxResult:
-    result = SandboxResult(status="ok", tests_total=n_tests, returncode=returncode)
+def _close(fds: list[int]) -> None:
+    for i, fd in enumerate(fds):
+        if fd >= 0:
+            os.close(fd)
+            fds[i] = -1
+
+
+def _start(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path, fds: tuple[int, ...]) -> _Process:
+    role = job["role"]
+    uid = private_uid() if os.geteuid() == 0 else None
+    files = {name: open(private / f"{role}.{name}", "w+b") for name in ("events", "stdout", "stderr")}  # noqa: SIM115
+    job_file = private / f"{role}.json"
+    job_file.write_bytes(orjson.dumps({**job, "limits": limits.model_dump(), "events_fd": files["events"].fileno()}))
+    workdir = isolation.workdir()
+    if workdir is None:  # unisolated: a real folder, the private uid's own
+        workdir = tempfile.mkdtemp(prefix=f"aceforge-sbx-{role}-")
+        if uid is not None:
+            os.chown(workdir, uid, uid)
+    with open(job_file, "rb") as stdin:
+        proc = subprocess.Popen(
+            isolation.argv(RUNNER_SOURCE, limits.disk_mb),
+            stdin=stdin,
+            stdout=files["stdout"],
+            stderr=files["stderr"],
+            cwd=workdir if isolation.bwrap is None else "/",
+            env={**CHILD_ENV, "HOME": workdir, "TMPDIR": workdir},
+            start_new_session=True,
+            pass_fds=(files["events"].fileno(), *(fd for fd in fds if fd >= 0)),
+            **user_kwargs(uid),
+        )
+    own_folder = workdir if isolation.bwrap is None else None
+    return _Process(role, proc, uid, files["events"], files["stdout"], files["stderr"], own_folder)
+
+
+def _stop(p: _Process) -> None:
+    _stop_group(p)
+    if p.uid is not None:
+        _kill_uid(p.uid)
+    for f in (p.events, p.stdout, p.stderr):
+        f.close()
+    if p.workdir:
+        shutil.rmtree(p.workdir, ignore_errors=True)
+
+
+def _collect(
+    processes: list[_Process], limits: SandboxLimits, isolation: Isolation, timed_out: bool, n_tests: int
+) -> SandboxResult:
+    for p in processes:
+        _stop_group(p)
+    solution, harness = processes[0], (processes[1] if len(processes) > 1 else None)
+    workdir = isolation.workdir() or solution.workdir or ""
+    events = {p.role: _events(p.events) for p in processes}
+    result = _interpret(events, {p.role: p.proc.returncode for p in processes}, timed_out, n_tests)
+    size_cap = limits.file_size_mb * 1024 * 1024
+    if any(os.fstat(f.fileno()).st_size >= size_cap for f in (solution.stdout, solution.stderr)):
+        result.status = min(result.status, "output_limit", key=STATUS_ORDER.index)  # RLIMIT_FSIZE on its output
+    result.stdout = scrub(_read_excerpt(solution.stdout), workdir, OUTPUT_EXCERPT)
+    result.stderr = scrub(_read_excerpt(solution.stderr), workdir, OUTPUT_EXCERPT)
+    for entry in result.violations + result.errors:
+        entry["detail"] = scrub(str(entry.get("detail", "")), workdir, DETAIL_EXCERPT)
+    for test in result.test_results:
+        if "error" in test:
+            test["error"] = scrub(str(test["error"]), workdir, DETAIL_EXCERPT)
+    result.isolation.update(mode=isolation.mode, uid=solution.uid, harness=harness is not None)
+    return result
+
+
+def _stop_group(p: _Process) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(p.proc.pid, signal.SIGKILL)
+    p.proc.wait()
+
+
+def _interpret(events: dict[str, list[dict]], returncodes: dict[str, int], timed_out: bool, n_tests: int):
+    """The verdict: passes from the harness's events only; violations and errors from either process."""
+    result = SandboxResult(status="ok", tests_total=n_tests, returncode=returncodes["solution"])
     kinds: set[str] = set()
-    for event in events:
-        kind = event.get("event")
-        if kind == "setup":
-            result.isolation = {k: v for k, v in event.items() if k != "event"}
-        elif kind == "violation":
-            result.violations.append({"kind": event["kind"], "detail": event.get("detail", "")})
-            kinds.add(event["kind"])
-        elif kind == "error":
-            result.errors.append({"kind": event["kind"], "detail": event.get("detail", "")})
-            kinds.add(event["kind"])
-        elif kind == "test":
-            result.test_results.append({k: v for k, v in event.items() if k != "event"})
-    result.tests_passed = sum(1 for t in result.test_results if t.get("passed"))
-    cpu_killed = returncode in (-signal.SIGXCPU, -signal.SIGKILL) and not timed_out
+    for role, role_events in events.items():
+        for event in role_events:
+            kind = event.get("event")
+            if kind in ("violation", "error") and isinstance(event.get("kind"), str):
+                target = result.violations if kind == "violation" else result.errors
+                if len(target) < MAX_ENTRIES:
+                    target.append({"kind": event["kind"], "detail": event.get("detail", "")})
+                kinds.add(event["kind"] if event["kind"] in STATUS_ORDER else "crashed")
+            elif kind == "test" and role == "harness" and isinstance(event.get("index"), int):
+                result.test_results.append({k: v for k, v in event.items() if k in ("index", "passed", "error")})
+    result.tests_passed = len({t["index"] for t in result.test_results if t.get("passed") is True})
+    cpu_killed = any(code in KILLED for code in returncodes.values()) and not timed_out
     if timed_out or cpu_killed:
         kinds.add("timeout")
         result.isolation["limit_hit"] = "wall" if timed_out else "cpu"
-    if not any(e.get("event") == "done" for e in events) and not kinds:
+    if not kinds and not all(any(e.get("event") == "done" for e in evs) for evs in events.values()):
         kinds.add("crashed")
     if n_tests and result.tests_passed < n_tests:
         kinds.add("tests_failed")
@@ -199,12 +272,17 @@ def _interpret(events: list[dict], returncode: int | None, timed_out: bool, n_te
     return result
 
 
+def _events(f) -> list[dict]:
+    f.seek(0)
+    return [_parse_event(line) for line in f.read(4 * 1024 * 1024).splitlines() if line.strip()]
+
+
 def _parse_event(line: bytes) -> dict:
     try:
         event = orjson.loads(line)
         return event if isinstance(event, dict) else {}
     except orjson.JSONDecodeError:
-        return {}  # a line user code wrote into the descriptor: ignored, not trusted
+        return {}  # a line the process's own code wrote into its descriptor: ignored
 
 
 def _read_excerpt(f) -> str:
@@ -214,68 +292,26 @@ def _read_excerpt(f) -> str:
     return text + ("…" if len(data) > OUTPUT_EXCERPT else "")
 
 
-def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
+def scrub(text: str, workdir: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, every absolute path outside ``workdir`` replaced by ``<path>``."""
 
+    def redact(match: re.Match) -> str:
+        path = match.group(0)
+        inside = workdir and (path == workdir or path.startswith(workdir.rstrip("/") + "/"))
+        return path if inside or path == "/dev/null" else "<path>"
 
-def _uid_pids(uid: int) -> list[int]:
-    """Live (not zombie) processes whose real uid is ``uid``."""
-    pids = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/status", "rb") as f:
-                fields = dict(line.split(b":", 1) for line in f if line[:4] in (b"Stat", b"Uid:"))
-        except (OSError, ValueError):
-            continue
-        live = not fields.get(b"State", b"").strip().startswith((b"Z", b"X"))
-        if live and int(fields.get(b"Uid", b"-1 ").split()[0]) == uid:
-            pids.append(int(entry.name))
-    return pids
+    text = _ABSOLUTE_PATH.sub(redact, text)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _kill_uid(uid: int) -> None:
     """Kill whatever still runs as the private uid (a child that left the process group)."""
-    if not os.path.isdir("/proc"):
-        return
     deadline = time.monotonic() + 2.0
     while time.monotonic() < deadline:  # a process may fork between the scan and the kill
-        pids = _uid_pids(uid)
+        pids = uid_pids(uid)
         if not pids:
             return
         for pid in pids:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.005)
-
-
-def _private_uid() -> int:
-    while True:
-        uid = PRIVATE_UID_BASE + secrets.randbelow(PRIVATE_UID_SPAN)
-        if not _uid_pids(uid):
-            return uid
-
-
-def _world_accessible(path: str) -> bool:
-    """True when a process of any uid can reach and run ``path`` (every parent searchable)."""
-    p = Path(path)
-    if not p.exists() or not os.stat(p).st_mode & stat.S_IXOTH:
-        return False
-    return all(os.stat(parent).st_mode & stat.S_IXOTH for parent in p.parents)
-
-
-def _sandbox_python(dropping_privileges: bool) -> str:
-    """The interpreter for the child: the caller's own unless a private uid could not import its stdlib.
-
-    The child starts as root and drops to the private uid before running user
-    code, whose imports (``math`` is a shared library) must then still load.
-    """
-    if not dropping_privileges:
-        return sys.executable
-    candidates = [os.path.realpath(sys.executable), "/usr/bin/python3", "/usr/local/bin/python3"]
-    for candidate in candidates:
-        if _world_accessible(candidate):
-            return candidate
-    raise OSError("no Python interpreter reachable by an unprivileged uid")

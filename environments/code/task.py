@@ -6,7 +6,11 @@ A task is stored in an AgentRecord's q like this (see ``to_task``):
 - ``Task.expected_outputs``: ``{"entry_point", "signature", "tests", "test_setup"}``;
   ``tests`` are single assert statements (MBPP style), each one test, run in
   order in the namespace of the solution after ``test_setup``. They are hidden
-  from the agent: only the verifier reads them.
+  from the agent: only the verifier reads them. They run in a harness apart
+  from the solution (environments/code/sandbox.py), where the solution's
+  functions are proxies: arguments and results must be plain data (numbers,
+  strings, bytes, lists, tuples, dicts, sets); a generator or an instance of
+  the solution's own class does not cross, and the test fails.
 
 ``reference`` is a known-good solution, kept so that a task can be checked
 (its own tests must pass on it) and never shown to an agent.

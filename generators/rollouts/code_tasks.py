@@ -28,7 +28,7 @@ from typing import Any
 import jsonschema
 from pydantic import Field, ValidationError
 
-from environments.code import CodeEnvironment, CodeTask, SandboxLimits, run_python
+from environments.code import CodeEnvironment, CodeTask, SandboxLimits, run_python, sandbox_config
 from environments.record_env import to_record_environment
 from generators.config import BackendConfig
 from generators.rollouts.config import THROUGHPUT_AND_OUTPUT
@@ -231,7 +231,7 @@ def run_code_tasks(cfg: CodeTaskConfig, generator, dataset: str, on_progress=lam
         "config_hash": stable_id("synth code", cfg.model_dump(mode="json", exclude=THROUGHPUT_AND_OUTPUT)),
     }
     run, seen = CodeTaskRun(), set()
-    limits = SandboxLimits(wall_s=5.0, cpu_s=3)
+    limits = sandbox_config().limits
     for index, result in enumerate(results):
         text = completion_text(result)
         if text is None:

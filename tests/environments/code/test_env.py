@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from environments.code import EXAMPLE_TASKS, CodeEnvironment, CodeTask, example_task, run_python
+from environments.registry import get_environment
 
 
 @pytest.mark.parametrize("task", EXAMPLE_TASKS, ids=lambda t: t.id)
@@ -49,3 +50,17 @@ def test_reset_from_a_state_restores_it():
     assert fresh.state_hash() == env.state_hash()
     with pytest.raises(KeyError):
         example_task("no_such_task")
+
+
+def test_an_episode_of_slow_runs_stops_at_the_operators_budget(monkeypatch, tmp_path):
+    config = tmp_path / "sandbox.yaml"
+    config.write_text("limits:\n  wall_s: 1\nrecord_budget_s: 1.5\n")
+    monkeypatch.setenv("ACEFORGE_SANDBOX_CONFIG", str(config))
+    env = get_environment("code", task_id="is_balanced")  # as replay builds it
+    statuses = [env.call("run_python", {"code": "import time\ntime.sleep(100)"}).content["status"] for _ in range(6)]
+    assert statuses == ["timeout", "timeout"] + ["budget_exhausted"] * 4
+
+
+def test_a_record_cannot_pass_sandbox_limits_through_env_params():
+    with pytest.raises(TypeError, match="limits"):
+        get_environment("code", task_id="is_balanced", limits={"wall_s": 1000})

@@ -7,9 +7,9 @@ import socket
 import uuid
 from pathlib import Path
 
-import pytest
-
-from environments.code.sandbox import SandboxLimits, _uid_pids, run_python
+from environments.code.config import SandboxLimits
+from environments.code.isolation import uid_pids
+from environments.code.sandbox import run_python
 
 FAST = SandboxLimits(wall_s=5.0, cpu_s=2)
 AS_ROOT = os.geteuid() == 0
@@ -40,7 +40,7 @@ def test_a_sleeping_process_is_stopped_by_the_wall_clock_and_its_group_killed():
     assert result.status == "timeout"
     assert result.isolation["limit_hit"] == "wall"
     if AS_ROOT:
-        assert _uid_pids(result.isolation["uid"]) == []
+        assert uid_pids(result.isolation["uid"]) == []
 
 
 def test_a_fork_bomb_is_refused():
@@ -54,26 +54,28 @@ def test_subprocess_spawns_are_refused():
     assert run_python(code, limits=FAST).status == "process_limit"
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="RLIMIT_NPROC binds only under the private uid a root caller can use")
-def test_a_fork_loop_behind_the_audit_hook_is_capped_and_swept():
-    # libc's fork through ctypes passes the audit hook; RLIMIT_NPROC and the uid sweep are the walls.
+def test_a_fork_loop_through_libc_is_capped_and_swept():
+    # With children allowed the hook lets libc's fork through; RLIMIT_NPROC and the pid namespace are the walls.
     code = "import ctypes, time\nlibc = ctypes.CDLL(None)\nforks = [libc.fork() for _ in range(200)]\ntime.sleep(60)\n"
     result = run_python(code, limits=SandboxLimits(wall_s=2.0, cpu_s=2, max_processes=8))
     assert result.status == "timeout"
-    assert result.isolation["nproc_limit"] is True
-    assert _uid_pids(result.isolation["uid"]) == []
+    if AS_ROOT:
+        assert uid_pids(result.isolation["uid"]) == []
 
 
 def test_a_huge_allocation_hits_the_memory_limit():
     result = run_python("blob = bytearray(8 * 1024 ** 3)\n", limits=SandboxLimits(memory_mb=256))
     assert result.status == "memory_limit"
+    grows = "def f():\n    return len(bytearray(8 * 1024 ** 3))\n"
+    result = run_python(grows, ["assert f() == 0"], "f", limits=SandboxLimits(memory_mb=256))
+    assert (result.status, result.test_results[0]["error"]) == ("memory_limit", "MemoryError")
 
 
 def test_a_write_outside_the_work_directory_is_denied(tmp_path):
     target = tmp_path / "escaped.txt"
     result = run_python(f"open({str(target)!r}, 'w').write('x')\n", limits=FAST)
     assert result.status == "write_denied"
-    assert str(target) in result.violations[0]["detail"]
+    assert result.violations[0]["detail"] == "open '<path>'"  # evidence names no path outside the task folder
     assert not target.exists()
 
 
@@ -98,8 +100,6 @@ def test_a_network_connection_is_denied():
 
 def test_the_child_sees_only_loopback():
     result = run_python("import socket\nprint(sorted(name for _, name in socket.if_nameindex()))\n", limits=FAST)
-    if not result.isolation["net_isolated"]:
-        pytest.skip("this platform does not allow a new network namespace")
     assert result.stdout.strip() == "['lo']"
     assert len(socket.if_nameindex()) >= 1  # the caller's own network is untouched
 
@@ -130,28 +130,45 @@ def test_standard_library_imports_are_not_mistaken_for_writes():
     assert (result.status, result.violations) == ("ok", [])
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="a private mount namespace needs root")
 def test_a_write_through_libc_behind_the_audit_hook_hits_a_read_only_filesystem():
-    # ctypes passes the audit hook; in world-writable /tmp the read-only mount is the only wall.
+    # ctypes passes the audit hook: the read-only root and the absent host /tmp are the walls.
     target = Path("/tmp") / f"aceforge-escape-{uuid.uuid4().hex}.txt"
     code = (
-        f"import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
-        f"fd = libc.open({str(target).encode()!r}, os.O_CREAT | os.O_WRONLY, 0o644)\n"
-        f"print(fd, os.strerror(ctypes.get_errno()))\n"
+        "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        f"for path in ({str(target).encode()!r}, b'/escape.txt'):\n"
+        "    fd = libc.open(path, os.O_CREAT | os.O_WRONLY, 0o644)\n"
+        "    print(fd, os.strerror(ctypes.get_errno()))\n"
     )
     result = run_python(code, limits=FAST)
-    assert result.isolation["fs_readonly"] is True
-    assert result.stdout.strip() == "-1 Read-only file system"
+    assert result.stdout.splitlines() == ["-1 No such file or directory", "-1 Read-only file system"]
     assert not target.exists()
 
 
-def test_a_sandbox_that_cannot_start_reports_sandbox_error(monkeypatch):
-    from environments.code import sandbox
-
-    def no_interpreter(dropping_privileges: bool) -> str:
-        raise OSError("no Python interpreter reachable by an unprivileged uid")
-
-    monkeypatch.setattr(sandbox, "_sandbox_python", no_interpreter)
+def test_without_bubblewrap_code_is_refused_unless_the_operator_allows_it(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap on the PATH
     result = run_python("print(1)", ["assert True"])
     assert (result.status, result.tests_total) == ("sandbox_error", 1)
-    assert "no Python interpreter" in result.errors[0]["detail"]
+    assert result.errors[0]["detail"].startswith("bubblewrap (bwrap) is not installed: refusing to run untrusted code")
+    config = tmp_path / "sandbox.yaml"
+    config.write_text("allow_unisolated: true\n")
+    monkeypatch.setenv("ACEFORGE_SANDBOX_CONFIG", str(config))
+    result = run_python("print(1)", ["assert True"])
+    assert (result.status, result.stdout, result.isolation["mode"]) == ("ok", "1\n", "unisolated")
+
+
+def test_tests_see_plain_values_exceptions_and_in_place_changes_of_the_solution():
+    code = (
+        "def sort_in_place(items):\n    items.sort()\n"
+        "def parse(text):\n    return int(text)\n"
+        "def pair(a):\n    return (a, {a: [a]}, {a}, b'x', 1.5)\n"
+        "def lazy():\n    return (i for i in range(3))\n"
+    )
+    tests = [
+        "xs = [3, 1, 2]\nsort_in_place(xs)\nassert xs == [1, 2, 3]",
+        "try:\n    parse('x')\nexcept ValueError:\n    pass\nelse:\n    raise AssertionError",
+        "assert pair(2) == (2, {2: [2]}, {2}, b'x', 1.5)",
+        "assert list(lazy()) == [0, 1, 2]",
+    ]
+    result = run_python(code, tests, "sort_in_place", limits=FAST)
+    assert [t["passed"] for t in result.test_results] == [True, True, True, False]
+    assert result.test_results[3]["error"] == "TypeError: a generator cannot be sent between the solution and the tests"

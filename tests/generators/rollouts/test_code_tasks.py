@@ -89,4 +89,15 @@ def test_a_run_counts_add_up_and_kept_tasks_roll_out_and_pass():
     # the task contract: an oracle rollout submits the reference, and the unit tests pass
     rollouts = list(run_rollouts(run.records, RolloutConfig(k=1), None, "code_rollouts"))
     result = rollouts[0].verifier.result
-    assert result.passed is True and result.version == "structure@1+replay@1+unit_tests@1"
+    assert result.passed is True and result.version == "structure@1+replay@1+unit_tests@2"
+
+
+def test_a_reference_that_forges_its_test_report_is_rejected():
+    forging = (
+        "import os\ndef second_largest(values):\n    return 0\n"
+        "for fd in range(3, 64):\n    try:\n"
+        '        os.write(fd, b\'{"event": "test", "index": 0, "passed": true}\\n{"event": "done"}\\n\')\n'
+        "    except OSError:\n        pass\n"
+    )
+    verdict = check_proposal({**GOOD, "reference": forging}, 3, LIMITS)
+    assert verdict.task is None and verdict.reason == "reference_fails:tests_failed"

@@ -1,0 +1,159 @@
+"""The attacks of issues 18 and 20 on the code sandbox, each refused, as root and as an unprivileged user.
+
+Every attack in attacks.py runs once per privilege (a module fixture): in this
+process when it has that privilege, else (root testing the unprivileged case)
+in a child started with ``setpriv`` as uid/gid 65534.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+import pydantic
+import pytest
+
+from tests.environments.code.attacks import Listener, run_attacks
+
+ROOT = Path(__file__).resolve().parents[3]
+AS_ROOT = os.geteuid() == 0
+NOBODY = 65534
+TOKEN = f"hf_secret_{uuid.uuid4().hex}"
+SECRET_ENV = f"aceforge-test-secret-{uuid.uuid4().hex}"
+
+
+def _readable_by_anyone(path: Path) -> bool:
+    return all(os.stat(p).st_mode & stat.S_IXOTH for p in [path, *path.parents] if p.is_dir())
+
+
+def _unprivileged_python() -> list[str] | None:
+    """A command running Python as uid 65534 that can import aceforge from here, or None."""
+    site_packages = Path(pydantic.__file__).resolve().parents[1]
+    python = Path("/usr/bin/python3")
+    wanted = f"{sys.version_info.major}.{sys.version_info.minor}"
+    if shutil.which("setpriv") is None or not python.exists():
+        return None
+    version = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True)
+    if version.stdout.decode().strip() != wanted or not all(map(_readable_by_anyone, (ROOT, site_packages))):
+        return None
+    ids = [f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    path = f"import sys; sys.path[:0] = [{str(ROOT)!r}, {str(site_packages)!r}]; import runpy; "
+    return [
+        "setpriv",
+        *ids,
+        str(python),
+        "-c",
+        path + "runpy.run_module('tests.environments.code.attacks', run_name='__main__')",
+    ]
+
+
+@pytest.fixture(scope="module", params=["root", "unprivileged"])
+def attacked(request):
+    """(results by attack, home folder, marker, listener's accepted connections) for one privilege."""
+    home = Path(tempfile.mkdtemp(prefix="aceforge-home-"))
+    home.chmod(0o755)
+    (home / "token").write_text(TOKEN)
+    (home / "token").chmod(0o644)
+    marker = f"aceforge-setsid-{uuid.uuid4().hex}"
+    listener = Listener()
+    try:
+        if request.param == "root" and not AS_ROOT:
+            pytest.skip("the root case needs root")
+        if request.param == "root" or not AS_ROOT:
+            os.environ["ACEFORGE_TEST_SECRET"] = SECRET_ENV
+            try:
+                results = run_attacks(str(home), listener.port, marker)
+            finally:
+                del os.environ["ACEFORGE_TEST_SECRET"]
+        else:
+            command = _unprivileged_python()
+            if command is None:
+                pytest.skip("uid 65534 cannot run this checkout: a Python of this version or its folders unreadable")
+            env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "ACEFORGE_TEST_SECRET": SECRET_ENV}
+            done = subprocess.run(
+                [*command, str(home), str(listener.port), marker], capture_output=True, env=env, timeout=300
+            )
+            assert done.returncode == 0, done.stderr.decode()[-2000:]
+            results = json.loads(done.stdout)
+        yield results, home, marker, listener.accepted
+    finally:
+        listener.close()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_forged_pass_events_do_not_make_a_wrong_solution_pass(attacked):
+    results = attacked[0]
+    forged = results["forge"]
+    assert (forged["status"], forged["tests_passed"], forged["isolation"]["mode"]) == ("tests_failed", 0, "bubblewrap")
+    by_path = results["forge_proc"]  # opening /proc/self/fd/N for writing is a write outside the task folder
+    assert (by_path["status"], by_path["tests_passed"]) == ("write_denied", 0)
+    assert results["always_equal"]["status"] == "tests_failed"  # the object cannot cross, its value 0 does
+    assert (results["correct"]["status"], results["correct"]["tests_passed"]) == ("ok", 2)
+
+
+def test_the_sandbox_sees_no_secret_of_the_caller(attacked):
+    secrets = json.dumps(attacked[0]["secrets"])
+    assert SECRET_ENV not in secrets and "ACEFORGE_TEST_SECRET" not in secrets
+    assert "HOME', '/task'" in attacked[0]["secrets"]["stdout"]
+
+
+def test_no_connection_reaches_a_listener_on_loopback(attacked):
+    results, _, _, accepted = attacked
+    network = results["network"]
+    assert accepted == 0
+    assert network["status"] == "network_denied"
+    assert network["stdout"].splitlines() == ["module: PermissionError", "libc: -1 111"]  # 111: refused, empty lo
+
+
+def test_the_home_folder_and_etc_are_not_there(attacked):
+    results = attacked[0]
+    for name in ("home_token", "passwd"):
+        assert results[name]["status"] == "runtime_error"
+        assert results[name]["errors"][0]["detail"] == (
+            "solution: FileNotFoundError: [Errno 2] No such file or directory: '<path>'"
+        )
+    assert TOKEN not in json.dumps(results) and "root:x:0:0" not in json.dumps(results)
+
+
+def test_the_filesystem_is_read_only_but_the_task_folder(attacked):
+    assert attacked[0]["host_writes"]["stdout"].splitlines() == [
+        "<path> -1 Read-only file system",
+        "<path> -1 Read-only file system",
+        "/task/../escape -1 Read-only file system",
+    ]
+
+
+def test_process_creation_is_refused_and_recorded(attacked):
+    results = attacked[0]
+    assert results["fork_bomb"]["status"] == "process_limit"
+    ctypes_forks = results["ctypes_forks"]
+    assert ctypes_forks["status"] == "process_limit"  # issue 20: not `ok` with nothing recorded
+    assert [v["detail"] for v in ctypes_forks["violations"]] == ["ctypes fork", "ctypes fork", "ctypes syscall"]
+    assert ctypes_forks["stdout"].count("refused") == 3
+    assert results["fork_count"]["stdout"] == "3\n"  # max_processes=4: the solution and 3 children, of 100 tried
+
+
+def test_a_setsid_grandchild_dies_with_the_sandbox(attacked):
+    _, _, marker, _ = attacked
+    assert attacked[0]["setsid"]["status"] == "ok"
+    survivors = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                survivors.append(pid)
+        except OSError:
+            continue
+    assert survivors == []
+
+
+def test_the_task_folder_has_a_disk_quota(attacked):
+    disk = attacked[0]["disk"]
+    assert disk["stdout"].splitlines()[0] == "No space left on device"
+    assert int(disk["stdout"].splitlines()[1].split()[1]) <= 8

@@ -112,6 +112,7 @@ class Converter:
         from schemas.arrow_schema import record_to_row
 
         record = self.convert(raw)
+        require_content(record.trajectory)
         return record.id, record_to_row(record)
 
     def convert_stream(self, items: Iterable[RawItem]) -> Iterator[Converted | Quarantined]:
@@ -120,9 +121,32 @@ class Converter:
                 yield Quarantined(item.source, item.index, item.error, item.raw_text)
                 continue
             try:
-                yield Converted(self.convert(item.value), item.source, item.index, item.value)
+                record = self.convert(item.value)
+                require_content(record.trajectory)
+                yield Converted(record, item.source, item.index, item.value)
             except Exception as exc:  # one bad record must never stop the run
                 yield Quarantined(item.source, item.index, describe_error(exc), item.value)
+
+
+_TEXT_FIELDS = ("content", "reasoning", "html", "axtree", "url")
+
+
+def require_content(steps: list[Any]) -> None:
+    """Refuse a trajectory in which no step says anything (no text, call or code): its content was in
+    fields the converter did not read, and passing it as converted would lose the record silently.
+    A record with no steps at all is a task without a trajectory (tau2_tasks), not an empty one.
+    Steps are models or the plain dicts of step_dicts.py."""
+    for step in steps:
+        fields = step if isinstance(step, dict) else step.__dict__
+        if fields.get("class_") == "api_action" or any(
+            isinstance(fields.get(key), str) and fields[key].strip() for key in _TEXT_FIELDS
+        ):
+            return
+    if steps:
+        raise ConversionError(
+            f"every step is empty ({len(steps)} steps, no text, call or code): "
+            "the content is in fields this format does not read"
+        )
 
 
 def describe_error(exc: BaseException) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from data_catalog.sources.base import ConversionError, Converter, each_object
+from data_catalog.sources.base import ConversionError, Converter, each_object, require_content
 from data_catalog.sources.step_dicts import api_call, image, observation
 from data_catalog.sources.text_tool_calls import framed_observation, may_have_calls, text_calls, tool_responses
 from schemas.record import AgentRecord, Tool
@@ -33,26 +33,48 @@ TEXT_CALLS_OPTION = {
 
 def content_parts(content: Any, where: str) -> tuple[str, list[str]]:
     """The text and the image URLs of a message ``content`` (a string, None, or a list of parts)."""
+    text, images, reasoning, calls = message_parts(content, where)
+    if reasoning is not None or calls:
+        kind = "reasoning" if reasoning is not None else "tool_call"
+        raise ConversionError(f"{where}: a {kind!r} part outside an assistant message")
+    return text, images
+
+
+def message_parts(content: Any, where: str) -> tuple[str, list[str], str | None, list[dict[str, Any]]]:
+    """A message ``content`` as (text, image URLs, reasoning, calls ``{name, arguments}``).
+
+    Parts are OpenAI's ``{type: text, text}`` / ``{type: image_url, image_url}`` or LLaMA-Factory v1's
+    ``{type: text | reasoning | tool_call | image_url, value}`` (a tool_call's value is a JSON string of
+    ``{name, arguments}``): reading only ``text`` would make every v1 message empty."""
     if isinstance(content, str):
-        return content, []
+        return content, [], None, []
     if content is None:
-        return "", []
+        return "", [], None, []
     if not isinstance(content, list):
         raise ConversionError(f"{where}: content is {type(content).__name__}, expected a string or a list of parts")
     texts: list[str] = []
     images: list[str] = []
-    for part in content:
+    reasoning: list[str] = []
+    calls: list[dict[str, Any]] = []
+    for i, part in enumerate(content):
         if isinstance(part, str):
             texts.append(part)
-        elif isinstance(part, dict) and part.get("type") == "text":
-            texts.append(part.get("text") or "")
-        elif isinstance(part, dict) and part.get("type") == "image_url":
-            url = part.get("image_url")
+            continue
+        kind = part.get("type") if isinstance(part, dict) else type(part).__name__
+        value = part.get("text", part.get("value")) if isinstance(part, dict) else None
+        if kind == "text":
+            texts.append(value or "")
+        elif kind == "image_url":
+            url = part.get("image_url", part.get("value"))
             images.append(url.get("url", "") if isinstance(url, dict) else str(url))
+        elif kind == "reasoning" and isinstance(value, str):
+            reasoning.append(value)
+        elif kind == "tool_call" and isinstance(value, (str, dict)):
+            call = json_value(value, f"{where} content[{i}]: tool_call is") if isinstance(value, str) else value
+            calls.extend(call if isinstance(call, list) else [call])
         else:
-            kind = part.get("type") if isinstance(part, dict) else type(part).__name__
             raise ConversionError(f"{where}: unsupported content part {kind!r}")
-    return "\n".join(texts), images
+    return "\n".join(texts), images, "\n".join(reasoning) if reasoning else None, calls
 
 
 def observation_steps(content: Any, source: str, where: str, **fields: Any) -> list[dict[str, Any]]:
@@ -249,6 +271,7 @@ def chat_data(
 ) -> dict[str, Any]:
     """The plain data of one chat record (see record_rows.py); top-level fields not in ``consumed``
     are kept in details. ``AgentRecord.model_validate`` of it is the record."""
+    require_content(steps)
     original = raw.get("id")
     original_id = None if original in (None, "") else str(original)
     extra = {k: v for k, v in raw.items() if k not in consumed and k != "id"}

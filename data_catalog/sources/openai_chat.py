@@ -40,7 +40,7 @@ from data_catalog.sources.chat_common import (
     ChatConverter,
     call_steps,
     chat_data,
-    content_parts,
+    message_parts,
     observation_steps,
     optional_text,
     parse_arguments,
@@ -124,15 +124,21 @@ class _Conversation:
         raise ConversionError(f"{where}: unknown role {role!r}")
 
     def _assistant(self, msg: dict[str, Any], where: str, thought: str | None, actions: Any) -> list:
-        text, images = content_parts(msg.get("content"), where)
+        text, images, part_reasoning, part_calls = message_parts(msg.get("content"), where)
         if images:
             raise ConversionError(f"{where}: assistant message with image content")
         thought = (
-            optional_text(msg, "reasoning_content", where) or optional_text(msg, "reasoning", where) or thought or None
+            optional_text(msg, "reasoning_content", where)
+            or optional_text(msg, "reasoning", where)
+            or part_reasoning
+            or thought
+            or None
         )
         raw_calls = msg.get("tool_calls") or []
         if not isinstance(raw_calls, list):
             raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
+        if part_calls:  # LLaMA-Factory v1's tool_call parts: {name, arguments}
+            raw_calls = [*raw_calls, *({"type": "function", "function": call} for call in part_calls)]
         if msg.get("function_call"):  # the legacy single call
             raw_calls = [*raw_calls, {"type": "function", "function": msg["function_call"]}]
         if raw_calls:

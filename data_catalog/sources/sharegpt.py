@@ -34,8 +34,8 @@ from data_catalog.sources.chat_common import (
     Calls,
     ChatConverter,
     chat_data,
-    content_parts,
     json_value,
+    message_parts,
     plain_call,
     record_tools,
     result_steps,
@@ -84,11 +84,13 @@ def _turns(raw: Any) -> tuple[str, list[Turn]]:
             text = turn.get("content", _MISSING)
             if text is _MISSING:
                 raise ConversionError(f"{key}[{i}] has no 'value' or 'content'")
+        extra = None if len(turn) == 2 else {k: v for k, v in turn.items() if k not in _TURN_KEYS} or None
         if type(text) is not str:
-            text, images = content_parts(text, f"{key}[{i}]")
+            text, images, reasoning, calls = message_parts(text, f"{key}[{i}]")
             if images:
                 raise ConversionError(f"{key}[{i}]: image content is not supported in sharegpt")
-        extra = None if len(turn) == 2 else {k: v for k, v in turn.items() if k not in _TURN_KEYS} or None
+            if reasoning is not None or calls:  # LLaMA-Factory v1 parts: read as the thoughts and actions beside a turn
+                extra = {**(extra or {}), "thoughts": reasoning, "actions": calls or None}
         out.append((role, text, extra))
     return key, out
 

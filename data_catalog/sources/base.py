@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from schemas.record import AgentRecord, record_id, stable_id
@@ -25,6 +26,9 @@ from schemas.record import AgentRecord, record_id, stable_id
 
 class ConversionError(ValueError):
     """A raw record does not have the shape its format promises."""
+
+
+Detected = tuple[int, str]  # (specificity 1-3, the layout's name): what Converter.sniff says
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,20 @@ class Converter:
         if isinstance(document, list):
             return document
         return [document]
+
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        """Whether one parsed raw value (a JSONL line, a JSON document, or an element of a JSON array)
+        has a layout of this format: (how specific the match is, the layout's name), else None.
+        3: fields only this format has; 2: its usual shape; 1: a shape it also reads. `--format auto`
+        picks the format that matches the first records best (data_catalog/formats.py)."""
+        return None
+
+    @classmethod
+    def folder_inputs(cls, folder: Path) -> list[Path]:
+        """The input files a folder given as an input stands for (a τ² results directory: its
+        results.json); none by default, and a folder that stands for none is refused."""
+        return []
 
     def convert(self, raw: Any) -> AgentRecord:
         """One raw record to one AgentRecord; raise ConversionError for bad input."""

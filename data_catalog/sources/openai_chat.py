@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, ConvertOptions, register, require
+from data_catalog.sources.base import ConversionError, ConvertOptions, Detected, register, require
 from data_catalog.sources.chat_common import (
     TEXT_CALLS_OPTION,
     Calls,
@@ -42,6 +42,7 @@ from data_catalog.sources.chat_common import (
     chat_data,
     message_parts,
     observation_steps,
+    openai_signals,
     optional_text,
     parse_arguments,
     record_tools,
@@ -171,6 +172,18 @@ class OpenAIChatConverter(ChatConverter):
         "OpenHands / SWE-smith <function=name><parameter=k>v</parameter></function> + OBSERVATION: turns",
         "calls listed beside a message: actions: [{API_name, API_params}], thoughts",
     )
+
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        messages = value.get("messages") if isinstance(value, dict) else None
+        if not isinstance(messages, list) or not messages or not isinstance(messages[0], dict):
+            return None
+        if "role" not in messages[0]:
+            return None
+        signals = openai_signals(messages)
+        if signals == 3:
+            return 3, "chat completions with tool_calls"
+        return (2, "messages with tool turns or calls written as text") if signals else (1, "role/content messages")
 
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)

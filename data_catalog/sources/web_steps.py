@@ -36,6 +36,7 @@ from data_catalog.sources.base import (
     Converted,
     Converter,
     ConvertOptions,
+    Detected,
     Quarantined,
     RawItem,
     describe_error,
@@ -157,6 +158,17 @@ class WebStepsConverter(Converter):
         "OBJECTIVE, PREVIOUS ACTIONS), assistant (reasoning + one action in ```...```)], dataset?, task_name?}",
     )
     groups_items = True
+
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        if (
+            isinstance(value, dict)
+            and "messages" in value
+            and "output" in value
+            and ("task_name" in value or "prompt" in value)
+        ):
+            return 3, "one row per web step (nnetnav)"
+        return None
 
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)

@@ -86,9 +86,8 @@ def nothing_converted(stats: ConvertStats, fmt: str, inputs: list[str]) -> str:
     if stats.read == 0:
         return "no record converted: the inputs hold no records"
     other = next((line for path in inputs if path != "-" and (line := not_a_layout(path, fmt))), None)
-    return (
-        f"no record converted of {stats.read} read; most common errors: {error_summary(stats)}; "
-        + (other or f"is --format {fmt} right?")
+    return f"no record converted of {stats.read} read; most common errors: {error_summary(stats)}; " + (
+        other or f"is --format {fmt} right?"
     )
 
 

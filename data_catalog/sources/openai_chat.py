@@ -194,13 +194,21 @@ class OpenAIChatConverter(ChatConverter):
 
     def record_data(self, raw: Any) -> dict[str, Any]:
         messages = require(raw, "messages", list)
-        if not messages:
-            raise ConversionError("field 'messages' is empty")
         tools, tool_fields = record_tools(raw)
-        conversation = _Conversation(self.parse_text)
-        steps: list = []
-        for i, msg in enumerate(messages):
-            steps.extend(conversation.steps(msg, i))
-        details = {"message_fields": conversation.fields} if conversation.fields else None
+        steps, prompt_tools, fields = message_steps(messages, self.parse_text)
+        details = {"message_fields": fields} if fields else None
         consumed = ("messages", *tool_fields)
-        return chat_data(self, raw, steps, tools or conversation.prompt_tools, consumed, details)
+        return chat_data(self, raw, steps, tools or prompt_tools, consumed, details)
+
+
+def message_steps(messages: list[Any], parse_text: bool = True) -> tuple[list, list, dict[str, dict[str, Any]]]:
+    """The steps of a list of chat-completions messages, the tools a system prompt declares in text,
+    and the fields of messages their role does not read (by message index). Also for formats that
+    keep such a list inside their own records (toolbench)."""
+    if not messages:
+        raise ConversionError("field 'messages' is empty")
+    conversation = _Conversation(parse_text)
+    steps: list = []
+    for i, msg in enumerate(messages):
+        steps.extend(conversation.steps(msg, i))
+    return steps, conversation.prompt_tools, conversation.fields

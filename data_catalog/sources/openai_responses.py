@@ -4,6 +4,7 @@ Layouts:
 
 - a NeMo Gym rollout: ``{responses_create_params: {input, tools, instructions?}, response: {id,
   model, output, usage}, reward, <the resources server's own metrics>}``;
+- a NeMo Gym task: a rollout's request alone (``responses_create_params``, no response yet);
 - a Responses API response object ``{object: "response", id, output, ...}`` (its input unknown);
 - a conversation as items: ``{input: [items], tools?}``, or a bare JSON array of items.
 
@@ -116,6 +117,19 @@ class _Items:
         return text
 
 
+def _whole_output(output: Any) -> Any:
+    """A response's output items. Some agents (aviary) save the transcript as it grew, a list of lists
+    each extending the last: the last one is the whole transcript."""
+    if not isinstance(output, list) or not any(isinstance(item, list) for item in output):
+        return output
+    if not all(isinstance(item, list) for item in output):
+        raise ConversionError("output mixes items and lists of items")
+    for shorter, longer in zip(output, output[1:]):
+        if longer[: len(shorter)] != shorter:
+            raise ConversionError("output is a list of lists that are not one growing transcript")
+    return output[-1]
+
+
 def reward_verdict(reward: Any, evidence: dict[str, Any], verifier: str) -> dict[str, Any] | None:
     """A reward the source computed, as v (kind ``reward``); None when there is none."""
     if reward is None:
@@ -133,7 +147,8 @@ class OpenAIResponsesConverter(ChatConverter):
     description = "OpenAI Responses API items (NeMo Gym rollouts): function_call / function_call_output, reward as v."
     options = {}
     layouts = (
-        "NeMo Gym rollouts: {responses_create_params: {input, tools}, response: {output, usage, model}, reward, ...}",
+        "NeMo Gym rollouts: {responses_create_params: {input, tools}, response: {output, usage, model}, reward, ...}"
+        " (or the request alone: a task)",
         "a Responses API response {object: response, output: [items]}, or {input: [items], tools?}, "
         "or a JSON array of items",
     )
@@ -142,6 +157,9 @@ class OpenAIResponsesConverter(ChatConverter):
     def sniff(value: Any) -> Detected | None:
         if isinstance(value, dict) and all(isinstance(value.get(k), dict) for k in _ROLLOUT):
             return 3, "NeMo Gym rollout (Responses items)"
+        request = value.get("responses_create_params") if isinstance(value, dict) else None
+        if isinstance(request, dict) and isinstance(request.get("input"), (list, str)):
+            return 3, "NeMo Gym task (a request, no response yet)"
         if isinstance(value, dict) and value.get("object") == "response" and isinstance(value.get("output"), list):
             return 3, "Responses API response"
         items = value.get("input") if isinstance(value, dict) else value
@@ -158,10 +176,11 @@ class OpenAIResponsesConverter(ChatConverter):
     def record_data(self, raw: Any) -> dict[str, Any]:
         if not isinstance(raw, dict):
             raise ConversionError(f"record is {type(raw).__name__}, expected an object")
-        rollout = all(isinstance(raw.get(k), dict) for k in _ROLLOUT)
+        rollout = isinstance(raw.get("responses_create_params"), dict)
         request = raw["responses_create_params"] if rollout else raw
-        response = raw["response"] if rollout else (raw if raw.get("object") == "response" else {})
-        inputs, outputs = request.get("input"), response.get("output")
+        response = raw.get("response") if rollout else (raw if raw.get("object") == "response" else {})
+        response = response if isinstance(response, dict) else {}
+        inputs, outputs = request.get("input"), _whole_output(response.get("output"))
         if isinstance(inputs, str):  # the request's input as one user message
             inputs = [{"type": "message", "role": "user", "content": inputs}]
         if not isinstance(inputs, list) and not isinstance(outputs, list):

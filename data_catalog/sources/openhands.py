@@ -4,7 +4,9 @@ Layouts:
 
 - an evaluation output row: ``{instance_id, instruction, history: [events], test_result:
   {git_patch, report?}, metadata: {agent_class, llm_config: {model}}, metrics, error, instance}``;
-- an event list: a JSON array of events (a saved trajectory, OpenHands' replay files).
+- an event list: a JSON array of events (a saved trajectory, OpenHands' replay files);
+- older outputs (the resolver's) write an action's args beside it and no ``source``: there the
+  first message is the user's task and later ones the agent's.
 
 An event is an action (``action``, ``args``) or an observation (``observation``,
 ``content``, ``cause``), from ``source`` user / agent / environment; a tool call's
@@ -54,13 +56,20 @@ _ARGS_NOT_FROM_MODEL = frozenset(
         "kernel_init_code",
         "wait_for_response",
         "image_urls",
+        "images_urls",
+        "action_risk",
+        "keep_prompt",
     }
 )
 _CONSUMED = ("instance_id", "instruction", "history", "test_result", "metadata", "metrics", "report")
 
 
 def is_event(value: Any) -> bool:
-    return isinstance(value, dict) and "source" in value and ("action" in value or "observation" in value)
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("action") or value.get("observation"), str)
+        and "role" not in value
+    )
 
 
 def _model_call(metadata: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -86,6 +95,7 @@ class _Events:
         self.tools: list = []
         self.calls: dict[str, str] = {}  # tool_call_id -> function name
         self.skipped: Counter[str] = Counter()
+        self.messages = 0  # message actions so far: without a source, the first is the user's task
 
     def add(self, event: dict[str, Any], where: str) -> None:
         kind = event.get("action") or event.get("observation")
@@ -99,7 +109,9 @@ class _Events:
             raise ConversionError(f"{where} is neither an action nor an observation")
 
     def _action(self, event: dict[str, Any], where: str) -> None:
-        action, args = event["action"], event.get("args") if isinstance(event.get("args"), dict) else {}
+        # Older outputs (the resolver's) write an action's args beside it, and no source.
+        action, args = event["action"], event.get("args") if isinstance(event.get("args"), dict) else event
+        source = event.get("source") or ("agent" if self.messages else "user")
         metadata = event.get("tool_call_metadata") if isinstance(event.get("tool_call_metadata"), dict) else {}
         call_id = metadata.get("tool_call_id")
         thought = args.get("thought") or None
@@ -107,12 +119,14 @@ class _Events:
         if action == "system":
             self.tools = parse_tools(args.get("tools"), f"{where} args.tools")
             self.steps.append(observation(text, "system"))
-        elif action == "message" and event.get("source") == "user":
+        elif action == "message" and source == "user":
+            self.messages += 1
             self.steps.append(observation(text, "user"))
         elif action == "message":
+            self.messages += 1
             self.steps.append(message(text, thought))
         elif action == "finish":
-            text = args.get("final_thought") or event.get("message") or ""
+            text = args.get("final_thought") or event.get("message") or thought or ""
             self.steps.append(message(text, thought if thought != text else None))
         elif action in ("run", "run_ipython"):
             language, field = ("bash", "command") if action == "run" else ("python", "code")
@@ -123,7 +137,7 @@ class _Events:
                 found, thought = ("think", {"thought": thought or ""}), None
             if found is None:
                 name = metadata.get("function_name") or action
-                found = name, {k: v for k, v in args.items() if k not in _ARGS_NOT_FROM_MODEL}
+                found = name, {k: v for k, v in args.items() if k not in _ARGS_NOT_FROM_MODEL and k != "action"}
             self.steps.append(call_step(found[0], found[1], call_id, thought))
         if call_id:
             self.calls[call_id] = metadata.get("function_name") or action

@@ -43,7 +43,7 @@ class ToolBenchConverter(ChatConverter):
     @staticmethod
     def sniff(value: Any) -> Detected | None:
         answer = value.get("answer_generation") if isinstance(value, dict) else None
-        if isinstance(answer, dict) and "train_messages" in answer:
+        if isinstance(answer, dict) and "query" in answer:
             return 3, "ToolBench answer tree"
         return None
 
@@ -55,9 +55,12 @@ class ToolBenchConverter(ChatConverter):
 
     def record_data(self, raw: Any) -> dict[str, Any]:
         answer = require(raw, "answer_generation", dict)
-        paths = require(answer, "train_messages", list)
-        if not paths or not isinstance(paths[-1], list):
-            raise ConversionError("answer_generation.train_messages holds no conversation")
+        paths = answer.get("train_messages")
+        if not isinstance(paths, list) or not paths or not isinstance(paths[-1], list):
+            raise ConversionError(
+                f"answer_generation has no train_messages (finish_type {answer.get('finish_type')!r}, "
+                f"valid_data {answer.get('valid_data')!r}): the search left no conversation to read"
+            )
         steps, _, fields = message_steps(paths[-1])
         tools = parse_tools(answer.get("function"), "answer_generation.function")
         data = chat_data(self, {**raw, "id": raw.get("saved_as")}, steps, tools, tuple(raw))

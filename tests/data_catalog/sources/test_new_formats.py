@@ -227,3 +227,60 @@ def test_toolbench_answer_file_name_is_its_id(tmp_path):
     convert_files("toolbench", [str(path)], tmp_path / "t.parquet")
     (record,) = read_records(tmp_path / "t.parquet")
     assert record.source.original_id == "G1_answer/10_ChatGPT_DFS_woFilter_w2"
+
+
+def test_openhands_resolver_output_with_flat_events():
+    """The resolver's output.jsonl (OpenHands tests/unit/resolver/mock_output) writes args beside the action, no source."""
+    raw = {
+        "instruction": "Please fix the following issue.",
+        "git_patch": "diff --git a/LICENSE b/LICENSE\n",
+        "history": [
+            {"content": "Please fix the following issue.", "images_urls": None, "action": "message"},
+            {"command": "touch LICENSE", "thought": "Create the file.", "action": "run", "is_confirmed": "confirmed"},
+            {"content": "\r\nroot@bcd3959393a1:/workspace # ", "command": "touch LICENSE", "observation": "run"},
+            {"outputs": {}, "thought": "The MIT License has been added.", "action": "finish"},
+        ],
+    }
+    record = get_converter("openhands").convert(raw)
+    assert kinds(record) == [
+        "text_observation:user",
+        "code_action:bash",
+        "text_observation:environment",
+        "message_action:None",
+    ]
+    assert (record.trajectory[1].content, record.trajectory[1].reasoning) == ("touch LICENSE", "Create the file.")
+    assert (record.trajectory[3].content, record.trajectory[3].reasoning) == ("The MIT License has been added.", None)
+
+
+def test_responses_output_saved_as_a_growing_transcript():
+    """aviary's rollouts (NeMo Gym) save output as lists of items, each extending the last."""
+    first = [
+        {"type": "message", "role": "user", "content": "12 * 50 / 60?"},
+        {"type": "function_call", "call_id": "c", "name": "calculator", "arguments": '{"expr": "12 * 50 / 60"}'},
+        {"type": "function_call_output", "call_id": "c", "output": "10"},
+    ]
+    whole = [*first, {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "$10"}]}]
+    raw = {"responses_create_params": {"input": []}, "response": {"id": "r", "output": [first, whole]}, "reward": 1.0}
+    record = get_converter("openai_responses").convert(raw)
+    assert kinds(record) == [
+        "text_observation:user",
+        "api_action:calculator",
+        "text_observation:tool",
+        "message_action:None",
+    ]
+    raw["response"]["output"] = [whole, first]
+    with pytest.raises(ValueError, match="not one growing transcript"):
+        get_converter("openai_responses").convert(raw)
+
+
+def test_a_toolbench_answer_without_train_messages_is_quarantined_with_why(tmp_path):
+    answer = json.loads((SAMPLES / "toolbench_answers.json").read_text())[0]
+    del answer["answer_generation"]["train_messages"]
+    answer["answer_generation"]["valid_data"] = False
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps([answer]))
+    stats = convert_files("toolbench", [str(path)], tmp_path / "t.parquet")
+    assert stats.quarantined == 1
+    assert "answer_generation has no train_messages (finish_type 'give_answer', valid_data False)" in next(
+        iter(stats.first_errors.values())
+    )

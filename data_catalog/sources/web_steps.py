@@ -42,6 +42,7 @@ from data_catalog.sources.base import (
     describe_error,
     register,
     require,
+    require_content,
 )
 from schemas.record import AgentRecord, Environment, Source, Task, stable_id
 from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
@@ -204,7 +205,9 @@ class WebStepsConverter(Converter):
         source, index, step = group[0]
         raw = {"id": step.trajectory_id, "rows": [i for _, i, _ in group]}
         try:
-            return Converted(self._record([s for _, _, s in group]), source, index, raw, raw_items=len(group))
+            record = self._record([s for _, _, s in group])
+            require_content(record.trajectory)
+            return Converted(record, source, index, raw, raw_items=len(group))
         except Exception as exc:  # one bad trajectory must never stop the run
             return Quarantined(source, index, describe_error(exc), raw, raw_items=len(group))
 

@@ -36,7 +36,7 @@ import orjson
 
 from data_catalog.sources.base import ConversionError, Converter, Detected, each_object, register, require
 from data_catalog.sources.chat_common import Calls, parse_arguments
-from data_catalog.sources.instructions import is_demonstration
+from data_catalog.sources.instructions import without_demonstration
 from data_catalog.sources.step_dicts import shell_command
 from data_catalog.sources.swe_agent_commands import Signature, command_action, parse_commands, split_command_block
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Tool, Verifier, VerifierResult
@@ -70,7 +70,7 @@ def trajectory_steps(turns: list[Any]) -> tuple[list, list[Tool], str]:
         elif role == "user":
             text = _text(turn, "text", where)
             steps.append(TextObservation(content=text, source="environment" if task is not None else "user"))
-            task = text if task is None and not is_demonstration(text) else task
+            task = (without_demonstration(text) or None) if task is None else task
         elif role == "ai":
             text = _text(turn, "text", where)
             block = split_command_block(text)
@@ -128,7 +128,7 @@ def history_steps(history: list[Any]) -> tuple[list, list[Tool], str]:
             steps.append(TextObservation(content=text, source="system"))
         elif role == "user":
             steps.append(TextObservation(content=text, source="environment" if task is not None else "user"))
-            task = text if task is None and not turn.get("is_demo") and not is_demonstration(text) else task
+            task = (without_demonstration(text) or None) if task is None and not turn.get("is_demo") else task
         elif role == "assistant" and turn.get("tool_calls"):
             steps.extend(_function_calls(turn, where, text, calls))
         elif role == "assistant":

@@ -308,3 +308,18 @@ def test_a_bash_tool_call_is_a_code_action_like_a_bash_block():
     }
     step = get_converter("swe_agent").convert(raw).trajectory[1]
     assert (step.class_, step.language, step.content, step.tool_call_id) == ("code_action", "bash", "ls", "c1")
+
+
+def test_a_demonstration_and_the_issue_in_one_turn():
+    """The demonstration's own ISSUE: section comes first in the turn: the task is the text after it."""
+    turn = (
+        "Here is a demonstration of how to correctly accomplish this task.\n--- DEMONSTRATION ---\n"
+        "ISSUE:\nTimeDelta rounding\n\nINSTRUCTIONS:\n...\n--- END OF DEMONSTRATION ---\n\n"
+        "ISSUE:\nCrash on empty input\n\nINSTRUCTIONS:\nFix it."
+    )
+    raw = {
+        "instance_id": "acme__app-7",
+        "target": True,
+        "trajectory": [{"role": "user", "text": turn}, {"role": "ai", "text": "Done.\n```\nsubmit\n```"}],
+    }
+    assert get_converter("swe_agent").convert(raw).task.instruction == "Crash on empty input"

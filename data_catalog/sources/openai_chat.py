@@ -183,7 +183,11 @@ class OpenAIChatConverter(ChatConverter):
         signals = openai_signals(messages)
         if signals == 3:
             return 3, "chat completions with tool_calls"
-        return (2, "messages with tool turns or calls written as text") if signals else (1, "role/content messages")
+        return (
+            (2, "messages with tool turns, calls written as text or content parts")
+            if signals
+            else (1, "role/content messages")
+        )
 
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)

@@ -72,6 +72,7 @@ class ConvertStats:
     quarantine: str | None = None
     errors: dict[str, int] = field(default_factory=dict)  # error kind -> count
     examples: dict[str, list[str]] = field(default_factory=dict)  # error kind -> a few "source:index"
+    first_errors: dict[str, str] = field(default_factory=dict)  # error kind -> its first message, in full
 
     def as_dict(self) -> dict:
         return {
@@ -85,6 +86,7 @@ class ConvertStats:
     def count_error(self, error: str, source: str, index: int) -> None:
         kind = error_kind(error)
         self.errors[kind] = self.errors.get(kind, 0) + 1
+        self.first_errors.setdefault(kind, error)
         examples = self.examples.setdefault(kind, [])
         if len(examples) < EXAMPLES_PER_KIND:
             examples.append(f"{source}:{index}")

@@ -33,6 +33,7 @@ COMMANDS = {
     "validate": Entry(("pipelines.cli_records",), "Check that a file's rows parse into AgentRecords."),
     "show": Entry(("pipelines.cli_records",), "Show one record readably: source, E, q, every τ step, v."),
     "export-adp": Entry(("pipelines.cli_records",), "Export records as ADP v1 JSONL."),
+    "export-atif": Entry(("pipelines.cli_export_atif",), "Export records as Harbor ATIF trajectories (JSONL)."),
     "catalog": Entry(("pipelines.cli_catalog",), "The DuckDB catalog of every dataset written: list, sql."),
     "env": Entry(("pipelines.cli_env",), "Executable environments (retail, airline, ...): tools, policy, databases."),
     "model": Entry(("pipelines.cli_generate",), "Local model folders (the default SmolLM2 converted from its GGUF)."),

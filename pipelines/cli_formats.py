@@ -12,15 +12,20 @@ from pipelines.cli_common import out
 
 @app.command("formats")
 def list_formats() -> None:
-    """List the registered raw formats: what each reads (its layouts) and its options."""
+    """List the registered raw formats: what each reads (its layouts), its options, and whether `convert`'s
+    default --format auto detects it."""
     from rich.table import Table
     from rich.text import Text
 
     from data_catalog.sources import formats
+    from data_catalog.sources.base import Converter
 
-    table = Table("format", "description and layouts read", "options (--option key=value)", show_lines=True)
+    table = Table(
+        "format", "description and layouts read", "options (--option key=value)", "--format auto", show_lines=True
+    )
     for name, cls in formats().items():
         layouts = "".join(f"\n• {layout}" for layout in cls.layouts)
         options = "\n".join(f"{key}: {help_text}" for key, help_text in cls.options.items()) or "-"
-        table.add_row(name, Text(cls.description + layouts), Text(options))
+        auto = "detects its layouts" if cls.sniff is not Converter.sniff else "not detected: give --format"
+        table.add_row(name, Text(cls.description + layouts), Text(options), auto)
     out.print(table)

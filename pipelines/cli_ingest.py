@@ -1,5 +1,9 @@
 """``aceforge convert``: raw files of one format into records (``formats`` lists the formats).
 
+``--format auto`` (the default) picks the format from the first records of the
+first input (data_catalog/formats.py) and says which; a folder input stands for
+the files its format says (a τ² results directory: its results.json).
+
 ``convert`` exits 0 when at least one record converted, 1 when none did, and
 2 on usage errors (unknown format or option, missing input); errors are one
 line on stderr, never a traceback. Outputs are registered in the DuckDB
@@ -63,18 +67,27 @@ def run_with_progress(
 
 
 def error_summary(stats: ConvertStats, n: int = 3) -> str:
-    """The most common kinds of quarantine reason, each with its count and a few example positions."""
-    return "; ".join(
-        f"{kind} ({count}x, e.g. {', '.join(stats.examples[kind])})" for kind, count in stats.top_errors(n)
-    )
+    """The most common kinds of quarantine reason, each with its count and a few example positions; the
+    first reason of a kind is shown in full (the domain, the duplicate's index, the JSON error position)."""
+    parts = []
+    for kind, count in stats.top_errors(n):
+        first = stats.first_errors.get(kind, kind)
+        where = f"e.g. {', '.join(stats.examples[kind])}"
+        if count == 1 or first == kind:
+            parts.append(f"{first} ({count}x, {where})")
+        else:
+            parts.append(f"{kind} ({count}x, {where}; first: {first})")
+    return "; ".join(parts)
 
 
-def nothing_converted(stats: ConvertStats, fmt: str) -> str:
+def nothing_converted(stats: ConvertStats, fmt: str, inputs: list[str]) -> str:
+    from data_catalog.formats import not_a_layout
+
     if stats.read == 0:
         return "no record converted: the inputs hold no records"
-    return (
-        f"no record converted of {stats.read} read; most common errors: {error_summary(stats)}; "
-        f"is --format {fmt} right?"
+    other = next((line for path in inputs if path != "-" and (line := not_a_layout(path, fmt))), None)
+    return f"no record converted of {stats.read} read; most common errors: {error_summary(stats)}; " + (
+        other or f"is --format {fmt} right?"
     )
 
 
@@ -95,8 +108,16 @@ def convert(
     inputs: Annotated[
         list[str], typer.Argument(help="Input files: JSON array or document, JSONL, .gz of either; '-' reads stdin.")
     ],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="Raw format of the inputs (see `aceforge formats`).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Output Parquet file of AgentRecords.")],
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="Raw format of the inputs (see `aceforge formats`); auto (the default) picks it from the first "
+            "records and says which, or refuses naming the candidates.",
+        ),
+    ] = "auto",
     quarantine: Annotated[
         Path | None,
         typer.Option("--quarantine", "-q", help="Quarantine Parquet file (default: <output stem>.quarantine.parquet)."),
@@ -116,6 +137,7 @@ def convert(
     Exit codes: 0 when at least one record converted, 1 when none did, 2 on usage errors.
     """
     from data_catalog.catalog import safe_name
+    from data_catalog.formats import AUTO, DetectionError, detect, expand_inputs
     from data_catalog.ingest import config_hash
     from data_catalog.sources import get_converter
 
@@ -124,10 +146,23 @@ def convert(
     options = cfg.convert_options()
     options.dataset = options.dataset or output.stem  # what --dataset's help says, and what the ids hash
     try:
-        get_converter(fmt, options)
+        inputs = expand_inputs(inputs, fmt)
     except (KeyError, ValueError) as exc:
         fail(exc.args[0] if exc.args else str(exc))
     check_inputs(inputs)
+    if fmt == AUTO:
+        if inputs == ["-"]:
+            fail("format auto cannot sniff stdin; give --format")
+        try:
+            detection = detect(next(p for p in inputs if p != "-"))
+        except (DetectionError, OSError) as exc:
+            fail(str(exc))
+        fmt = detection.fmt
+        say(detection.describe(inputs[0]))
+    try:
+        get_converter(fmt, options)
+    except (KeyError, ValueError) as exc:
+        fail(exc.args[0] if exc.args else str(exc))
     register = cfg.catalog and not no_register
     name = safe_name(cfg.dataset or output.stem)
     chash = config_hash(fmt, options, inputs) if register else None
@@ -138,7 +173,7 @@ def convert(
     if cfg.workers > stats.workers:
         say(f"note: {fmt} groups raw items into records across the input, so it converted in one process")
     if stats.converted == 0:
-        say_error(nothing_converted(stats, fmt))
+        say_error(nothing_converted(stats, fmt, inputs))
     else:
         say(converted_line(stats))
         if register:

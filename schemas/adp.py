@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, record_id
+from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, record_id, stable_id
 from schemas.steps import ACTION_CLASSES, TextObservation
 
 _ADP_SOURCES = {"user": "user", "agent": "agent", "environment": "environment", "tool": "environment"}
@@ -112,7 +112,29 @@ def record_to_adp(record: AgentRecord) -> dict[str, Any]:
         extra["task"] = dumped["task"]
     details.update((EXTRA + key, _json_text(value)) for key, value in extra.items() if value)
     content = [step_to_adp(s) for s in kept]
-    return {"id": record.source.original_id or record.id, "content": content, "details": details}
+    adp = {"id": record.source.original_id or record.id, "content": content, "details": details}
+    # The record's id, with a digest of what was exported: an unchanged export converts back to the same id.
+    # A record read from ADP needs none: its export is its input again, which gives the same id.
+    if record.source.format != "adp":
+        details[EXTRA + "id"] = _json_text({"id": record.id, "digest": stable_id(adp)})
+    return adp
+
+
+def exported_id(raw: dict[str, Any]) -> str | None:
+    """The aceforge id an ``export-adp`` record carries, when the record is unchanged since (its digest
+    still matches); None otherwise, and the importer keys a new id by the content as usual."""
+    details = raw.get("details")
+    stored = details.get(EXTRA + "id") if isinstance(details, dict) else None
+    if not isinstance(stored, str):
+        return None
+    try:
+        value = orjson.loads(stored)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("id"), str):
+        return None
+    unchanged = {**raw, "details": {k: v for k, v in details.items() if k != EXTRA + "id"}}
+    return value["id"] if stable_id(unchanged) == value.get("digest") else None
 
 
 def _is_system(step: dict[str, Any]) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from schemas.record import AgentRecord, record_id, stable_id
@@ -25,6 +26,9 @@ from schemas.record import AgentRecord, record_id, stable_id
 
 class ConversionError(ValueError):
     """A raw record does not have the shape its format promises."""
+
+
+Detected = tuple[int, str]  # (specificity 1-3, the layout's name): what Converter.sniff says
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,20 @@ class Converter:
             return document
         return [document]
 
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        """Whether one parsed raw value (a JSONL line, a JSON document, or an element of a JSON array)
+        has a layout of this format: (how specific the match is, the layout's name), else None.
+        3: fields only this format has; 2: its usual shape; 1: a shape it also reads. `--format auto`
+        picks the format that matches the first records best (data_catalog/formats.py)."""
+        return None
+
+    @classmethod
+    def folder_inputs(cls, folder: Path) -> list[Path]:
+        """The input files a folder given as an input stands for (a τ² results directory: its
+        results.json); none by default, and a folder that stands for none is refused."""
+        return []
+
     def convert(self, raw: Any) -> AgentRecord:
         """One raw record to one AgentRecord; raise ConversionError for bad input."""
         raise NotImplementedError
@@ -112,6 +130,7 @@ class Converter:
         from schemas.arrow_schema import record_to_row
 
         record = self.convert(raw)
+        require_content(record.trajectory)
         return record.id, record_to_row(record)
 
     def convert_stream(self, items: Iterable[RawItem]) -> Iterator[Converted | Quarantined]:
@@ -120,9 +139,32 @@ class Converter:
                 yield Quarantined(item.source, item.index, item.error, item.raw_text)
                 continue
             try:
-                yield Converted(self.convert(item.value), item.source, item.index, item.value)
+                record = self.convert(item.value)
+                require_content(record.trajectory)
+                yield Converted(record, item.source, item.index, item.value)
             except Exception as exc:  # one bad record must never stop the run
                 yield Quarantined(item.source, item.index, describe_error(exc), item.value)
+
+
+_TEXT_FIELDS = ("content", "reasoning", "html", "axtree", "url")
+
+
+def require_content(steps: list[Any]) -> None:
+    """Refuse a trajectory in which no step says anything (no text, call or code): its content was in
+    fields the converter did not read, and passing it as converted would lose the record silently.
+    A record with no steps at all is a task without a trajectory (tau2_tasks), not an empty one.
+    Steps are models or the plain dicts of step_dicts.py."""
+    for step in steps:
+        fields = step if isinstance(step, dict) else step.__dict__
+        if fields.get("class_") == "api_action" or any(
+            isinstance(fields.get(key), str) and fields[key].strip() for key in _TEXT_FIELDS
+        ):
+            return
+    if steps:
+        raise ConversionError(
+            f"every step is empty ({len(steps)} steps, no text, call or code): "
+            "the content is in fields this format does not read"
+        )
 
 
 def describe_error(exc: BaseException) -> str:

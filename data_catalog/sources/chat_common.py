@@ -15,10 +15,11 @@ from typing import Any
 
 import orjson
 
-from data_catalog.sources.base import ConversionError, Converter, each_object
-from data_catalog.sources.step_dicts import api_call, image, observation
+from data_catalog.sources.base import ConversionError, Converter, each_object, require_content
+from data_catalog.sources.instructions import task_instruction
+from data_catalog.sources.step_dicts import call_step, image, observation
 from data_catalog.sources.text_tool_calls import framed_observation, may_have_calls, text_calls, tool_responses
-from schemas.record import AgentRecord, Tool
+from schemas.record import AgentRecord, Tool, VerifierResult
 
 # Where datasets put the tool list, and what a tool's or a call's parts are called.
 TOOL_FIELDS = ("tools", "available_tools", "functions")
@@ -33,26 +34,68 @@ TEXT_CALLS_OPTION = {
 
 def content_parts(content: Any, where: str) -> tuple[str, list[str]]:
     """The text and the image URLs of a message ``content`` (a string, None, or a list of parts)."""
+    text, images, reasoning, calls = message_parts(content, where)
+    if reasoning is not None or calls:
+        kind = "reasoning" if reasoning is not None else "tool_call"
+        raise ConversionError(f"{where}: a {kind!r} part outside an assistant message")
+    return text, images
+
+
+def message_parts(content: Any, where: str) -> tuple[str, list[str], str | None, list[dict[str, Any]]]:
+    """A message ``content`` as (text, image URLs, reasoning, calls ``{name, arguments}``).
+
+    Parts are OpenAI's ``{type: text, text}`` / ``{type: image_url, image_url}`` or LLaMA-Factory v1's
+    ``{type: text | reasoning | tool_call | image_url, value}`` (a tool_call's value is a JSON string of
+    ``{name, arguments}``): reading only ``text`` would make every v1 message empty."""
     if isinstance(content, str):
-        return content, []
+        return content, [], None, []
     if content is None:
-        return "", []
+        return "", [], None, []
     if not isinstance(content, list):
         raise ConversionError(f"{where}: content is {type(content).__name__}, expected a string or a list of parts")
     texts: list[str] = []
     images: list[str] = []
-    for part in content:
+    reasoning: list[str] = []
+    calls: list[dict[str, Any]] = []
+    for i, part in enumerate(content):
         if isinstance(part, str):
             texts.append(part)
-        elif isinstance(part, dict) and part.get("type") == "text":
-            texts.append(part.get("text") or "")
-        elif isinstance(part, dict) and part.get("type") == "image_url":
-            url = part.get("image_url")
+            continue
+        kind = part.get("type") if isinstance(part, dict) else type(part).__name__
+        value = part.get("text", part.get("value")) if isinstance(part, dict) else None
+        if kind == "text":
+            texts.append(value or "")
+        elif kind == "image_url":
+            url = part.get("image_url", part.get("value"))
             images.append(url.get("url", "") if isinstance(url, dict) else str(url))
+        elif kind == "reasoning" and isinstance(value, str):
+            reasoning.append(value)
+        elif kind == "tool_call" and isinstance(value, (str, dict)):
+            call = json_value(value, f"{where} content[{i}]: tool_call is") if isinstance(value, str) else value
+            calls.extend(call if isinstance(call, list) else [call])
         else:
-            kind = part.get("type") if isinstance(part, dict) else type(part).__name__
             raise ConversionError(f"{where}: unsupported content part {kind!r}")
-    return "\n".join(texts), images
+    return "\n".join(texts), images, "\n".join(reasoning) if reasoning else None, calls
+
+
+_NATIVE_CALL_FIELDS = ("tool_calls", "tool_call_id", "function_call")
+
+
+def openai_signals(messages: list[Any]) -> int:
+    """How surely role/content messages are OpenAI chat rather than a ShareGPT-like conversation:
+    3 when they carry OpenAI's own call fields (tool_calls, tool_call_id, function_call), which only
+    openai_chat reads; 2 for tool turns, calls written in the text, or content parts; else 0."""
+    found = 0
+    for msg in messages:
+        if not isinstance(msg, dict):
+            continue
+        if any(msg.get(key) for key in _NATIVE_CALL_FIELDS):
+            return 3
+        role, content = msg.get("role"), msg.get("content")
+        written = role == "assistant" and isinstance(content, str) and may_have_calls(content)
+        if written or role in ("tool", "function", "developer") or isinstance(content, list):
+            found = 2
+    return found
 
 
 def observation_steps(content: Any, source: str, where: str, **fields: Any) -> list[dict[str, Any]]:
@@ -110,6 +153,7 @@ class Calls:
     def __init__(self) -> None:
         self.names: dict[str, str] = {}  # call id -> function name
         self.unanswered: list[tuple[str | None, str]] = []  # (call id, function name), oldest first
+        self.written = False  # whether the calls waiting for results were written in a turn's text
 
     def add(self, call_id: str | None, name: str) -> None:
         if call_id is not None:
@@ -145,7 +189,7 @@ def call_steps(
     for at, call in each_object(raw_calls, f"{where} tool_calls"):
         call_id, name, kwargs = parse_call(call, at)
         register(call_id, name)
-        steps.append(api_call(name, kwargs, call_id, None if steps else lead))
+        steps.append(call_step(name, kwargs, call_id, None if steps else lead))
     return steps
 
 
@@ -158,6 +202,7 @@ def written_call_steps(
     if found is not None:
         prose, calls_in_text = found
         listed = [{"name": name, "arguments": arguments} for name, arguments in calls_in_text]
+        calls.written = True
         return call_steps(prose, thought, listed, where, plain_call, calls.add)
     if not actions:
         return None
@@ -168,12 +213,16 @@ def written_call_steps(
 
 def written_results(text: str, where: str, calls: Calls) -> list[dict[str, Any]] | None:
     """A user turn that is really the output of calls written as text (``<tool_response>`` blocks,
-    ``OBSERVATION:``), as tool observations answering them; None when it is not, or no call waits."""
+    ``OBSERVATION:``), as tool observations answering them; None when it is not, or no call waits.
+    After calls written in the text, the user turn that follows is their output even when unframed
+    (an error message, "Your command ran successfully..."): such calls have no other channel back."""
     if not calls.unanswered:
         return None
     results = tool_responses(text)
     if results is None:
         output = framed_observation(text)
+        if output is None and calls.written:
+            output = text
         results = None if output is None else [output]
     return None if results is None else result_steps(results, where, calls)
 
@@ -248,17 +297,19 @@ def chat_data(
     details: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The plain data of one chat record (see record_rows.py); top-level fields not in ``consumed``
-    are kept in details. ``AgentRecord.model_validate`` of it is the record."""
+    are kept in details. A boolean ``resolved`` (SWE-smith: the patch passed the tests) is the verdict.
+    ``AgentRecord.model_validate`` of it is the record."""
+    require_content(steps)
     original = raw.get("id")
     original_id = None if original in (None, "") else str(original)
-    extra = {k: v for k, v in raw.items() if k not in consumed and k != "id"}
+    verifier = resolved_verdict(raw.get("resolved"))
+    extra = {k: v for k, v in raw.items() if k not in consumed and k != "id" and not (k == "resolved" and verifier)}
     if details:
         extra.update(details)
-    instruction = next((s["content"] for s in steps if s["class_"] == "text_observation" and s["source"] == "user"), "")
     return {
         "id": converter.record_id(original_id, raw),
         "environment": {"kind": environment_kind(tools, steps), "tools": tools},
-        "task": {"instruction": instruction},
+        "task": {"instruction": task_instruction(steps)},
         "trajectory": steps,
         "source": {
             "dataset": converter.dataset,
@@ -267,7 +318,19 @@ def chat_data(
             "license": converter.opts.license,
         },
         "details": extra,
+        **({"verifier": verifier} if verifier else {}),
     }
+
+
+def resolved_verdict(resolved: Any) -> dict[str, Any] | None:
+    """The unit-test verdict a source states as ``resolved: true|false`` (SWE-smith, SWE-Gym), as
+    mini-coder's ``verified`` and nebius's ``target`` are read; None when it states none."""
+    if not isinstance(resolved, bool):
+        return None
+    result = VerifierResult(
+        passed=resolved, score=float(resolved), evidence={"resolved": resolved}, verifier="swe-bench"
+    )
+    return {"kind": "unit_tests", "result": result.model_dump(mode="json")}
 
 
 class ChatConverter(Converter):

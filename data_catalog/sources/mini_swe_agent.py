@@ -35,9 +35,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, each_object, register
+from data_catalog.sources.base import ConversionError, Converter, Detected, each_object, register
 from data_catalog.sources.chat_common import Calls, content_parts, parse_arguments
-from data_catalog.sources.step_dicts import api_call, code, message, observation
+from data_catalog.sources.step_dicts import call_step, code, message, observation
 from data_catalog.sources.text_actions import text_around
 from data_catalog.sources.text_tool_calls import text_calls
 from schemas.record import AgentRecord
@@ -65,9 +65,7 @@ def assistant_step(text: str) -> dict[str, Any]:
         block = blocks[0]
         return code("bash", block[1], _reasoning(text_around(text, block.start(), block.end())))
     prose, ((name, kwargs),) = found
-    if name == "bash" and set(kwargs) == {"command"}:
-        return code("bash", kwargs["command"], _reasoning(prose))
-    return api_call(name, kwargs, None, _reasoning(prose))
+    return call_step(name, kwargs, None, _reasoning(prose))
 
 
 def _tool_call_steps(msg: dict[str, Any], text: str, where: str, calls: Calls) -> list:
@@ -80,13 +78,7 @@ def _tool_call_steps(msg: dict[str, Any], text: str, where: str, calls: Calls) -
         call_id = None if call.get("id") is None else str(call["id"])
         kwargs = parse_arguments(function.get("arguments"), at)
         calls.add(call_id, name)
-        reasoning = None if steps else _reasoning(text)
-        if name == "bash" and isinstance(kwargs.get("command"), str) and len(kwargs) == 1:
-            step = code("bash", kwargs["command"], reasoning)
-            step["tool_call_id"] = call_id
-        else:
-            step = api_call(name, kwargs, call_id, reasoning)
-        steps.append(step)
+        steps.append(call_step(name, kwargs, call_id, None if steps else _reasoning(text)))
     return steps
 
 
@@ -139,6 +131,18 @@ class MiniSweAgentConverter(Converter):
         "trajectory_format} (v1 ```bash blocks, v2 ```mswea_bash_command blocks or tool calls)",
         "a bare list of {role, content} messages",
     )
+
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m for m in value):
+            return 1, "a bare list of messages"
+        if not isinstance(value, dict) or not isinstance(value.get("messages"), list) or "task_id" in value:
+            return None
+        if "verified" in value or ("instance_id" in value and "patch" in value):
+            return 3, "mini-coder row"
+        if "trajectory_format" in value or (isinstance(value.get("info"), dict) and "exit_status" in value["info"]):
+            return 3, "mini-swe-agent save file"
+        return None
 
     def items(self, document: Any, source: str = "-") -> Iterable[Any]:
         if isinstance(document, list) and document and all(isinstance(m, dict) and "role" in m for m in document):

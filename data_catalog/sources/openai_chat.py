@@ -33,15 +33,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, ConvertOptions, register, require
+from data_catalog.sources.base import ConversionError, ConvertOptions, Detected, register, require
 from data_catalog.sources.chat_common import (
     TEXT_CALLS_OPTION,
     Calls,
     ChatConverter,
     call_steps,
     chat_data,
-    content_parts,
+    message_parts,
     observation_steps,
+    openai_signals,
     optional_text,
     parse_arguments,
     record_tools,
@@ -124,15 +125,21 @@ class _Conversation:
         raise ConversionError(f"{where}: unknown role {role!r}")
 
     def _assistant(self, msg: dict[str, Any], where: str, thought: str | None, actions: Any) -> list:
-        text, images = content_parts(msg.get("content"), where)
+        text, images, part_reasoning, part_calls = message_parts(msg.get("content"), where)
         if images:
             raise ConversionError(f"{where}: assistant message with image content")
         thought = (
-            optional_text(msg, "reasoning_content", where) or optional_text(msg, "reasoning", where) or thought or None
+            optional_text(msg, "reasoning_content", where)
+            or optional_text(msg, "reasoning", where)
+            or part_reasoning
+            or thought
+            or None
         )
         raw_calls = msg.get("tool_calls") or []
         if not isinstance(raw_calls, list):
             raise ConversionError(f"{where}: tool_calls is {type(raw_calls).__name__}, expected a list")
+        if part_calls:  # LLaMA-Factory v1's tool_call parts: {name, arguments}
+            raw_calls = [*raw_calls, *({"type": "function", "function": call} for call in part_calls)]
         if msg.get("function_call"):  # the legacy single call
             raw_calls = [*raw_calls, {"type": "function", "function": msg["function_call"]}]
         if raw_calls:
@@ -166,6 +173,22 @@ class OpenAIChatConverter(ChatConverter):
         "calls listed beside a message: actions: [{API_name, API_params}], thoughts",
     )
 
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        messages = value.get("messages") if isinstance(value, dict) else None
+        if not isinstance(messages, list) or not messages or not isinstance(messages[0], dict):
+            return None
+        if "role" not in messages[0]:
+            return None
+        signals = openai_signals(messages)
+        if signals == 3:
+            return 3, "chat completions with tool_calls"
+        return (
+            (2, "messages with tool turns, calls written as text or content parts")
+            if signals
+            else (1, "role/content messages")
+        )
+
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)
         value = self.opts.extra.get("text_calls", "auto")
@@ -175,13 +198,21 @@ class OpenAIChatConverter(ChatConverter):
 
     def record_data(self, raw: Any) -> dict[str, Any]:
         messages = require(raw, "messages", list)
-        if not messages:
-            raise ConversionError("field 'messages' is empty")
         tools, tool_fields = record_tools(raw)
-        conversation = _Conversation(self.parse_text)
-        steps: list = []
-        for i, msg in enumerate(messages):
-            steps.extend(conversation.steps(msg, i))
-        details = {"message_fields": conversation.fields} if conversation.fields else None
+        steps, prompt_tools, fields = message_steps(messages, self.parse_text)
+        details = {"message_fields": fields} if fields else None
         consumed = ("messages", *tool_fields)
-        return chat_data(self, raw, steps, tools or conversation.prompt_tools, consumed, details)
+        return chat_data(self, raw, steps, tools or prompt_tools, consumed, details)
+
+
+def message_steps(messages: list[Any], parse_text: bool = True) -> tuple[list, list, dict[str, dict[str, Any]]]:
+    """The steps of a list of chat-completions messages, the tools a system prompt declares in text,
+    and the fields of messages their role does not read (by message index). Also for formats that
+    keep such a list inside their own records (toolbench)."""
+    if not messages:
+        raise ConversionError("field 'messages' is empty")
+    conversation = _Conversation(parse_text)
+    steps: list = []
+    for i, msg in enumerate(messages):
+        steps.extend(conversation.steps(msg, i))
+    return steps, conversation.prompt_tools, conversation.fields

@@ -28,14 +28,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, ConvertOptions, register
+from data_catalog.sources.base import ConversionError, ConvertOptions, Detected, register
 from data_catalog.sources.chat_common import (
     TEXT_CALLS_OPTION,
     Calls,
     ChatConverter,
     chat_data,
-    content_parts,
     json_value,
+    message_parts,
+    openai_signals,
     plain_call,
     record_tools,
     result_steps,
@@ -43,9 +44,9 @@ from data_catalog.sources.chat_common import (
     written_call_steps,
     written_results,
 )
-from data_catalog.sources.step_dicts import ACTION_KINDS, api_call, message, observation
+from data_catalog.sources.step_dicts import ACTION_KINDS, call_step, message, observation
 from data_catalog.sources.text_actions import ASSISTANT_PARSERS, DIALECTS, ENV_PREFIX, detect_dialect, fenced_code
-from data_catalog.sources.text_tool_calls import may_have_calls, tool_responses, tools_in_prompt
+from data_catalog.sources.text_tool_calls import may_have_calls, text_calls, tool_responses, tools_in_prompt
 
 _ROLES = {
     "human": "user", "user": "user",
@@ -84,25 +85,33 @@ def _turns(raw: Any) -> tuple[str, list[Turn]]:
             text = turn.get("content", _MISSING)
             if text is _MISSING:
                 raise ConversionError(f"{key}[{i}] has no 'value' or 'content'")
+        extra = None if len(turn) == 2 else {k: v for k, v in turn.items() if k not in _TURN_KEYS} or None
         if type(text) is not str:
-            text, images = content_parts(text, f"{key}[{i}]")
+            text, images, reasoning, calls = message_parts(text, f"{key}[{i}]")
             if images:
                 raise ConversionError(f"{key}[{i}]: image content is not supported in sharegpt")
-        extra = None if len(turn) == 2 else {k: v for k, v in turn.items() if k not in _TURN_KEYS} or None
+            if reasoning is not None or calls:  # LLaMA-Factory v1 parts: read as the thoughts and actions beside a turn
+                extra = {**(extra or {}), "thoughts": reasoning, "actions": calls or None}
         out.append((role, text, extra))
     return key, out
 
 
-def _calls(text: str, where: str) -> list[dict]:
-    """A function_call turn: a JSON object ``{name, arguments}`` or a list of them."""
-    value = json_value(text, f"{where}: function call is")
-    calls = value if isinstance(value, list) else [value]
+def _calls(text: str, where: str, calls: Calls) -> list[dict]:
+    """A function_call turn: a JSON object ``{name, arguments}`` or a list of them; or prose with the
+    calls written in it (``<function=...>``, ``<tool_call>``), the prose being their lead-in."""
+    prose = None
+    if not text.lstrip().startswith(("{", "[")) and (found := text_calls(text)) is not None:
+        prose, listed = found
+        values: Any = [{"name": name, "arguments": arguments} for name, arguments in listed]
+    else:
+        values = json_value(text, f"{where}: function call is")
     actions = []
-    for call in calls:
+    for call in values if isinstance(values, list) else [values]:
         if not isinstance(call, dict):
             raise ConversionError(f"{where}: function call has no name")
         _, name, kwargs = plain_call(call, f"{where}: function call")
-        actions.append(api_call(name, kwargs))
+        calls.add(None, name)
+        actions.append(call_step(name, kwargs, None, None if actions else prose or None))
     return actions
 
 
@@ -129,6 +138,20 @@ class ShareGPTConverter(ChatConverter):
         "tool calls as function_call turns, written in text (<tool_call>, <function=...>) or listed beside a turn "
         "(actions: [{API_name, API_params}], thoughts)",
     )
+
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        if not isinstance(value, dict):
+            return None
+        key = "conversations" if "conversations" in value else "messages"
+        turns = value.get(key)
+        if not isinstance(turns, list) or not turns or not isinstance(turns[0], dict):
+            return None
+        if "from" in turns[0] or key == "conversations":
+            return 2, f"{key}: [{{from, value}}]" if "from" in turns[0] else "conversations: [{role, content}]"
+        if "role" not in turns[0]:
+            return None
+        return (1, "messages: [{role, content}]") if openai_signals(turns) else (2, "messages: [{role, content}]")
 
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)
@@ -181,10 +204,7 @@ class ShareGPTConverter(ChatConverter):
                 steps.append(observation(text, "system"))
                 prompts.append(text)
             elif role == "call":
-                actions = _calls(text, f"{key}[{i}]")
-                for action in actions:
-                    calls.add(None, action["function"])
-                steps.extend(actions)
+                steps.extend(_calls(text, f"{key}[{i}]", calls))
             else:
                 steps.extend(self._tool_steps(text, f"{key}[{i}]", calls))
         if not tools and self.parse_text:

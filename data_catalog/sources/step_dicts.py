@@ -31,8 +31,37 @@ def api_call(
     }
 
 
-def code(language: str, content: str, reasoning: str | None = None) -> dict[str, Any]:
-    return {"class_": "code_action", "language": language, "content": content, "reasoning": reasoning}
+def code(language: str, content: str, reasoning: str | None = None, tool_call_id: str | None = None) -> dict[str, Any]:
+    step = {"class_": "code_action", "language": language, "content": content, "reasoning": reasoning}
+    if tool_call_id is not None:
+        step["tool_call_id"] = tool_call_id
+    return step
+
+
+# Tools that run one shell command: the names agent frameworks give their bash tool.
+SHELL_TOOLS = frozenset({"bash", "execute_bash", "run_shell_command", "shell"})
+
+
+def shell_command(function: str, kwargs: dict[str, Any]) -> str | None:
+    """The command of a call to a shell tool whose only argument is the command, else None.
+
+    Every format writes a shell command as CodeAction(bash), whether the agent typed it in a fenced
+    block (mini-swe-agent, SWE-agent) or called a bash tool (OpenAI tool calls, OpenHands): ADP's
+    vocabulary has CodeAction for it, and one representation lets curation and training count and
+    render shell steps alike. A call with more arguments (a timeout, a session) stays an ApiAction,
+    so that nothing it says is lost."""
+    command = kwargs.get("command") if function in SHELL_TOOLS and len(kwargs) == 1 else None
+    return command if isinstance(command, str) else None
+
+
+def call_step(
+    function: str, kwargs: dict[str, Any], tool_call_id: str | None = None, reasoning: str | None = None
+) -> dict[str, Any]:
+    """A tool call as its step: CodeAction(bash) for a shell command (see shell_command), else ApiAction."""
+    command = shell_command(function, kwargs)
+    if command is not None:
+        return code("bash", command, reasoning, tool_call_id)
+    return api_call(function, kwargs, tool_call_id, reasoning)
 
 
 def observation(content: str, source: str, name: str | None = None, tool_call_id: str | None = None) -> dict[str, Any]:

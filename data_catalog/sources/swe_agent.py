@@ -34,8 +34,10 @@ from typing import Any
 
 import orjson
 
-from data_catalog.sources.base import ConversionError, Converter, each_object, register, require
+from data_catalog.sources.base import ConversionError, Converter, Detected, each_object, register, require
 from data_catalog.sources.chat_common import Calls, parse_arguments
+from data_catalog.sources.instructions import without_demonstration
+from data_catalog.sources.step_dicts import shell_command
 from data_catalog.sources.swe_agent_commands import Signature, command_action, parse_commands, split_command_block
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Tool, Verifier, VerifierResult
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
@@ -68,7 +70,7 @@ def trajectory_steps(turns: list[Any]) -> tuple[list, list[Tool], str]:
         elif role == "user":
             text = _text(turn, "text", where)
             steps.append(TextObservation(content=text, source="environment" if task is not None else "user"))
-            task = text if task is None else task
+            task = (without_demonstration(text) or None) if task is None else task
         elif role == "ai":
             text = _text(turn, "text", where)
             block = split_command_block(text)
@@ -103,10 +105,9 @@ def _function_calls(turn: dict[str, Any], where: str, text: str, calls: Calls) -
         kwargs = parse_arguments(function.get("arguments"), at)
         calls.add(call_id, name)
         reasoning = None if steps else (turn.get("thought") or text or None)
-        if name == "bash" and isinstance(kwargs.get("command"), str) and len(kwargs) == 1:
-            steps.append(
-                CodeAction(language="bash", content=kwargs["command"], tool_call_id=call_id, reasoning=reasoning)
-            )
+        command = shell_command(name, kwargs)
+        if command is not None:
+            steps.append(CodeAction(language="bash", content=command, tool_call_id=call_id, reasoning=reasoning))
         else:
             steps.append(ApiAction(function=name, kwargs=kwargs, tool_call_id=call_id, reasoning=reasoning))
     return steps
@@ -127,7 +128,7 @@ def history_steps(history: list[Any]) -> tuple[list, list[Tool], str]:
             steps.append(TextObservation(content=text, source="system"))
         elif role == "user":
             steps.append(TextObservation(content=text, source="environment" if task is not None else "user"))
-            task = text if task is None and not turn.get("is_demo") else task
+            task = (without_demonstration(text) or None) if task is None and not turn.get("is_demo") else task
         elif role == "assistant" and turn.get("tool_calls"):
             steps.extend(_function_calls(turn, where, text, calls))
         elif role == "assistant":
@@ -175,6 +176,16 @@ class SweAgentConverter(Converter):
         "eval_logs, trajectory: [{role: system|user|ai, text}]}",
         "SWE-agent's own <instance>.traj: {trajectory, history: [{role, content, tool_calls?}], info, replay_config?}",
     )
+
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        if not isinstance(value, dict):
+            return None
+        if isinstance(value.get("trajectory"), list) and "instance_id" in value and "target" in value:
+            return 3, "nebius SWE-agent-trajectories row"
+        if isinstance(value.get("history"), list) and ("info" in value or "trajectory" in value):
+            return 3, "SWE-agent .traj file"
+        return None
 
     def items(self, document: Any, source: str = "-") -> Iterable[Any]:
         if isinstance(document, dict) and "history" in document and source != "-":

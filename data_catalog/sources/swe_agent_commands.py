@@ -20,6 +20,7 @@ from schemas.steps import ApiAction, CodeAction
 
 _COMMAND_HEADER = re.compile(r"^(\w+):\n  docstring: (.*)$", re.MULTILINE)
 _ARGUMENT = re.compile(r"^    - (\w+) \((\w+)\) \[(required|optional)\]: (.*)$", re.MULTILINE)
+_XML_COMMAND = re.compile(r"<command>\n?(.*?)\n?</command>", re.S)
 _EDIT_RANGE = re.compile(r"edit\s+(\d+):(\d+)\s*")
 # Shell words that are bare or wholly quoted, without escapes, separated by whitespace.
 _WORD = re.compile(r"""(?:"([^"\\]*)"|'([^'\\]*)'|([^\s"'\\]+))(?:\s+|$)""")
@@ -69,11 +70,14 @@ def _fence_lines(text: str) -> Iterator[tuple[int, int, str]]:
 
 
 def split_command_block(text: str) -> tuple[str, str] | None:
-    """(discussion, command) of an ai turn: the last complete top-level fenced block is the command.
+    """(discussion, command) of an ai turn: the last complete top-level fenced block is the command;
+    with SWE-agent's XML parser, the last ``<command>...</command>``.
 
     A fence with a language always opens a block, so a block the command writes
     (an edit of a README with ```python inside) does not end the command early.
     """
+    if "<command>" in text and (xml := _last_xml_command(text)) is not None:
+        return xml
     depth, opening, last = 0, (0, 0), None
     for fence in _fence_lines(text):
         if fence[2] or depth == 0:
@@ -88,10 +92,18 @@ def split_command_block(text: str) -> tuple[str, str] | None:
         return None
     (open_at, open_end, _), (close_at, close_end, _) = last
     command = text[open_end + 1 : close_at].rstrip("\n")
-    discussion = text_around(text, open_at, close_end)
-    if discussion.startswith("DISCUSSION"):
-        discussion = discussion[len("DISCUSSION") :].lstrip()
-    return discussion, command
+    return _without_label(text_around(text, open_at, close_end)), command
+
+
+def _last_xml_command(text: str) -> tuple[str, str] | None:
+    found = max(_XML_COMMAND.finditer(text), key=lambda match: match.start(), default=None)
+    if found is None:
+        return None
+    return _without_label(text_around(text, found.start(), found.end())), found[1]
+
+
+def _without_label(discussion: str) -> str:
+    return discussion[len("DISCUSSION") :].lstrip() if discussion.startswith("DISCUSSION") else discussion
 
 
 def _edit(command: str) -> dict[str, Any] | None:

@@ -19,7 +19,7 @@ import ast
 import re
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, register, require
+from data_catalog.sources.base import ConversionError, Converter, Detected, register, require
 from data_catalog.sources.text_actions import text_around
 from schemas.record import AgentRecord, Environment, Source, Task
 from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
@@ -83,6 +83,12 @@ class SynatraConverter(Converter):
         "Synatra web-agent steps ({prompt, response}): objective, axtree WebObservation and one action per record."
     )
     layouts = ("a JSON array (or JSONL) of {prompt: a Python-like program with the axtree, response}",)
+
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        if isinstance(value, dict) and isinstance(value.get("prompt"), str) and isinstance(value.get("response"), str):
+            return (3, "synatra {prompt, response}") if "messages" not in value else None
+        return None
 
     def convert(self, raw: Any) -> AgentRecord:
         prompt = require(raw, "prompt", str)

@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, register, require
+from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, Detected, register, require
 from data_catalog.sources.tau_common import conversation_steps, tau2_task
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult
 
@@ -125,6 +125,16 @@ def _joined(run: dict[str, Any], simulations: Iterable[Any]) -> Iterator[dict[st
         yield {"simulation": sim, "task": task, "info": info}
 
 
+def _is_run_file(document: dict[str, Any]) -> bool:
+    """A directory layout's results.json: info and tasks, the simulations in its folder (τ²'s own
+    loader needs only that folder; ``simulation_index`` is not always written)."""
+    return "simulation_index" in document or ("tasks" in document and "info" in document)
+
+
+def _is_simulation(document: Any) -> bool:
+    return isinstance(document, dict) and "task_id" in document and ("messages" in document or "ticks" in document)
+
+
 @register
 class Tau2ResultsConverter(Converter):
     name = "tau2_results"
@@ -132,7 +142,8 @@ class Tau2ResultsConverter(Converter):
     options = {"domain": "the tool world's domain; default: info.environment_info.domain_name, else the task's"}
     layouts = (
         "one results file: {timestamp, info, tasks, simulations: [{id, task_id, messages, reward_info, ...}]}",
-        "a results directory: results.json (info, tasks, simulation_index) + simulations/<id>.json",
+        "a results directory (given as the folder, or its results.json): results.json (info, tasks) "
+        "+ simulations/<id>.json",
         "one simulation file (its task joined from ../results.json when there), or JSONL of simulations",
     )
 
@@ -140,19 +151,37 @@ class Tau2ResultsConverter(Converter):
         super().__init__(options)
         self._run_files: dict[Path, dict[str, Any] | None] = {}  # results.json beside simulation files, by path
 
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        if not isinstance(value, dict):
+            return None
+        if isinstance(value.get("simulations"), list) and "info" in value:
+            return 3, "τ² results file"
+        if _is_run_file(value) and isinstance(value.get("tasks"), list):
+            return 3, "τ² results directory's results.json"
+        if _is_simulation(value):
+            return 3, "τ² simulation"
+        return None
+
     def items(self, document: Any, source: str = "-") -> Iterable[Any]:
         if not isinstance(document, dict):
             return super().items(document, source)
         if isinstance(document.get("simulations"), list):
             return _joined(document, document["simulations"])
-        if "simulation_index" in document and source != "-":  # a results directory's results.json
+        if _is_run_file(document) and source != "-":  # a results directory's results.json
             folder = Path(source).parent / "simulations"
+            if not folder.is_dir():
+                return [{"missing_simulations": str(folder)}]
             return _joined(document, (orjson.loads(p.read_bytes()) for p in sorted(folder.glob("*.json"))))
-        if "messages" in document and "task_id" in document and source != "-":  # a simulations/<id>.json
+        if _is_simulation(document) and source != "-":  # a simulations/<id>.json
             run = self._run_file(Path(source).parent.parent / "results.json")
             if run is not None:
                 return _joined(run, [document])
         return [document]
+
+    @classmethod
+    def folder_inputs(cls, folder: Path) -> list[Path]:
+        return [folder / "results.json"] if (folder / "results.json").is_file() else []
 
     def _run_file(self, path: Path) -> dict[str, Any] | None:
         if path not in self._run_files:
@@ -164,11 +193,18 @@ class Tau2ResultsConverter(Converter):
             sim, task, info = require(raw, "simulation", dict), raw["task"], raw["info"]
             if task is None:
                 raise ConversionError(f"simulation's task_id {sim.get('task_id')!r} is not among the file's tasks")
-        elif isinstance(raw, dict) and "messages" in raw:
+        elif isinstance(raw, dict) and "missing_simulations" in raw:
+            raise ConversionError(f"a τ² results.json without simulations: no folder {raw['missing_simulations']}")
+        elif _is_simulation(raw):
             sim, task, info = raw, None, {}
         else:
             raise ConversionError(
                 "not a τ² results file: expected an object with info, tasks and simulations (or one simulation)"
+            )
+        if "messages" not in sim and "ticks" in sim:
+            raise ConversionError(
+                f"simulation {sim.get('id')!r} is a τ² voice simulation (ticks, no messages): "
+                "voice runs are not supported, only text ones"
             )
         sim_id = require(sim, "id", str)
         task_id = require(sim, "task_id", (str, int))

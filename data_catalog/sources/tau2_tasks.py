@@ -9,7 +9,7 @@ communicate info, reward basis) as its spec and no result yet.
 
 The domain is the ``domain`` option; else the one the instructions name
 (airline, retail, telecom do); else the folder the file is in, as τ² lays
-its data out (``domains/mock/tasks.json``); else the one whose tools the
+its data out (``domains/mock/tasks.json``, any domain, built in or not); else the one whose tools the
 expected actions call (mock's create_task, ...). Ids are keyed by
 (domain, task id), so airline task "0" and retail task "0" differ.
 """
@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, register
+from data_catalog.sources.base import ConversionError, Converter, Detected, register
 from data_catalog.sources.tau_common import tau2_task
 from schemas.record import AgentRecord, Environment, Source, Verifier
 
@@ -48,9 +48,12 @@ _DOMAIN_TOOLS = {
 
 
 def domain_of_path(source: str) -> str | None:
-    """The domain a task file's folder names (``.../domains/mock/tasks.json`` -> mock)."""
-    folder = Path(source).parent.name if source != "-" else ""
-    return folder if folder in DOMAINS else None
+    """The domain a task file's folder names (``.../domains/mock/tasks.json`` -> mock): a built-in
+    domain's folder anywhere, or any folder in a ``domains/`` folder (banking_knowledge, a new one)."""
+    if source == "-":
+        return None
+    folder = Path(source).parent
+    return folder.name if folder.name in DOMAINS or folder.parent.name == "domains" else None
 
 
 def domain_of_actions(criteria: dict[str, Any]) -> str | None:
@@ -71,6 +74,12 @@ class Tau2TasksConverter(Converter):
         "the file's folder (domains/<domain>/tasks.json) or the tools the expected actions call"
     }
     layouts = ("τ²'s domains/<domain>/tasks.json (or tasks_small.json): a JSON array (or JSONL) of tasks",)
+
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        if isinstance(value, dict) and "id" in value and isinstance(value.get("user_scenario"), dict):
+            return (3, "τ² task") if "messages" not in value else None
+        return None
 
     def items(self, document: Any, source: str = "-") -> Iterable[Any]:
         tasks = super().items(document, source)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from data_catalog.sources.base import ConversionError, Converter, register, require
+from data_catalog.sources.base import ConversionError, Converter, Detected, register, require
 from data_catalog.sources.tau_common import conversation_steps, policy_domain
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult
 
@@ -65,6 +65,12 @@ class TauBenchConverter(Converter):
     description = "τ-bench v1 run results ([{task_id, trial, reward, info, traj}]) with rewards as verifier results."
     options = {"domain": "the tool world's domain (airline, retail); default: read from the policy's title"}
     layouts = ("a run's results: a JSON array (or JSONL) of {task_id, trial, reward, info: {task, reward_info}, traj}",)
+
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        if isinstance(value, dict) and isinstance(value.get("traj"), list) and "task_id" in value and "reward" in value:
+            return 3, "τ-bench run result"
+        return None
 
     def convert(self, raw: Any) -> AgentRecord:
         task_id = require(raw, "task_id", (int, str))

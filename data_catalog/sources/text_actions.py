@@ -83,6 +83,19 @@ for _pattern, _function in (
     _ALFWORLD.setdefault(_pattern.split()[0], []).append((re.compile(_pattern + r"\Z", re.I | re.S), _function))
 
 
+# AgentBench's knowledge-graph tools (AgentTuning kg), whose calls take several arguments:
+# get_neighbors(Gas-generator cycle, spaceflight.rocket_engine_cycle.rocket_engines) -> variable, relation.
+_KG_FUNCTIONS = {
+    "get_relations": ("variable",),
+    "get_neighbors": ("variable", "relation"),
+    "intersection": ("variable1", "variable2"),
+    "get_attributes": ("variable",),
+    "argmax": ("variable", "attribute"),
+    "argmin": ("variable", "attribute"),
+    "count": ("variable",),
+}
+
+
 class Block(NamedTuple):
     """A code block found in a turn: its span, language tag and code."""
 
@@ -157,8 +170,13 @@ def text_action(action: str, thought: str | None) -> dict:
             return api_call(function, match.groupdict(), None, thought)
     bracketed = _BRACKETED.match(action)
     if bracketed is not None:
+        name = bracketed.group("name").lower()
         argument = bracketed.group("square") if bracketed.group("square") is not None else bracketed.group("round")
-        return api_call(bracketed.group("name").lower(), {"argument": argument} if argument else {}, None, thought)
+        named = _KG_FUNCTIONS.get(name)
+        values = [value.strip() for value in argument.split(",")] if named and argument else None
+        if values is not None and len(values) == len(named):
+            return api_call(name, dict(zip(named, values)), None, thought)
+        return api_call(name, {"argument": argument} if argument else {}, None, thought)
     return api_call(verb.lower(), {"argument": rest} if rest else {}, None, thought)
 
 
@@ -167,7 +185,7 @@ def react_steps(text: str) -> list:
     # costly one has a cheap guard that skips it for the plain "ACTION: go to shelf 1" turn.
     key = _ACTION_FIRST.match(text) or _ACTION_LATER.search(text)
     if key is None:
-        return [message(text)]
+        return [_final_answer(text) if "Final Answer" in text else message(text)]
     thought, labels = None, {}
     if key.start():  # text before the action line (less its newline): the thought, after its optional label
         head = text[: key.start()]
@@ -196,6 +214,21 @@ def react_steps(text: str) -> list:
     step = text_action(action, thought)
     step["kwargs"].update(labels)
     return [step]
+
+
+_FINAL_ANSWER = re.compile(r"(?:\A|\n)[ \t]*Final Answer[ \t]*:[ \t]*")
+
+
+def _final_answer(text: str) -> dict:
+    """A turn that answers without an action line (kg: "Thought: ... \nFinal Answer: #3"): the answer
+    is the message, the thought before it its reasoning."""
+    found = _FINAL_ANSWER.search(text)
+    if found is None:
+        return message(text)
+    head = text[: found.start()]
+    label = _THOUGHT_LABEL.match(head)
+    thought = (head[label.end() :] if label else head).strip() or None
+    return message(text[found.end() :].strip(), thought)
 
 
 # "Label: value" lines around a ReAct action: its arguments (mind2web's Answer / Value, AgentBench's Final Answer).

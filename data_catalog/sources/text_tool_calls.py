@@ -26,7 +26,8 @@ import orjson
 from schemas.record import Tool
 
 _HERMES_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|\Z)", re.S)
-_FUNCTION = re.compile(r"<function=([\w.:-]+)>(.*?)(?:</function>|\Z)", re.S)
+# A call's body ends at its </function>; one left open ends at the next call or the end of the turn.
+_FUNCTION = re.compile(r"<function=([\w.:-]+)>((?:(?!<function=).)*?)(</function>|(?=<function=)|\Z)", re.S)
 _PARAMETER = re.compile(r"<parameter=([\w.:-]+)>\n?(.*?)\n?</parameter>", re.S)
 _TOOL_RESPONSE = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.S)
 _OBSERVATION = re.compile(r"\A\s*(?:OBSERVATION:|EXECUTION RESULT of \[[\w.:-]+\]:)[ \t]*\r?\n?")
@@ -52,6 +53,8 @@ def text_calls(text: str) -> tuple[str, list[Call]] | None:
         pattern, read = _FUNCTION, _function_call
     else:
         return None
+    if text.lstrip().startswith(("{", "[")) and _literal(text) is not None:
+        return None  # a JSON document (an AgentLab step, say) that quotes the syntax in a string makes no call
     calls, prose, position = [], [], 0
     for match in pattern.finditer(text):
         call = read(match)
@@ -76,8 +79,13 @@ def _hermes_call(match: re.Match[str]) -> Call | None:
     return (value["name"], arguments) if isinstance(arguments, dict) else None
 
 
-def _function_call(match: re.Match[str]) -> Call:
-    return match[1], dict(_PARAMETER.findall(match[2]))
+def _function_call(match: re.Match[str]) -> Call | None:
+    """A ``<function=name>`` call. One left open at the end of the turn is a call only when it holds a
+    whole parameter (generation stopped at ``</function>``); a bare opening tag is text that names it."""
+    parameters = dict(_PARAMETER.findall(match[2]))
+    if not match[3] and not parameters:
+        return None
+    return match[1], parameters
 
 
 def _literal(text: str) -> Any:

@@ -36,11 +36,13 @@ from data_catalog.sources.base import (
     Converted,
     Converter,
     ConvertOptions,
+    Detected,
     Quarantined,
     RawItem,
     describe_error,
     register,
     require,
+    require_content,
 )
 from schemas.record import AgentRecord, Environment, Source, Task, stable_id
 from schemas.steps import ApiAction, MessageAction, TextObservation, WebObservation
@@ -158,6 +160,17 @@ class WebStepsConverter(Converter):
     )
     groups_items = True
 
+    @staticmethod
+    def sniff(value: Any) -> Detected | None:
+        if (
+            isinstance(value, dict)
+            and "messages" in value
+            and "output" in value
+            and ("task_name" in value or "prompt" in value)
+        ):
+            return 3, "one row per web step (nnetnav)"
+        return None
+
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)
         value = self.opts.extra.get("open_groups", "8")
@@ -192,7 +205,9 @@ class WebStepsConverter(Converter):
         source, index, step = group[0]
         raw = {"id": step.trajectory_id, "rows": [i for _, i, _ in group]}
         try:
-            return Converted(self._record([s for _, _, s in group]), source, index, raw, raw_items=len(group))
+            record = self._record([s for _, _, s in group])
+            require_content(record.trajectory)
+            return Converted(record, source, index, raw, raw_items=len(group))
         except Exception as exc:  # one bad trajectory must never stop the run
             return Quarantined(source, index, describe_error(exc), raw, raw_items=len(group))
 

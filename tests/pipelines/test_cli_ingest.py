@@ -108,7 +108,8 @@ def test_wrong_format_for_the_file_exits_1_with_the_common_errors(data_home, tmp
         "output": str(tmp_path / "x.parquet"),
     }
     assert "no record converted of 5 read; most common errors:" in result.stderr
-    assert "is --format openai_chat right?" in result.stderr and "Traceback" not in result.output
+    assert "ADP v1 trajectory: not a layout of openai_chat; try --format adp" in result.stderr
+    assert "Traceback" not in result.output
     assert Catalog().get("x") is None  # nothing converted: nothing registered
 
 

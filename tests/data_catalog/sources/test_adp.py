@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from data_catalog.sources import get_converter
+from data_catalog.sources.base import ConvertOptions
 from schemas.adp import record_to_adp
 from schemas.io import read_records, write_records
 from tests.conftest import ADP_FIXTURES, ROOT
@@ -79,3 +80,15 @@ def test_bad_records_are_quarantined_with_reasons(tmp_path):
     assert "function" in errors[3] and "Field required" in errors[3]
     assert errors[4] == "missing field 'id'"
     assert errors[5].startswith("invalid JSON line")
+
+
+def test_ids_survive_an_adp_round_trip_of_another_format(tmp_path):
+    """export-adp then convert --format adp: the same record id, whatever --dataset says; an edited export
+    is other content and gets an id of its own."""
+    raw = {"id": "c1", "messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]}
+    record = get_converter("openai_chat", ConvertOptions(dataset="chats")).convert(raw)
+    exported = json.loads(json.dumps(record_to_adp(record)))
+    back = get_converter("adp", ConvertOptions(dataset="other")).convert(exported)
+    assert back.id == record.id
+    exported["content"][1]["content"] = "Hello there"
+    assert get_converter("adp", ConvertOptions(dataset="other")).convert(exported).id != record.id

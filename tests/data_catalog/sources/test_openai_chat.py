@@ -11,7 +11,7 @@ from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConversionError, ConvertOptions
 from schemas.adp import record_to_adp
 from schemas.record import Tool
-from schemas.steps import ApiAction, ImageObservation, MessageAction, TextObservation
+from schemas.steps import ApiAction, CodeAction, ImageObservation, MessageAction, TextObservation
 from tests.conftest import ROOT
 from tests.data_catalog.sources.conversion_helpers import convert_lines
 
@@ -294,17 +294,18 @@ SWE_SMITH = {
 def test_openhands_function_markup_written_as_text():
     record = convert(SWE_SMITH)
     assert record.trajectory[2:] == [
-        ApiAction(
-            function="bash",
-            kwargs={"command": "grep -rn 'class Arrow' /testbed"},
-            reasoning="Let's find the Arrow class.",
-        ),
+        CodeAction(language="bash", content="grep -rn 'class Arrow' /testbed", reasoning="Let's find the Arrow class."),
         TextObservation(content="/testbed/arrow/arrow.py:88:class Arrow:", source="tool", name="bash"),
         ApiAction(function="submit", kwargs={}),
     ]
     assert [t.name for t in record.environment.tools] == ["bash", "submit"]
     assert record.environment.tools[0].parameters["properties"]["command"]["type"] == "string"
-    assert record.details == {"instance_id": "arrow__1234", "resolved": True}
+    assert record.details == {"instance_id": "arrow__1234"}  # resolved is the verdict:
+    assert (record.verifier.kind, record.verifier.result.passed, record.verifier.result.score) == (
+        "unit_tests",
+        True,
+        1.0,
+    )
     off = get_converter("openai_chat", ConvertOptions(extra={"text_calls": "off"})).convert(SWE_SMITH)
     assert [s.class_ for s in off.trajectory[2:]] == ["message_action", "text_observation", "message_action"]
     assert off.trajectory[3].source == "user"
@@ -356,3 +357,63 @@ def test_toucan_available_tools_and_fields_beside_messages():
     assert record.details == {"message_fields": {"0": {"turn_id": 0}}}
     with pytest.raises(ValueError, match="option text_calls must be auto or off, not 'maybe'"):
         get_converter("openai_chat", ConvertOptions(extra={"text_calls": "maybe"}))
+
+
+def test_an_unclosed_function_tag_inside_a_json_string_makes_no_call():
+    """An AgentLab step quotes "<function=browser>" in a JSON string: no browser({}) call is invented."""
+    step = '{"think": "I could use <function=browser> here", "action": "click(bid=\\"149\\")"}'
+    raw = {"messages": [{"role": "user", "content": "Open the cart."}, {"role": "assistant", "content": step}]}
+    (last,) = convert(raw).trajectory[1:]
+    assert isinstance(last, MessageAction) and last.content == step
+    bare = {"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "see <function=x> docs"}]}
+    assert [s.class_ for s in convert(bare).trajectory] == ["text_observation", "message_action"]
+
+
+def test_an_unframed_output_after_a_written_call_is_a_tool_observation():
+    raw = {
+        "messages": [
+            {"role": "user", "content": "Fix the bug."},
+            {"role": "assistant", "content": "<function=bash>\n<parameter=command>cat x.py</parameter>\n</function>"},
+            {"role": "user", "content": "cat: x.py: No such file or directory"},
+            {"role": "assistant", "content": "It is missing."},
+            {"role": "user", "content": "Thanks, that is all."},
+        ]
+    }
+    steps = convert(raw).trajectory
+    assert [(s.class_, getattr(s, "source", None)) for s in steps] == [
+        ("text_observation", "user"),
+        ("code_action", None),
+        ("text_observation", "tool"),
+        ("message_action", None),
+        ("text_observation", "user"),
+    ]
+    assert steps[2].content == "cat: x.py: No such file or directory"
+
+
+def test_a_bash_tool_call_is_a_code_action_with_its_call_id():
+    raw = {
+        "messages": [
+            {"role": "user", "content": "List files."},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "bash", "arguments": '{"command": "ls"}'}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "a.py"},
+        ]
+    }
+    steps = convert(raw).trajectory
+    assert steps[1] == CodeAction(language="bash", content="ls", tool_call_id="c1")
+    assert (steps[2].source, steps[2].tool_call_id, steps[2].name) == ("tool", "c1", "bash")
+
+
+def test_resolved_false_is_a_failed_unit_test_verdict():
+    record = convert({**SWE_SMITH, "resolved": False})
+    assert (record.verifier.kind, record.verifier.result.passed, record.verifier.result.score) == (
+        "unit_tests",
+        False,
+        0.0,
+    )
+    assert record.verifier.result.verifier == "swe-bench"

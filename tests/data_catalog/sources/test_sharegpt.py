@@ -423,3 +423,38 @@ def test_auto_dialect_leaves_snippets_in_a_prose_summary_as_prose():
     # Only snippets, nothing run: a plain chat.
     shown = {"conversations": [raw["conversations"][0], raw["conversations"][3]]}
     assert convert(shown).details["dialect"] == "plain" and isinstance(convert(shown).trajectory[1], MessageAction)
+
+
+def test_function_call_turn_written_as_prose_and_function_markup():
+    raw = {
+        "conversations": [
+            {"from": "human", "value": "What's the weather in Oslo?"},
+            {
+                "from": "function_call",
+                "value": "Let me check.\n<function=get_weather>\n<parameter=city>Oslo</parameter>\n</function>",
+            },
+            {"from": "observation", "value": '{"temp": 4}'},
+            {"from": "gpt", "value": "4 degrees."},
+        ]
+    }
+    steps = convert(raw).trajectory
+    assert [s.class_ for s in steps] == ["text_observation", "api_action", "text_observation", "message_action"]
+    assert (steps[1].function, steps[1].kwargs, steps[1].reasoning) == (
+        "get_weather",
+        {"city": "Oslo"},
+        "Let me check.",
+    )
+    assert steps[2].name == "get_weather"
+
+
+def test_boilerplate_the_agent_only_acknowledged_is_not_the_instruction():
+    """AgentInstruct webshop / kg: a long prompt, "OK", then the task."""
+    raw = {
+        "conversations": [
+            {"from": "human", "value": "You are web shopping. I will give you instructions about what to do."},
+            {"from": "gpt", "value": "OK"},
+            {"from": "human", "value": "WebShop [SEP] Instruction: [SEP] i need a blue desk lamp [SEP] Search"},
+            {"from": "gpt", "value": "Thought: search it.\nAction: search[blue desk lamp]"},
+        ]
+    }
+    assert convert(raw).task.instruction.startswith("WebShop [SEP] Instruction: [SEP] i need a blue desk lamp")

@@ -250,3 +250,76 @@ def test_native_traj_with_function_calling():
         language="bash", content="ls", tool_call_id="call_1", reasoning="Look around."
     )
     assert record.trajectory[3] == TextObservation(content="app.py", source="tool", name="bash", tool_call_id="call_1")
+
+
+def test_xml_command_turns_are_actions():
+    """SWE-agent's XML parser writes the command in <command> tags (the .traj's `action` holds it too)."""
+    text = "DISCUSSION\nLet's see the repository.\n<command>\nls -la\n</command>"
+    assert split_command_block(text) == ("Let's see the repository.", "ls -la")
+    raw = {
+        "history": [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": "ISSUE:\nCrash on empty input\n\nINSTRUCTIONS:\nFix it."},
+            {"role": "assistant", "content": "Open it.\n<command>\nopen src/app.py 12\n</command>"},
+            {"role": "user", "content": "[File: src/app.py]"},
+            {"role": "assistant", "content": text},
+        ],
+        "info": {},
+    }
+    record = get_converter("swe_agent").convert(raw)
+    assert [s.class_ for s in record.trajectory[2:]] == ["api_action", "text_observation", "code_action"]
+    assert record.trajectory[2].kwargs == {"path": "src/app.py", "line_number": 12}
+    assert (record.trajectory[4].content, record.trajectory[4].reasoning) == ("ls -la", "Let's see the repository.")
+
+
+def test_an_in_context_demonstration_is_not_the_instruction():
+    demo = (
+        "Here is a demonstration of how to correctly accomplish this task.\n"
+        "--- DEMONSTRATION ---\nISSUE:\nTimeDelta rounding\n\nINSTRUCTIONS:\n...\n--- END OF DEMONSTRATION ---"
+    )
+    raw = {
+        "instance_id": "acme__app-7",
+        "target": False,
+        "trajectory": [
+            {"role": "system", "system_prompt": SYSTEM, "text": SYSTEM},
+            {"role": "user", "text": demo},
+            {"role": "user", "text": "ISSUE:\nCrash on empty input\n\nINSTRUCTIONS:\nFix it."},
+            {"role": "ai", "text": "Done.\n```\nsubmit\n```"},
+        ],
+    }
+    record = get_converter("swe_agent").convert(raw)
+    assert record.task.instruction == "Crash on empty input"
+    assert [s.source for s in record.trajectory[1:3]] == ["user", "user"]
+
+
+def test_a_bash_tool_call_is_a_code_action_like_a_bash_block():
+    """One representation of shell commands: a bash tool call and a typed command are both CodeAction(bash)."""
+    raw = {
+        "history": [
+            {"role": "user", "content": "<pr_description>\nFix it\n</pr_description>"},
+            {
+                "role": "assistant",
+                "content": "Look.",
+                "tool_calls": [{"id": "c1", "function": {"name": "bash", "arguments": '{"command": "ls"}'}}],
+            },
+            {"role": "tool", "content": "a.py", "tool_call_ids": ["c1"]},
+        ],
+        "info": {},
+    }
+    step = get_converter("swe_agent").convert(raw).trajectory[1]
+    assert (step.class_, step.language, step.content, step.tool_call_id) == ("code_action", "bash", "ls", "c1")
+
+
+def test_a_demonstration_and_the_issue_in_one_turn():
+    """The demonstration's own ISSUE: section comes first in the turn: the task is the text after it."""
+    turn = (
+        "Here is a demonstration of how to correctly accomplish this task.\n--- DEMONSTRATION ---\n"
+        "ISSUE:\nTimeDelta rounding\n\nINSTRUCTIONS:\n...\n--- END OF DEMONSTRATION ---\n\n"
+        "ISSUE:\nCrash on empty input\n\nINSTRUCTIONS:\nFix it."
+    )
+    raw = {
+        "instance_id": "acme__app-7",
+        "target": True,
+        "trajectory": [{"role": "user", "text": turn}, {"role": "ai", "text": "Done.\n```\nsubmit\n```"}],
+    }
+    assert get_converter("swe_agent").convert(raw).task.instruction == "Crash on empty input"

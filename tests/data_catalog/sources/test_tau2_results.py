@@ -201,3 +201,17 @@ def test_results_directory_and_a_single_simulation_file(document, tmp_path):
     assert single.converted == 1 and record.task.instruction  # its task, joined from ../results.json
     assert record.environment.name == "airline" and record.verifier.spec
     assert record.source.original_id == one_file.stem
+
+
+def test_a_results_json_without_its_simulations_folder_says_so(document, tmp_path):
+    (tmp_path / "results.json").write_bytes(orjson.dumps({k: v for k, v in document.items() if k != "simulations"}))
+    stats = convert_files("tau2_results", [str(tmp_path / "results.json")], tmp_path / "r.parquet")
+    assert (stats.converted, stats.quarantined) == (0, 1)
+    assert stats.first_errors.popitem()[1].startswith("a τ² results.json without simulations: no folder")
+
+
+def test_a_voice_simulation_gets_a_clear_error(document, tmp_path):
+    sim = {k: v for k, v in document["simulations"][0].items() if k != "messages"}
+    sim["ticks"] = [{"tick": 0, "audio": "..."}]
+    _, _, quarantined = convert_lines("tau2_results", [sim], tmp_path)
+    assert "is a τ² voice simulation (ticks, no messages): voice runs are not supported" in quarantined[0]["error"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from data_catalog.convert import convert_files
@@ -112,3 +114,18 @@ def test_bad_tasks_are_quarantined(tmp_path):
         "task '2': evaluation_criteria is list, expected an object",
     ]
     assert records[0].source.original_id == "0"
+
+
+def test_a_domain_that_is_not_built_in_is_named_by_its_folder(tmp_path):
+    """τ² lays tasks out as domains/<domain>/tasks.json for any domain (banking_knowledge is not built in)."""
+    task = {
+        "id": "bk_1",
+        "user_scenario": {"instructions": "Ask what the overdraft fee is."},
+        "evaluation_criteria": {"actions": [{"action_id": "a", "name": "lookup_fee", "arguments": {}}]},
+    }
+    folder = tmp_path / "domains" / "banking_knowledge"
+    folder.mkdir(parents=True)
+    (folder / "tasks.json").write_text(json.dumps([task]))
+    stats = convert_files("tau2_tasks", [str(folder / "tasks.json")], tmp_path / "bk.parquet")
+    (record,) = read_records(tmp_path / "bk.parquet")
+    assert stats.converted == 1 and record.environment.name == "banking_knowledge"

@@ -92,3 +92,22 @@ def test_react_operation_with_a_sql_block_is_code():
             "reasoning": "I need the table.",
         }
     ]
+
+
+def test_kg_calls_with_several_arguments_are_split():
+    (step,) = react_steps(
+        "Thought: I need the engines.\nAction: get_neighbors(Gas-generator cycle, spaceflight.rocket_engine_cycle.rocket_engines)"
+    )
+    assert (step["function"], step["kwargs"]) == (
+        "get_neighbors",
+        {"variable": "Gas-generator cycle", "relation": "spaceflight.rocket_engine_cycle.rocket_engines"},
+    )
+    (step,) = react_steps("Action: intersection(#1, #2)")
+    assert step["kwargs"] == {"variable1": "#1", "variable2": "#2"}
+    (step,) = react_steps("Action: search[desk lamp, blue]")  # not a kg tool: one argument, commas and all
+    assert step["kwargs"] == {"argument": "desk lamp, blue"}
+
+
+def test_a_final_answer_turn_without_an_action_line_keeps_only_the_answer():
+    (step,) = react_steps("Thought: #3 is the final answer to the question.\nFinal Answer: #3")
+    assert step == {"class_": "message_action", "content": "#3", "reasoning": "#3 is the final answer to the question."}

@@ -1,0 +1,150 @@
+"""``--format auto``: the registered format and layout of an input, judged from its first records.
+
+Every format says whether one parsed raw value has one of its layouts, and how
+specifically (``Converter.sniff``: 3 for fields only it has, 2 for its usual
+shape, 1 for a shape it also reads). The first ``SAMPLE`` records of the first
+input are offered to every format; a format that recognizes all of them scores
+the sum of its matches, and the best score wins. Two formats with the best score
+are a tie: auto refuses and names both, rather than guess. A JSON array is read
+both as a list of records and as one record (an OpenHands event list, a bare list
+of messages); the reading with the better match counts.
+
+A folder given as an input stands for the files its format says
+(``Converter.folder_inputs``: a τ² results directory is its results.json).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from data_catalog.sources import FORMATS
+from data_catalog.sources.reader import read_raw_chunks
+
+AUTO = "auto"
+SAMPLE = 5
+
+
+class DetectionError(ValueError):
+    """auto cannot tell the format of an input (none fits, or several fit equally)."""
+
+
+@dataclass
+class Candidate:
+    fmt: str
+    score: int
+    layout: str
+
+
+@dataclass
+class Detection:
+    fmt: str
+    layout: str
+    records: int  # how many records were sniffed
+    others: list[Candidate] = field(default_factory=list)  # formats that fit less well
+
+    def describe(self, path: str) -> str:
+        return f"format auto: {self.fmt} ({self.layout}), from the first {self.records} record(s) of {path}"
+
+
+def sample_values(path: str, size: int = SAMPLE) -> tuple[list[Any], Any | None]:
+    """The first ``size`` raw values of an input, and its whole JSON array when it is one (else None)."""
+    for chunk in read_raw_chunks(path, lambda document, source: [document]):
+        if chunk.error is not None:
+            raise DetectionError(f"{path}: {chunk.error}")
+        if chunk.values is not None:
+            document = chunk.values[0]
+            if isinstance(document, list):
+                return document[:size], document
+            return [document], None
+        values = []
+        for line in islice((line for line in chunk.lines if line.strip()), size):
+            try:
+                values.append(orjson.loads(line))
+            except orjson.JSONDecodeError as exc:
+                raise DetectionError(f"{path}: invalid JSON line: {exc}") from None
+        return values, None
+    return [], None
+
+
+def candidates(values: list[Any]) -> list[Candidate]:
+    """The formats that recognize every one of ``values``, best first."""
+    found = []
+    for name, cls in FORMATS.load_all().items():
+        matches = [cls.sniff(value) for value in values]
+        if values and all(matches):
+            layout = Counter(label for _, label in matches).most_common(1)[0][0]
+            found.append(Candidate(name, sum(score for score, _ in matches), layout))
+    return sorted(found, key=lambda c: -c.score)
+
+
+def detect(path: str) -> Detection:
+    """The format of one input (see the module docstring); DetectionError when it cannot tell."""
+    values, whole = sample_values(path)
+    if not values and whole is None:
+        raise DetectionError(f"format auto: {path} holds no records")
+    found = candidates(values)
+    if whole is not None:  # the array as one record
+        as_one = candidates([whole])
+        if as_one and (not found or as_one[0].score > found[0].score / max(len(values), 1)):
+            found, values = as_one, [whole]
+    if not found:
+        raise DetectionError(
+            f"format auto: no registered format reads {path} ({_shape(values[0])}); "
+            "give --format (see `aceforge formats`)"
+        )
+    best, rest = found[0], found[1:]
+    if rest and rest[0].score == best.score:
+        tied = ", ".join(f"{c.fmt} ({c.layout})" for c in found if c.score == best.score)
+        raise DetectionError(f"format auto: {path} fits several formats equally: {tied}; give --format")
+    return Detection(best.fmt, best.layout, len(values), rest)
+
+
+def not_a_layout(path: str, fmt: str) -> str | None:
+    """When ``fmt`` does not read the first records of ``path`` but another format does: a line that
+    names the layout they have ("OpenHands event stream: not a layout of openai_chat; try --format
+    openhands"); else None."""
+    try:
+        values, whole = sample_values(path)
+        cls = FORMATS.get(fmt)
+        if values and all(cls.sniff(value) for value in values):
+            return None
+        if whole is not None and cls.sniff(whole):
+            return None
+        detection = detect(path)
+    except (DetectionError, OSError, KeyError):
+        return None
+    if detection.fmt == fmt:
+        return None
+    return f"{detection.layout}: not a layout of {fmt}; try --format {detection.fmt}"
+
+
+def expand_inputs(inputs: list[str], fmt: str) -> list[str]:
+    """The inputs with each folder replaced by the files it stands for, for ``fmt`` (auto: the one
+    format whose folder layout it is); a ValueError that says why for a folder no format reads."""
+    expanded = []
+    for path in inputs:
+        folder = Path(path)
+        if path == "-" or not folder.is_dir():
+            expanded.append(path)
+            continue
+        names = FORMATS.names() if fmt == AUTO else [fmt]
+        found = {name: FORMATS.get(name).folder_inputs(folder) for name in names}
+        files = {name: paths for name, paths in found.items() if paths}
+        if len(files) != 1:
+            which = "no format reads" if not files else f"several formats read ({', '.join(files)})"
+            raise ValueError(f"{path} is a folder that {which} as a whole; give its files")
+        expanded.extend(str(p) for p in next(iter(files.values())))
+    return expanded
+
+
+def _shape(value: Any) -> str:
+    if isinstance(value, dict):
+        keys = list(value)[:8]
+        return "an object with keys " + ", ".join(keys) + (", ..." if len(value) > 8 else "")
+    return f"a JSON {type(value).__name__}"

@@ -1,0 +1,64 @@
+"""Which user turn of a conversation states its task (q.instruction).
+
+The first user turn, except two kinds that come before the task in real data:
+
+- an in-context demonstration (SWE-agent's "Here is a demonstration of how to
+  correctly accomplish this task ... --- DEMONSTRATION --- ... --- END OF
+  DEMONSTRATION ---" turn); when the task follows the demonstration in the same
+  turn, the task is the text after it;
+- boilerplate the agent only acknowledged (AgentInstruct's webshop and kg
+  prompts, answered "OK" or "I've understood your instruction, start please."),
+  when a later user turn follows it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_DEMONSTRATION = re.compile(r"\A\s*Here is a demonstration of how to|^-{2,} DEMONSTRATION -{2,}$", re.M)
+_DEMONSTRATION_END = re.compile(r"^-{2,} END OF DEMONSTRATION -{2,}[ \t]*$", re.M)
+_ACKNOWLEDGEMENT = re.compile(
+    r"\s*(?:ok(?:ay)?|sure|got it|understood|alright|i understand|i(?:'ve| have) understood)\b", re.I
+)
+_ACKNOWLEDGEMENT_CHARS = 200
+
+
+def without_demonstration(text: str) -> str:
+    """The text of a user turn less an in-context demonstration it opens with ("" when it is only that)."""
+    if "DEMONSTRATION" not in text or _DEMONSTRATION.search(text) is None:
+        return text
+    end = max(_DEMONSTRATION_END.finditer(text), key=lambda match: match.start(), default=None)
+    return "" if end is None else text[end.end() :].strip()
+
+
+def _fields(step: Any) -> dict[str, Any]:
+    return step if isinstance(step, dict) else step.__dict__
+
+
+def _is_user(fields: dict[str, Any]) -> bool:
+    return fields["class_"] == "text_observation" and fields["source"] == "user"
+
+
+def task_instruction(steps: list[Any]) -> str:
+    """The text of the user turn that states the task (see the module docstring); "" when there is none.
+    Steps are models or the plain dicts of step_dicts.py."""
+    rows = [_fields(step) for step in steps]
+    first = None
+    for i, fields in enumerate(rows):
+        if not _is_user(fields):
+            continue
+        text = without_demonstration(fields["content"])
+        first = fields["content"] if first is None else first
+        if not text:
+            continue
+        reply = next((r for r in rows[i + 1 :] if r["class_"] == "message_action"), None)
+        acknowledged = (
+            reply is not None
+            and len(reply["content"]) <= _ACKNOWLEDGEMENT_CHARS
+            and _ACKNOWLEDGEMENT.match(reply["content"]) is not None
+        )
+        if acknowledged and any(_is_user(r) for r in rows[i + 1 :]):
+            continue
+        return text
+    return first or ""

@@ -7,8 +7,9 @@ A **claim** is something a reader could check against the record:
 - an **id**: a token with at least four digits or a leading ``#`` ("#W1234567", "credit_card_4421", a
   tracking number); compared case-insensitively as text;
 - a **fact term**: one of the environment's categorical values (``fact_terms``: "processed", "gold"),
-  unless negated or stated as a rule: "not", "n't", "never", "no", "only", "unless", "if", ... among
-  the six words before it in the same clause ("only pending orders can be cancelled" states no status). A negated term is kept apart, so a check can ask whether it is
+  unless negated or stated as a rule or a possibility: "not", "n't", "never", "no", "only", "unless",
+  "if", "can", "will", ... among the six words before it in the same clause ("only pending orders can be
+  cancelled", "it can be cancelled" state no status). A negated term is kept apart, so a check can ask whether it is
   asserted ("it is still pending") or denied ("it has not been processed").
 
 What was **seen** before a step: the text of every earlier user turn and tool result (numbers and ids are
@@ -31,7 +32,10 @@ CENT = 0.005
 _MONEY = re.compile(r"(?:\$|\bUSD\s?)\s?(\d[\d,]*(?:\.\d+)?)|\b(\d[\d,]*\.\d{2})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _ID = re.compile(r"#?[A-Za-z0-9_]*\d[A-Za-z0-9_\-]*")
-_NEGATIONS = frozenset({"not", "never", "no", "only", "unless", "if", "nor", "neither", "without"})
+_NEGATIONS = frozenset({"not", "never", "no", "nor", "neither", "without"})
+# Words that make what follows a rule or a possibility, not a statement of fact ("only pending orders can be
+# cancelled", "it can be cancelled"): they hide a fact term from grounding, never a reason from a constraint.
+_RULE_WORDS = frozenset({"only", "unless", "if", "can", "could", "will", "would", "may", "might", "must"})
 _WORD = re.compile(r"[a-z']+")
 
 
@@ -67,11 +71,12 @@ def _looks_numeric(token: str) -> bool:
     return bool(re.fullmatch(r"[\d\-:,.]+", token))
 
 
-def preceded_by_negation(text: str, start: int) -> bool:
-    """A denial or rule word among the (at most six) words before ``start`` in the same clause."""
+def preceded_by_negation(text: str, start: int, rules: bool = False) -> bool:
+    """A denial (or, with ``rules``, a rule word) among the six words before ``start`` in the same clause."""
     clause = re.split(r"[,;:.!?()]", text[max(0, start - 60) : start].lower())[-1]
     before = _WORD.findall(clause)[-6:]
-    return any(word in _NEGATIONS or word.endswith("n't") for word in before)
+    words = _NEGATIONS | _RULE_WORDS if rules else _NEGATIONS
+    return any(word in words or word.endswith("n't") for word in before)
 
 
 def fact_terms_in(text: str, terms: Iterable[str]) -> tuple[set[str], set[str]]:
@@ -85,7 +90,7 @@ def fact_terms_in(text: str, terms: Iterable[str]) -> tuple[set[str], set[str]]:
             if any(a <= match.start() < b for a, b in taken):
                 continue
             taken.append((match.start(), match.end()))
-            (negated if preceded_by_negation(lowered, match.start()) else asserted).add(term)
+            (negated if preceded_by_negation(lowered, match.start(), rules=True) else asserted).add(term)
     return asserted, negated
 
 

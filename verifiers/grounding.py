@@ -28,12 +28,18 @@ from verifiers.claims import Seen, amounts_in, fact_terms_in, ids_in, numbers_in
 from verifiers.money import moved_by_step
 
 MAX_EVIDENCE = 10
+MIN_DIGIT_ID = 5
 
 
 def argument_ids(value: Any) -> list[str]:
     """The id-like strings among an argument's values (a value that is an id as a whole)."""
     values = value if isinstance(value, list) else [value]
-    return [v for v in values if isinstance(v, str) and ids_in(v) == [v.strip("-_")]]
+    # In a structured argument a run of five or more digits is an id too (retail item ids), not an amount.
+    return [
+        v
+        for v in values
+        if isinstance(v, str) and (ids_in(v) == [v.strip("-_")] or v.isdigit() and len(v) >= MIN_DIGIT_ID)
+    ]
 
 
 def ungrounded_arguments(trajectory: list) -> list[dict]:

@@ -35,7 +35,7 @@ from verifiers.money import moved_by_step
 
 MAX_EVIDENCE = 10
 YES = re.compile(r"\b(yes|yep|yeah|confirm(ed)?|go ahead|proceed|please do|sure|correct)\b")
-NO = re.compile(r"\b(no|not|don't|do not|stop|cancel that|wait)\b")
+NO = re.compile(r"\b(not|don't|do not|stop|cancel that|wait|hold on)\b|\b(no|nope)\b(?![\s,]+(problem|worries))")
 
 
 def id_values(arguments: dict[str, Any]) -> list[str]:

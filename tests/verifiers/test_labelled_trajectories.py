@@ -368,6 +368,15 @@ def test_retail_right_paraphrased_closing():
     assert_right(cancel_task(), script)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: policy.explicit_yes rejects any answer containing 'no' or 'not', so 'No problem, "
+    "go ahead.' is not a yes: write_without_confirmation",
+)
+def test_retail_right_user_agrees_with_no_problem():
+    assert_right(cancel_task(), tove_cancel(answer="No problem, go ahead."))
+
+
 def test_retail_right_user_gives_the_name_and_zip_when_asked():
     script = tove_cancel()
     script[0:1] = [

@@ -14,13 +14,13 @@ For retail and airline separately, on ``--n`` tasks of ``aceforge synth tasks`` 
     synthesizer's trivial gate: the share of drafts some trivial agent passes (target 0 %).
 (c) **perturbed rollouts** (the oracle with one seeded fault, the scripted user, ``--k`` per task) labelled by a
     check written here, independent of verifiers/: replaying the calls gives the task's gold state hash; every
-    amount, id and status/level term the agent says (a term in a sentence with no denial or rule word before
-    it), and every id-like call argument, appeared before in a user turn or a tool result (an amount may also
-    be the money the next write moves, as the world's answer to it shows); every write call comes after a user
-    "yes" to the agent's last message; a refusal read the order or reservation it is about; in retail, an
-    identity lookup succeeded before any account read.
-    Precision and recall of the chain's pass verdict against that label (targets >= 0.98 and >= 0.95), with
-    the disagreements by fault and reasons (the chain's when it fails, the label's when it passes).
+    amount, id, date and status/level term the agent says (a term in a sentence with no denial or rule word
+    before it), and every id-like call argument, appeared before in a user turn or a tool result (an amount may
+    also be the money the next write moves, as the world's answer to it shows); every write call comes after a
+    user "yes" to the agent's last message (a yes confirms one successful write); a refusal read the order or
+    reservation it is about; in retail, an identity lookup succeeded before any account read. Precision and
+    recall of the chain's pass verdict against that label (targets >= 0.98 and >= 0.95), with the disagreements
+    by fault and reasons (the chain's when it fails, the label's when it passes).
 (d) **gold**: the gold trajectories rebuilt from the task records, and oracle rollouts (k=1): pass rates (target 100 %).
 (e) **speed**: full-chain verifications per second of the oracle and perturbed rollouts (best of 3 passes;
     the first, with a cold gold-state cache, is printed too).
@@ -221,6 +221,7 @@ def trivial_before_gate(domain: str, n: int, seed: int, users: int) -> dict:
 _MONEY = re.compile(r"(?:\$|\bUSD\s?)\s?(\d[\d,]*(?:\.\d+)?)|\b(\d[\d,]*\.\d\d)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _TOKEN = re.compile(r"#?[A-Za-z0-9_]+")
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _HEDGE = re.compile(r"\b(not|no|never|only|cannot|can|could|if|unless|without)\b|n't")
 _YES = re.compile(r"\byes\b", re.IGNORECASE)
 # Categorical facts an agent may state (statuses, levels, cabins): read from the worlds' data, listed here so
@@ -253,7 +254,7 @@ def numbers(text: str) -> list[float]:
 
 def stated_ids(text: str) -> list[str]:
     """Tokens that name a row: '#R1234567', 'credit_card_4421', an item id, a tracking number (>= 4 digits)."""
-    without_money = _MONEY.sub(" ", text)
+    without_money = _DATE.sub(" ", _MONEY.sub(" ", text))
     return [t for t in _TOKEN.findall(without_money) if t.startswith("#") or sum(c.isdigit() for c in t) >= 4]
 
 
@@ -293,6 +294,7 @@ def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
                 if not any(math.isclose(amount, n, abs_tol=0.005) for n in seen_numbers + moved):
                     problems.append(f"amount {amount}")
             problems += [f"id {t}" for t in stated_ids(step.content) if t.lower() not in seen_text]
+            problems += [f"date {d}" for d in _DATE.findall(step.content) if d not in seen_text]
             problems += [f"fact {t}" for t in asserted_facts(step.content, FACTS[domain]) if t not in seen_text]
         elif isinstance(step, ApiAction):
             for value in step.kwargs.values():
@@ -301,6 +303,8 @@ def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
                         problems.append(f"argument {token}")
             if step.function in writes and not said_yes:
                 problems.append(f"unconfirmed {step.function}")
+            if step.function in writes and results[index].ok:
+                said_yes = False  # a yes confirms one write
     read = {
         str(v) for step, result in zip(steps, results) if result is not None and result.ok for v in step.kwargs.values()
     }

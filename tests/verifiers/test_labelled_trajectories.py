@@ -1,0 +1,912 @@
+"""Labelled trajectories written by hand: the verifier chain must fail each wrong one for its named reason, and
+pass each right one that takes another valid path than the gold (extra reads, goals in another order, recovery
+from a tool error, amounts written another way, refusals that offer what is allowed, a sum worked out by a tool).
+
+The tasks are real synthesized tasks (seed 0, 500 users: q carries gold actions and goal metadata); the tool
+results come from the live seed-0 world (tests/verifiers/handwritten.py). Each task is pinned by one of its gold
+actions, so a change in synthesis shows up as a clear failure rather than as scripts about other rows.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from generators.synthesis.config import SynthTasksConfig
+from generators.synthesis.stages import run_tasks
+from schemas.record import AgentRecord, VerifierResult
+from schemas.steps import MessageAction, TextObservation
+from tests.verifiers.handwritten import rollout
+from verifiers.runner import verify_record
+
+YES = "Yes, please go ahead."
+
+
+def U(text: str) -> TextObservation:
+    return TextObservation(content=text, source="user")
+
+
+def A(text: str) -> MessageAction:
+    return MessageAction(content=text)
+
+
+@cache
+def _synthesized(domain: str, kinds: tuple[str, ...], constraints: str, n: int) -> list[AgentRecord]:
+    cfg = SynthTasksConfig(env=domain, n=n, seed=0, users=500, constraints=constraints, goals=list(kinds))
+    records, _ = run_tasks(cfg, "labelled")
+    return records
+
+
+def task(domain: str, pinned: dict, kind: str | None = None, index: int = 0, constraints: str = "1-5") -> AgentRecord:
+    """The ``index``-th seed-0 task of ``kind`` (any kind when None), checked to have the gold action ``pinned``."""
+    records = _synthesized(domain, (kind,) if kind else (), constraints, index + 1)
+    record = records[index]
+    gold = record.task.expected_outputs["gold_actions"]
+    assert pinned in gold, f"the seed-0 {domain} task {kind} #{index} changed: {gold}"
+    return record
+
+
+def verdict(record: AgentRecord, script: list) -> VerifierResult:
+    steps = rollout(record.environment.name, script)
+    return verify_record(record.model_copy(update={"trajectory": steps}))
+
+
+def assert_right(record: AgentRecord, script: list) -> None:
+    result = verdict(record, script)
+    assert (result.passed, result.reasons) == (True, []), result.evidence
+
+
+def assert_wrong(record: AgentRecord, script: list, reason: str) -> None:
+    result = verdict(record, script)
+    assert result.passed is False and reason in result.reasons, (result.reasons, result.evidence)
+
+
+# ---------------------------------------------------------------- retail tasks (seed 0, 500 users)
+
+TOVE = {"first_name": "Tove", "last_name": "Lindqvist", "zip": "43293"}
+CANCEL = {"name": "cancel_pending_order", "arguments": {"order_id": "#R9654456", "reason": "no longer needed"}}
+FARID = {"email": "farid.quiroga2727@mail.test"}
+RETURN = {
+    "name": "return_delivered_order_items",
+    "arguments": {
+        "order_id": "#R3673072",
+        "item_ids": ["6184554803", "0478724998"],
+        "payment_method_id": "gift_card_8370131",
+    },
+}
+NADIA_B = {"email": "nadia.brandt9165@post.example"}
+EXCHANGE = {
+    "name": "exchange_delivered_order_items",
+    "arguments": {
+        "order_id": "#R3050852",
+        "item_ids": ["5559779294"],
+        "new_item_ids": ["0942346740"],
+        "payment_method_id": "paypal_6093406",
+    },
+}
+NADIA_R = {"first_name": "Nadia", "last_name": "Rossi", "zip": "80203"}
+PAYMENT = {
+    "name": "modify_pending_order_payment",
+    "arguments": {"order_id": "#R6056952", "payment_method_id": "paypal_5659534"},
+}
+NILS_O = {"first_name": "Nils", "last_name": "Okafor", "zip": "12247"}
+NILS_ADDRESS = {
+    "user_id": "nils_okafor_2324",
+    "address1": "4723 Iris Place",
+    "address2": "Apt 269",
+    "city": "Boise",
+    "state": "ID",
+    "country": "USA",
+    "zip": "83724",
+}
+NILS_CANCEL = {"name": "cancel_pending_order", "arguments": {"order_id": "#R1497173", "reason": "ordered by mistake"}}
+
+
+def cancel_task() -> AgentRecord:
+    """Cancel Tove's order with the Desk Organizer (#R9654456, pending, $227.32 by credit card), no longer needed."""
+    return task("retail", CANCEL, "cancel_pending_order")
+
+
+def return_task() -> AgentRecord:
+    """Return the Yoga Mat and the Cookware Set of Farid's #R3673072 ($235.68), refunded to his gift card."""
+    return task("retail", RETURN, "return_delivered_order_items", index=2)
+
+
+def exchange_task() -> AgentRecord:
+    """Exchange Nadia Brandt's black 25l Backpack of #R3050852 for the green one, $14.52 more by PayPal."""
+    return task("retail", EXCHANGE, "exchange_delivered_order_items")
+
+
+def payment_task() -> AgentRecord:
+    """Pay Nadia Rossi's order with the Rain Jacket (#R6056952, $573.77) with PayPal instead."""
+    return task("retail", PAYMENT, "modify_pending_order_payment")
+
+
+def two_goal_task() -> AgentRecord:
+    """Nils Okafor: update the profile address, then cancel the Office Chair order #R1497173 (ordered by mistake)."""
+    return task("retail", NILS_CANCEL, index=7, constraints="5")
+
+
+def tove_cancel(reason: str = "no longer needed", confirm: str | None = None, answer: str = YES) -> list:
+    confirm = confirm or (
+        "Order #R9654456 is pending. I will cancel order #R9654456 (reason: no longer needed); "
+        "$227.32 goes back to credit_card_7891075. Shall I proceed?"
+    )
+    return [
+        U("Hi, I am Tove Lindqvist, zip 43293. Please cancel my order with the Desk Organizer, I no longer need it."),
+        ("find_user_id_by_name_zip", TOVE),
+        ("get_user_details", {"user_id": "tove_lindqvist_3311"}),
+        ("get_order_details", {"order_id": "#R9654456"}),
+        A(confirm),
+        U(answer),
+        ("cancel_pending_order", {"order_id": "#R9654456", "reason": reason}),
+        A("Order #R9654456 is cancelled; $227.32 is refunded to your credit card."),
+    ]
+
+
+def farid_return(items: list[str], payment: str, amount: str) -> list:
+    return [
+        U(
+            "Hello, my email is farid.quiroga2727@mail.test. I want to return the Yoga Mat and the Cookware Set "
+            "from my order with the Yoga Mat, refunded to my gift card."
+        ),
+        ("find_user_id_by_email", FARID),
+        ("get_user_details", {"user_id": "farid_quiroga_2727"}),
+        ("get_order_details", {"order_id": "#R3673072"}),
+        A(
+            f"I will return items {', '.join(items)} of order #R3673072 with the refund of ${amount} to {payment}. "
+            "Do you confirm?"
+        ),
+        U(YES),
+        ("return_delivered_order_items", {"order_id": "#R3673072", "item_ids": items, "payment_method_id": payment}),
+        A(f"The return is requested; ${amount} will be refunded."),
+    ]
+
+
+# ---------------------------------------------------------------- retail: wrong
+
+
+def test_retail_wrong_one_of_the_two_items_returned():
+    script = farid_return(["6184554803"], "gift_card_8370131", "16.41")
+    assert_wrong(return_task(), script, "wrong_change")
+
+
+def test_retail_wrong_refund_to_the_credit_card_instead_of_the_gift_card():
+    script = farid_return(["6184554803", "0478724998"], "credit_card_9835904", "235.68")
+    assert_wrong(return_task(), script, "wrong_change")
+
+
+def test_retail_wrong_says_cancelled_when_nothing_was_cancelled():
+    script = tove_cancel()
+    del script[4:7]  # no confirmation, no call
+    assert_wrong(cancel_task(), script, "missing_change")
+
+
+def test_retail_wrong_write_without_an_explicit_yes():
+    script = tove_cancel(answer="Hmm, and when would I get my money back?")
+    assert_wrong(cancel_task(), script, "write_without_confirmation")
+
+
+def test_retail_wrong_denied_status_contradicts_the_record():
+    """#R4676497 is processed; "has not been processed, it is still pending" does not state it."""
+    record = task(
+        "retail", {"name": "get_order_details", "arguments": {"order_id": "#R4676497"}}, "refuse_return_not_delivered"
+    )
+    script = [
+        U("Hi, my email is freya.jensen8792@mail.test. I want to return my order with the Yoga Mat."),
+        ("find_user_id_by_email", {"email": "freya.jensen8792@mail.test"}),
+        ("get_user_details", {"user_id": "freya_jensen_8792"}),
+        ("get_order_details", {"order_id": "#R6271043"}),
+        ("get_order_details", {"order_id": "#R4676497"}),
+        A("Order #R4676497 has not been processed, it is still pending; only delivered orders can be returned."),
+    ]
+    assert_wrong(record, script, "constraint_failed:g0.status")
+
+
+def test_retail_wrong_account_read_by_a_guessed_user_id_before_the_lookup():
+    script = tove_cancel()
+    script[1:3] = [("get_user_details", {"user_id": "tove_lindqvist_3311"}), ("find_user_id_by_name_zip", TOVE)]
+    assert_wrong(cancel_task(), script, "identity_not_verified")
+
+
+def test_retail_wrong_cancel_reason_is_not_the_one_the_user_gave():
+    """The user said "ordered by mistake"; the agent cancels as "no longer needed"."""
+    record = two_goal_task()
+    script = nils_two_goals(reason="no longer needed")
+    assert_wrong(record, script, "wrong_change")
+
+
+def test_retail_wrong_confirmation_without_the_amount():
+    script = [
+        U("Hi, I am Nadia Rossi, zip 80203. Please pay my order with the Rain Jacket with my PayPal account."),
+        ("find_user_id_by_name_zip", NADIA_R),
+        ("get_user_details", {"user_id": "nadia_rossi_1112"}),
+        ("get_order_details", {"order_id": "#R6144973"}),
+        ("get_order_details", {"order_id": "#R6056952"}),
+        A("I will switch the payment of order #R6056952 to paypal_5659534. Shall I proceed?"),
+        U(YES),
+        ("modify_pending_order_payment", PAYMENT["arguments"]),
+        A("Order #R6056952 is now paid with PayPal ($573.77); your card is refunded."),
+    ]
+    assert_wrong(payment_task(), script, "confirmation_incomplete")
+
+
+def test_retail_wrong_write_on_another_order_than_the_task():
+    """Nils asked to cancel #R1497173 (Office Chair); the agent cancels his other pending order #R3184937 too."""
+    script = nils_two_goals()
+    script[-1:-1] = [
+        A("I will also cancel order #R3184937 (reason: ordered by mistake), refunding $281.49. Shall I proceed?"),
+        U(YES),
+        ("cancel_pending_order", {"order_id": "#R3184937", "reason": "ordered by mistake"}),
+    ]
+    assert_wrong(two_goal_task(), script, "write_out_of_scope")
+
+
+def test_retail_wrong_stated_amount_never_shown():
+    """A sum worked out in the head ($699.07 for two orders) that no tool showed."""
+    record = task("retail", {"name": "get_order_details", "arguments": {"order_id": "#R3050852"}}, "order_total")
+    script = nadia_total() + [A("You paid $406.72 for order #R3050852, and $699.07 for your two orders together.")]
+    assert_wrong(record, script, "ungrounded_amount")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: grounding never checks an all-digit id (claims.ids_in drops tokens that look "
+    "numeric), and retail item ids are 10 digits: an invented new_item_ids value passes",
+)
+def test_retail_wrong_invented_item_id():
+    """The new variant's item id is used without reading the product's variants."""
+    script = nadia_exchange()
+    del script[5]  # the get_product_details call
+    assert_wrong(exchange_task(), script, "ungrounded_argument")
+
+
+def test_retail_wrong_refusal_without_the_reads_that_establish_it():
+    record = task(
+        "retail", {"name": "get_order_details", "arguments": {"order_id": "#R3673072"}}, "refuse_cancel_not_pending"
+    )
+    script = [
+        U(
+            "Hi, my email is farid.quiroga2727@mail.test. Please cancel my order with the Yoga Mat, I no longer need it."
+        ),
+        ("find_user_id_by_email", FARID),
+        ("get_user_details", {"user_id": "farid_quiroga_2727"}),
+        A("Sorry, only pending orders can be cancelled, and your order #R3673072 is delivered, so I cannot cancel it."),
+    ]
+    assert_wrong(record, script, "refusal_ungrounded")
+
+
+def test_retail_wrong_only_one_of_two_goals_done():
+    script = nils_two_goals()
+    del script[8:11]  # no confirmation, no cancellation
+    assert_wrong(two_goal_task(), script, "missing_change")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: a fact term counts as grounded when it appeared anywhere earlier; 'still pending' was true before the cancellation and is false after it, and the denied 'not cancelled' is ignored: passes",
+)
+def test_retail_wrong_closing_contradicts_the_cancellation():
+    """The order was cancelled; the agent tells the user it is still pending ("pending" was read before the write)."""
+    script = tove_cancel()
+    script[-1] = A("Order #R9654456 is not cancelled yet; it is still pending.")
+    assert_wrong(cancel_task(), script, "ungrounded_fact")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: grounding checks the id and the status separately (both were seen), never that the status was shown for that id: a false 'order #R3184937 is cancelled' passes",
+)
+def test_retail_wrong_closing_names_the_other_order():
+    """#R1497173 was cancelled; the agent says #R3184937 (read, but left pending) is."""
+    script = nils_two_goals()
+    script[-1] = A(
+        "Your address is now 4723 Iris Place, Apt 269, Boise, ID 83724, USA, and order #R3184937 is cancelled."
+    )
+    assert_wrong(two_goal_task(), script, "ungrounded_fact")
+
+
+# ---------------------------------------------------------------- retail: right
+
+
+def test_retail_right_cancel_with_extra_reads():
+    script = tove_cancel()
+    script[4:4] = [
+        ("get_product_details", {"product_id": "7511802552"}),
+        ("list_product_types", {}),
+        ("get_order_details", {"order_id": "#R9654456"}),
+    ]
+    script[-1:-1] = [("get_order_details", {"order_id": "#R9654456"})]
+    assert_right(cancel_task(), script)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: structure (a hard stage) rejects a call whose argument is outside the tool's enum, "
+    "although the world answered it with an error and the agent recovered (failed calls are fine by the issue)",
+)
+def test_retail_right_recovers_from_a_tool_error_with_one_confirmation():
+    script = tove_cancel()
+    script[6:6] = [("cancel_pending_order", {"order_id": "#R9654456", "reason": "not needed anymore"})]
+    assert_right(cancel_task(), script)
+
+
+def test_retail_right_amount_written_as_usd():
+    script = tove_cancel(
+        confirm="Order #R9654456 is pending. Cancel order #R9654456 as no longer needed and refund USD 227.32 to "
+        "credit_card_7891075: shall I proceed?"
+    )
+    script[-1] = A("Done: order #R9654456 is cancelled and 227.32 will be back on your card in a few days.")
+    assert_right(cancel_task(), script)
+
+
+def test_retail_right_amount_written_without_a_currency_sign():
+    script = tove_cancel(
+        confirm="Your order #R9654456 is pending; the refund would be 227.32 to credit_card_7891075. "
+        "Should I cancel #R9654456 as no longer needed?"
+    )
+    assert_right(cancel_task(), script)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: grounding reads 'can be cancelled' (a possibility, said before the write) as the "
+    "assertion that the order is cancelled: ungrounded_fact",
+)
+def test_retail_right_says_what_can_be_done_before_doing_it():
+    script = tove_cancel(
+        confirm="Your order #R9654456 is pending, so it can be cancelled; the refund is $227.32 to "
+        "credit_card_7891075. Should I cancel #R9654456 as no longer needed?"
+    )
+    assert_right(cancel_task(), script)
+
+
+def test_retail_right_paraphrased_closing():
+    script = tove_cancel()
+    script[-1] = A("All set! I have cancelled #R9654456 for you, and the $227.32 is on its way back to your card.")
+    assert_right(cancel_task(), script)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: policy.explicit_yes rejects any answer containing 'no' or 'not', so 'No problem, "
+    "go ahead.' is not a yes: write_without_confirmation",
+)
+def test_retail_right_user_agrees_with_no_problem():
+    assert_right(cancel_task(), tove_cancel(answer="No problem, go ahead."))
+
+
+def test_retail_right_user_gives_the_name_and_zip_when_asked():
+    script = tove_cancel()
+    script[0:1] = [
+        U("Hi, I want to cancel my order with the Desk Organizer. I no longer need it."),
+        A("I can help with that. Could you tell me your first name, last name and zip code?"),
+        U("Tove Lindqvist, 43293."),
+    ]
+    assert_right(cancel_task(), script)
+
+
+def test_retail_right_return_total_worked_out_with_calculate():
+    script = farid_return(["6184554803", "0478724998"], "gift_card_8370131", "235.68")
+    script[4:4] = [("calculate", {"expression": "16.41 + 219.27"})]
+    script[5:5] = [A("The Yoga Mat ($16.41) and the Cookware Set ($219.27) come to $235.68.")]
+    assert_right(return_task(), script)
+
+
+def test_retail_right_sum_of_two_orders_worked_out_with_calculate():
+    record = task("retail", {"name": "get_order_details", "arguments": {"order_id": "#R3050852"}}, "order_total")
+    script = nadia_total() + [
+        ("calculate", {"expression": "406.72 + 292.35"}),
+        A("You paid $406.72 for order #R3050852, and $699.07 for your two orders together."),
+    ]
+    assert_right(record, script)
+
+
+def test_retail_right_exchange_as_gold_with_the_price_difference_in_words():
+    script = nadia_exchange()
+    script[-1] = A(
+        "The exchange of order #R3050852 is requested; the difference of 14.52 dollars is charged to PayPal."
+    )
+    assert_right(exchange_task(), script)
+
+
+def test_retail_right_two_goals_in_the_other_order():
+    record = two_goal_task()
+    script = nils_two_goals()
+    address, cancel = script[3:6], script[6:12]
+    script[3:12] = [*cancel, *address]
+    assert_right(record, script)
+
+
+def refund_elsewhere_task() -> AgentRecord:
+    """Farid wants the refund of a return to go to PayPal: not allowed (original method or a gift card only)."""
+    pinned = {"name": "get_order_details", "arguments": {"order_id": "#R3673072"}}
+    return task("retail", pinned, "refuse_return_refund_elsewhere")
+
+
+def test_retail_right_refusal_offers_the_allowed_alternatives():
+    script = [
+        U(
+            "Hi, my email is farid.quiroga2727@mail.test. I want to return the Cookware Set from my order with the "
+            "Yoga Mat and have the refund sent to my PayPal account."
+        ),
+        ("find_user_id_by_email", FARID),
+        ("get_user_details", {"user_id": "farid_quiroga_2727"}),
+        ("get_order_details", {"order_id": "#R3673072"}),
+        A(
+            "I am sorry: refunds of returns go to the original payment method or to a gift card, so I cannot send "
+            "this one to PayPal. I can refund the Cookware Set to your credit card ending in 2176, or to your gift "
+            "card gift_card_8370131, if you like."
+        ),
+    ]
+    assert_right(refund_elsewhere_task(), script)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: message_contains treats 'only' before the reason ('can only go to the original "
+    "payment method') as a denial, so the refusal's reason is not found: constraint_failed:g0.why",
+)
+def test_retail_right_refusal_reason_stated_as_a_rule_with_only():
+    script = [
+        U(
+            "Hi, my email is farid.quiroga2727@mail.test. I want to return the Cookware Set from my order with the "
+            "Yoga Mat and have the refund sent to my PayPal account."
+        ),
+        ("find_user_id_by_email", FARID),
+        ("get_user_details", {"user_id": "farid_quiroga_2727"}),
+        ("get_order_details", {"order_id": "#R3673072"}),
+        A(
+            "I am sorry: the refund of a return can only go to the original payment method or a gift card, so I "
+            "cannot send it to PayPal. I can refund the Cookware Set to your credit card ending in 2176, or to your "
+            "gift card gift_card_8370131, if you like."
+        ),
+    ]
+    assert_right(refund_elsewhere_task(), script)
+
+
+def nadia_total() -> list:
+    return [
+        U(
+            "Hi, my email is nadia.brandt9165@post.example. How much did I pay for the order with the Backpack "
+            "(capacity 25l, color black)?"
+        ),
+        ("find_user_id_by_email", NADIA_B),
+        ("get_user_details", {"user_id": "nadia_brandt_9165"}),
+        ("get_order_details", {"order_id": "#R9594967"}),
+        ("get_order_details", {"order_id": "#R3050852"}),
+    ]
+
+
+def nadia_exchange() -> list:
+    return [
+        U(
+            "Hi, my email is nadia.brandt9165@post.example. I want to exchange the Backpack in my order with the "
+            "Backpack (capacity 25l, color black) for the green 25l one, paying with my PayPal account."
+        ),
+        ("find_user_id_by_email", NADIA_B),
+        ("get_user_details", {"user_id": "nadia_brandt_9165"}),
+        ("get_order_details", {"order_id": "#R9594967"}),
+        ("get_order_details", {"order_id": "#R3050852"}),
+        ("get_product_details", {"product_id": "8949007298"}),
+        A(
+            "I will exchange item 5559779294 of order #R3050852 for item 0942346740, charging the difference of "
+            "$14.52 to paypal_6093406. Do you confirm?"
+        ),
+        U(YES),
+        ("exchange_delivered_order_items", EXCHANGE["arguments"]),
+        A("The exchange for order #R3050852 is requested; you pay $14.52 more."),
+    ]
+
+
+def nils_two_goals(reason: str = "ordered by mistake") -> list:
+    """Address first (steps 3-5), then the cancellation (steps 6-11), then the closing."""
+    return [
+        U(
+            "Hi, I am Nils Okafor, zip 12247. Please update my profile address to 4723 Iris Place, Apt 269, Boise, "
+            "ID 83724, USA, and cancel my order with the Office Chair: I ordered it by mistake."
+        ),
+        ("find_user_id_by_name_zip", NILS_O),
+        ("get_user_details", {"user_id": "nils_okafor_2324"}),
+        A(
+            "I will change the address of nils_okafor_2324 to 4723 Iris Place, Apt 269, Boise, ID 83724, USA. "
+            "Shall I proceed?"
+        ),
+        U(YES),
+        ("modify_user_address", NILS_ADDRESS),
+        ("get_order_details", {"order_id": "#R3184937"}),
+        ("get_order_details", {"order_id": "#R1497173"}),
+        A(f"I will cancel order #R1497173 (reason: {reason}), refunding $231.01 to paypal_1401604. Shall I proceed?"),
+        U(YES),
+        ("cancel_pending_order", {"order_id": "#R1497173", "reason": reason}),
+        ("get_order_details", {"order_id": "#R1497173"}),
+        A(
+            "Your address is now 4723 Iris Place, Apt 269, Boise, ID 83724, USA, and order #R1497173 is cancelled "
+            "with $231.01 refunded."
+        ),
+    ]
+
+
+# ---------------------------------------------------------------- airline tasks (seed 0, 500 users)
+
+AIR_CANCEL = {"name": "cancel_reservation", "arguments": {"reservation_id": "DDCFFH", "reason": "weather"}}
+BAGS = {
+    "name": "update_reservation_baggages",
+    "arguments": {"reservation_id": "GFFGGB", "total_baggages": 4, "payment_id": "credit_card_9773812"},
+}
+CABIN = {
+    "name": "update_reservation_cabin",
+    "arguments": {"reservation_id": "GFFGGB", "cabin": "basic_economy", "payment_id": "credit_card_9773812"},
+}
+PASSENGERS = {
+    "name": "update_reservation_passengers",
+    "arguments": {
+        "reservation_id": "GFFGGB",
+        "passengers": [{"first_name": "Nils", "last_name": "Xu", "dob": "1982-10-07"}],
+    },
+}
+SAMIR = {"name": "get_user_details", "arguments": {"user_id": "samir_mendes_7345"}}
+SAMIR_CALL = ("get_user_details", SAMIR["arguments"])
+
+
+def air_cancel_task() -> AgentRecord:
+    """Cancel Nadia Fontaine's trip CLT-ATL on 2025-06-11 (DDCFFH, $880 paid, insured) because of the weather."""
+    return task("airline", AIR_CANCEL, "cancel_reservation")
+
+
+def bags_task() -> AgentRecord:
+    """Nils Xu wants 4 checked bags on GFFGGB (2 now; the fee, $80, by credit card)."""
+    return task("airline", BAGS, "update_reservation_baggages")
+
+
+def cabin_task() -> AgentRecord:
+    """Move Nils Xu's GFFGGB from economy to basic economy ($123 back to the credit card)."""
+    return task("airline", CABIN, "update_reservation_cabin")
+
+
+def passengers_task() -> AgentRecord:
+    """Correct the passenger of GFFGGB: Nils Xu, born 1982-10-07."""
+    return task("airline", PASSENGERS, "update_reservation_passengers")
+
+
+def membership_task() -> AgentRecord:
+    """Samir Mendes asks for his membership level (regular)."""
+    return task("airline", SAMIR, "membership_level")
+
+
+def paid_task() -> AgentRecord:
+    """Samir Mendes asks what he paid for the trip LAX-JFK on 2025-06-04 (FDKAAG: $472.00)."""
+    return task(
+        "airline", {"name": "get_reservation_details", "arguments": {"reservation_id": "FDKAAG"}}, "reservation_paid"
+    )
+
+
+def compensation_task() -> AgentRecord:
+    """Nadia Fontaine (regular) asks for compensation for HEKKBJ (not insured, economy): to be refused."""
+    pinned = {"name": "get_reservation_details", "arguments": {"reservation_id": "HEKKBJ"}}
+    return task("airline", pinned, "refuse_compensation")
+
+
+def air_two_goal_task() -> AgentRecord:
+    """Nils Xu: cancel GFFGGB for a change of plans (not allowed: booked over 24 hours ago); then ZA156's status."""
+    pinned = {"name": "get_flight_details", "arguments": {"flight_number": "ZA156", "date": "2025-06-19"}}
+    return task("airline", pinned, index=2, constraints="5")
+
+
+def fontaine_cancel(reason: str = "weather", answer: str = YES) -> list:
+    return [
+        U(
+            "Hi, my user id is nadia_fontaine_7719. Please cancel my trip from CLT to ATL on 2025-06-11, because of "
+            "the weather."
+        ),
+        ("get_user_details", {"user_id": "nadia_fontaine_7719"}),
+        ("get_reservation_details", {"reservation_id": "DDCFFH"}),
+        A(
+            "Reservation DDCFFH is insured, so it can be refunded for weather. I will cancel reservation DDCFFH "
+            f"(reason: {reason}) and refund $880.00 to your card. Do you confirm?"
+        ),
+        U(answer),
+        ("cancel_reservation", {"reservation_id": "DDCFFH", "reason": reason}),
+        A("Reservation DDCFFH is cancelled; $880.00 is refunded to the card that paid it."),
+    ]
+
+
+def nils_bags(total: int = 4, fee: str = "$80.00", confirm: str | None = None) -> list:
+    confirm = confirm or (
+        f"I will set the checked bags of reservation GFFGGB to {total}, charging {fee} to credit_card_9773812. "
+        "Shall I proceed?"
+    )
+    return [
+        U(
+            "Hello, my user id is nils_xu_4693. I need 4 checked bags on my trip from BOS to ATL on 2025-06-19, "
+            "paid with my credit card."
+        ),
+        ("get_user_details", {"user_id": "nils_xu_4693"}),
+        ("get_reservation_details", {"reservation_id": "GFFGGB"}),
+        A(confirm),
+        U(YES),
+        (
+            "update_reservation_baggages",
+            {"reservation_id": "GFFGGB", "total_baggages": total, "payment_id": "credit_card_9773812"},
+        ),
+        A(f"Reservation GFFGGB now has {total} checked bags; the bag fee is {fee}."),
+    ]
+
+
+def nils_cabin(cabin: str = "basic_economy", amount: str = "$123.00") -> list:
+    return [
+        U(
+            "Hello, my user id is nils_xu_4693. Please move my trip from BOS to ATL on 2025-06-19 to basic economy; "
+            "any difference goes to my credit card."
+        ),
+        ("get_user_details", {"user_id": "nils_xu_4693"}),
+        ("get_reservation_details", {"reservation_id": "GFFGGB"}),
+        A(
+            f"I will change the cabin of reservation GFFGGB to {cabin.replace('_', ' ')}; {amount} is settled on "
+            "credit_card_9773812. Shall I proceed?"
+        ),
+        U(YES),
+        ("update_reservation_cabin", {"reservation_id": "GFFGGB", "cabin": cabin, "payment_id": "credit_card_9773812"}),
+        A(f"Reservation GFFGGB is now in {cabin.replace('_', ' ')}; the fare difference is {amount}."),
+    ]
+
+
+def nils_passenger(dob: str = "1982-10-07") -> list:
+    return [
+        U(
+            "Hi, my user id is nils_xu_4693. The passenger on my trip from BOS to ATL on 2025-06-19 is wrong: it "
+            "should be Nils Xu, born 1982-10-07."
+        ),
+        ("get_user_details", {"user_id": "nils_xu_4693"}),
+        ("get_reservation_details", {"reservation_id": "GFFGGB"}),
+        A(f"I will update the passengers of reservation GFFGGB to Nils Xu, born {dob}. Shall I proceed?"),
+        U(YES),
+        (
+            "update_reservation_passengers",
+            {"reservation_id": "GFFGGB", "passengers": [{"first_name": "Nils", "last_name": "Xu", "dob": dob}]},
+        ),
+        A(f"The passenger of reservation GFFGGB is now Nils Xu, born {dob}."),
+    ]
+
+
+# ---------------------------------------------------------------- airline: wrong
+
+
+def test_airline_wrong_cabin():
+    assert_wrong(cabin_task(), nils_cabin(cabin="business", amount="$276.00"), "wrong_change")
+
+
+def test_airline_wrong_bag_count():
+    assert_wrong(bags_task(), nils_bags(total=3, fee="$40.00"), "wrong_change")
+
+
+def test_airline_wrong_passenger_birth_date():
+    assert_wrong(passengers_task(), nils_passenger(dob="1982-10-17"), "wrong_change")
+
+
+def test_airline_wrong_cancel_reason():
+    """The user said "the weather"; the agent cancels for health (also covered by the insurance, so it succeeds)."""
+    assert_wrong(air_cancel_task(), fontaine_cancel(reason="health"), "wrong_change")
+
+
+def test_airline_wrong_certificate_not_asked_for():
+    script = fontaine_cancel()
+    script[-1:-1] = [
+        A("For the trouble, I will also send nadia_fontaine_7719 a certificate of $100. Shall I?"),
+        U(YES),
+        ("send_certificate", {"user_id": "nadia_fontaine_7719", "amount": 100}),
+    ]
+    assert_wrong(air_cancel_task(), script, "write_out_of_scope")
+
+
+def test_airline_wrong_cancels_another_reservation_of_the_user():
+    script = fontaine_cancel()
+    script[2:] = [
+        ("get_reservation_details", {"reservation_id": "HEKKBJ"}),
+        A("I will cancel reservation HEKKBJ (reason: weather) and refund $625.00. Do you confirm?"),
+        U(YES),
+        ("cancel_reservation", {"reservation_id": "HEKKBJ", "reason": "weather"}),
+        A("Reservation HEKKBJ is cancelled; $625.00 is refunded."),
+    ]
+    assert_wrong(air_cancel_task(), script, "write_out_of_scope")
+
+
+def test_airline_wrong_cancel_without_an_explicit_yes():
+    assert_wrong(
+        air_cancel_task(), fontaine_cancel(answer="Wait, will I get all my money back?"), "write_without_confirmation"
+    )
+
+
+def test_airline_wrong_says_cancelled_when_nothing_was_cancelled():
+    script = fontaine_cancel()
+    del script[3:6]
+    assert_wrong(air_cancel_task(), script, "missing_change")
+
+
+def test_airline_wrong_bag_confirmation_without_the_fee():
+    script = nils_bags(
+        confirm="I will set the checked bags of reservation GFFGGB to 4, paid with credit_card_9773812. OK?"
+    )
+    assert_wrong(bags_task(), script, "confirmation_incomplete")
+
+
+def test_airline_wrong_compensation_refused_without_reading_the_reservation():
+    script = [
+        U("Hi, my user id is nadia_fontaine_7719. I want compensation for my trip from BOS to MSP on 2025-06-16."),
+        ("get_user_details", {"user_id": "nadia_fontaine_7719"}),
+        A("Compensation is only for silver or gold members; you are a regular member, so I cannot offer one."),
+    ]
+    assert_wrong(compensation_task(), script, "refusal_ungrounded")
+
+
+def test_airline_wrong_gold_member_with_no_tool_call():
+    script = [
+        U("Hi, my user id is samir_mendes_7345. What is my membership level?"),
+        A("You are a gold member."),
+    ]
+    assert_wrong(membership_task(), script, "ungrounded_fact")
+
+
+def test_airline_wrong_account_read_by_a_guessed_user_id():
+    script = [
+        U("Hi, I am Samir Mendes. What is my membership level?"),
+        ("get_user_details", {"user_id": "samir_mendes_7345"}),
+        A("Your membership level is regular."),
+    ]
+    assert_wrong(membership_task(), script, "ungrounded_argument")
+
+
+def test_airline_wrong_amount_never_shown():
+    script = [
+        U("Hi, my user id is samir_mendes_7345. How much did I pay for my trip from LAX to JFK on 2025-06-04?"),
+        ("get_user_details", {"user_id": "samir_mendes_7345"}),
+        ("get_reservation_details", {"reservation_id": "FDKAAG"}),
+        A("You paid $472.00 for reservation FDKAAG, of which $236.50 per passenger."),
+    ]
+    assert_wrong(paid_task(), script, "ungrounded_amount")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: any number shown earlier grounds an amount (214, the old fare), so a wrong refund amount passes when the task samples no money constraint",
+)
+def test_airline_wrong_refund_amount_is_another_number_that_was_shown():
+    """The cabin change refunds $123; the agent says $214 (the old fare, shown in the reservation)."""
+    script = nils_cabin()
+    script[-1] = A("Reservation GFFGGB is now in basic economy; $214.00 goes back to your credit card.")
+    assert_wrong(cabin_task(), script, "ungrounded_amount")
+
+
+# ---------------------------------------------------------------- airline: right
+
+
+def test_airline_right_cancel_with_extra_reads():
+    script = fontaine_cancel()
+    script[3:3] = [
+        ("get_flight_details", {"flight_number": "ZA207", "date": "2025-06-11"}),
+        ("search_direct_flight", {"origin": "CLT", "destination": "ATL", "date": "2025-06-12"}),
+    ]
+    script[-1:-1] = [("get_reservation_details", {"reservation_id": "DDCFFH"})]
+    assert_right(air_cancel_task(), script)
+
+
+def test_airline_right_recovers_from_a_mistyped_user_id():
+    script = [
+        U("Hi, my user id is samir_mendes_7354. What is my membership level?"),
+        ("get_user_details", {"user_id": "samir_mendes_7354"}),
+        A("I could not find the user samir_mendes_7354. Could you check your user id?"),
+        U("Sorry, it is samir_mendes_7345."),
+        SAMIR_CALL,
+        A("Your membership level is regular."),
+    ]
+    assert_right(membership_task(), script)
+
+
+def test_airline_right_membership_paraphrased():
+    script = [
+        U("Hi, my user id is samir_mendes_7345. What is my membership level?"),
+        SAMIR_CALL,
+        A("Thanks for waiting! Your account is at the Regular tier."),
+    ]
+    assert_right(membership_task(), script)
+
+
+def test_airline_right_bag_fee_written_as_usd():
+    script = nils_bags(fee="USD 80")
+    script[-1] = A("Done: GFFGGB now has 4 checked bags, and 80.00 was charged to your card.")
+    assert_right(bags_task(), script)
+
+
+def test_airline_right_bag_fee_worked_out_with_calculate():
+    script = nils_bags()
+    script[3:3] = [("calculate", {"expression": "2 * 40"}), A("Two more bags at $40 each come to $80.")]
+    assert_right(bags_task(), script)
+
+
+def test_airline_right_cabin_with_paraphrased_closing():
+    script = nils_cabin()
+    script[-1] = A("You are all set: GFFGGB is in basic economy now, and $123 goes back to your credit card.")
+    assert_right(cabin_task(), script)
+
+
+def test_airline_right_passenger_with_an_extra_read():
+    script = nils_passenger()
+    script[3:3] = [("get_flight_details", {"flight_number": "ZA156", "date": "2025-06-19"})]
+    assert_right(passengers_task(), script)
+
+
+def test_airline_right_amount_paid_written_as_usd():
+    script = [
+        U("Hi, my user id is samir_mendes_7345. How much did I pay for my trip from LAX to JFK on 2025-06-04?"),
+        ("get_user_details", {"user_id": "samir_mendes_7345"}),
+        ("get_reservation_details", {"reservation_id": "FDKAAG"}),
+        A("Reservation FDKAAG cost you USD 472 in total."),
+    ]
+    assert_right(paid_task(), script)
+
+
+def test_airline_right_two_goals_in_the_other_order():
+    script = [
+        U(
+            "Hi, my user id is nils_xu_4693. What is the status of flight ZA156 on 2025-06-19? And please cancel my "
+            "trip from BOS to ATL on 2025-06-19: a change of plans."
+        ),
+        ("get_user_details", {"user_id": "nils_xu_4693"}),
+        ("get_flight_details", {"flight_number": "ZA156", "date": "2025-06-19"}),
+        ("get_reservation_details", {"reservation_id": "GFFGGB"}),
+        A(
+            "Flight ZA156 on 2025-06-19 is available. Reservation GFFGGB was booked more than 24 hours ago and is not "
+            "insured, and a change of plans is not a covered reason, so I cannot cancel it."
+        ),
+    ]
+    assert_right(air_two_goal_task(), script)
+
+
+def test_airline_right_compensation_refusal_offers_what_is_allowed():
+    script = [
+        U("Hi, my user id is nadia_fontaine_7719. I want compensation for my trip from BOS to MSP on 2025-06-16."),
+        ("get_user_details", {"user_id": "nadia_fontaine_7719"}),
+        ("get_reservation_details", {"reservation_id": "HEKKBJ"}),
+        A(
+            "I am sorry: compensation is only for silver or gold members or insured trips. You are a regular member "
+            "and HEKKBJ is an economy trip without insurance, so I cannot offer a certificate. I can still help with "
+            "HEKKBJ in other ways, for example by adding checked bags."
+        ),
+    ]
+    assert_right(compensation_task(), script)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="verifier defect: a policy rule said without a rule word ('compensation is for silver and gold "
+    "members') reads as asserting the user's level and cabin: ungrounded_fact (silver, gold, business), although "
+    "the policy text states it",
+)
+def test_airline_right_compensation_rule_said_plainly():
+    script = [
+        U("Hi, my user id is nadia_fontaine_7719. I want compensation for my trip from BOS to MSP on 2025-06-16."),
+        ("get_user_details", {"user_id": "nadia_fontaine_7719"}),
+        ("get_reservation_details", {"reservation_id": "HEKKBJ"}),
+        A(
+            "I am sorry: compensation is for silver and gold members, or for insured or business trips. You are a "
+            "regular member and HEKKBJ is an economy trip without insurance, so I cannot offer a certificate. I can "
+            "still help with HEKKBJ in other ways, for example by adding checked bags."
+        ),
+    ]
+    assert_right(compensation_task(), script)
+
+
+def test_airline_right_flight_status_paraphrased():
+    record = task(
+        "airline",
+        {"name": "get_flight_details", "arguments": {"flight_number": "ZA379", "date": "2025-06-04"}},
+        "flight_status",
+    )
+    script = [
+        U("Hi, my user id is samir_mendes_7345. Has flight ZA379 on 2025-06-04 arrived?"),
+        ("get_user_details", {"user_id": "samir_mendes_7345"}),
+        ("get_flight_details", {"flight_number": "ZA379", "date": "2025-06-04"}),
+        A("Yes: ZA379 on 2025-06-04 has already landed."),
+    ]
+    assert_right(record, script)

@@ -250,11 +250,6 @@ def test_retail_wrong_stated_amount_never_shown():
     assert_wrong(record, script, "ungrounded_amount")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verifier defect: grounding never checks an all-digit id (claims.ids_in drops tokens that look "
-    "numeric), and retail item ids are 10 digits: an invented new_item_ids value passes",
-)
 def test_retail_wrong_invented_item_id():
     """The new variant's item id is used without reading the product's variants."""
     script = nadia_exchange()
@@ -349,11 +344,6 @@ def test_retail_right_amount_written_without_a_currency_sign():
     assert_right(cancel_task(), script)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verifier defect: grounding reads 'can be cancelled' (a possibility, said before the write) as the "
-    "assertion that the order is cancelled: ungrounded_fact",
-)
 def test_retail_right_says_what_can_be_done_before_doing_it():
     script = tove_cancel(
         confirm="Your order #R9654456 is pending, so it can be cancelled; the refund is $227.32 to "
@@ -368,11 +358,6 @@ def test_retail_right_paraphrased_closing():
     assert_right(cancel_task(), script)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verifier defect: policy.explicit_yes rejects any answer containing 'no' or 'not', so 'No problem, "
-    "go ahead.' is not a yes: write_without_confirmation",
-)
 def test_retail_right_user_agrees_with_no_problem():
     assert_right(cancel_task(), tove_cancel(answer="No problem, go ahead."))
 
@@ -443,11 +428,6 @@ def test_retail_right_refusal_offers_the_allowed_alternatives():
     assert_right(refund_elsewhere_task(), script)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verifier defect: message_contains treats 'only' before the reason ('can only go to the original "
-    "payment method') as a denial, so the refusal's reason is not found: constraint_failed:g0.why",
-)
 def test_retail_right_refusal_reason_stated_as_a_rule_with_only():
     script = [
         U(

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from data_catalog.hub_export import MARKER_FILE
 from tests.conftest import ROOT
 from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records
 from tests.pipelines.cli_helpers import invoke, last_json
@@ -84,6 +85,23 @@ def test_bad_repo_id_and_unknown_dataset_are_usage_errors(data_home, records):
     assert "neither a file nor a dataset in the catalog" in result.output
 
 
+def test_an_out_folder_of_the_users_is_refused_in_one_line_and_kept(data_home, records, tmp_path):
+    work = tmp_path / "work"
+    (work / "src").mkdir(parents=True)
+    for name, text in {"recipe.yaml": "mine: true\n", "src/main.py": "print(1)\n", "NOTES.md": "notes\n"}.items():
+        (work / name).write_text(text)
+    result = export_hub(records, "--repo-id", "acme/x", "--out", work, "--dry-run")
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 2 and "nothing in it was touched" in result.output  # "building", the error
+    assert sorted(p.relative_to(work).as_posix() for p in work.rglob("*")) == [
+        "NOTES.md",
+        "recipe.yaml",
+        "src",
+        "src/main.py",
+    ]
+    assert (work / "NOTES.md").read_text() == "notes\n"
+
+
 @pytest.mark.slow
 def test_upload_creates_the_repo_and_commits_every_file_without_showing_the_token(hub, records, tmp_path):
     out = tmp_path / "hub"
@@ -93,6 +111,7 @@ def test_upload_creates_the_repo_and_commits_every_file_without_showing_the_toke
     assert hub.unexpected == []
     assert hub.created == [{"name": "agents", "organization": "acme", "visibility": "private", "type": "dataset"}]
     local = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert local.pop(MARKER_FILE)  # local bookkeeping (what a re-export may replace), not uploaded
     assert len([p for p in local if p.startswith("data/trajectories/train-")]) >= 2
     assert {"README.md", "recipe.yaml"} <= set(local)
     assert hub.committed == local  # every file, byte for byte

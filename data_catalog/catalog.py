@@ -10,10 +10,17 @@ the latest version, ``<name>__v<N>`` a given one. So
 DuckDB allows one writing process at a time, so every operation opens the
 file, does its work and closes it again; a connection refused because
 another process holds the lock is retried with backoff for a while.
+
+``Catalog.sql`` runs what a user types, so it is locked down: the file opened
+read-only, SELECT (and EXPLAIN) statements only, no file or network access
+beyond the registered datasets' own files (DuckDB's enable_external_access off,
+with those files allowed), no extension installed or loaded, and the settings
+locked so the query cannot turn any of it back on.
 """
 
 from __future__ import annotations
 
+import glob
 import json
 import re
 import time
@@ -62,6 +69,11 @@ _COLUMNS = (
     "created_at",
 )
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM datasets"
+READ_ONLY_STATEMENTS = ("SELECT", "EXPLAIN")  # DuckDB statement types a catalog query may hold
+
+
+class QueryRefused(ValueError):
+    """A catalog query that would do more than read the catalog's datasets."""
 
 
 @dataclass(frozen=True)
@@ -206,10 +218,23 @@ class Catalog:
         return _entry(row) if row else None
 
     def sql(self, query: str, params: Sequence[Any] | None = None) -> QueryResult:
-        """Run a read-only query against the catalog (its table and dataset views)."""
+        """Run read-only statements against the catalog (its table and dataset views); the last one's rows.
+
+        Raises QueryRefused for a statement that is not a SELECT (COPY, ATTACH, EXPORT, INSTALL, SET, ...);
+        reading a file that is not a registered dataset's fails in DuckDB with a PermissionException.
+        """
         with self._connect(read_only=True) as con:
-            cursor = con.execute(query, params or [])
-            if cursor.description is None:
+            statements = con.extract_statements(query)
+            refused = [s.type.name for s in statements if s.type.name not in READ_ONLY_STATEMENTS]
+            if refused:
+                raise QueryRefused(
+                    f"catalog sql runs read-only queries (SELECT): {', '.join(dict.fromkeys(refused))} refused"
+                )
+            _lock_down(con)
+            cursor = None
+            for statement in statements:
+                cursor = con.execute(statement, params or []) if len(statements) == 1 else con.execute(statement)
+            if cursor is None or cursor.description is None:
                 return QueryResult(columns=[])
             return QueryResult(columns=[d[0] for d in cursor.description], rows=cursor.fetchall())
 
@@ -224,6 +249,27 @@ def _entry(row: tuple) -> DatasetVersion:
     values["parents"] = list(values["parents"] or [])
     values["details"] = json.loads(values["details"]) if values["details"] else {}
     return DatasetVersion(**values)
+
+
+def _lock_down(con: duckdb.DuckDBPyConnection) -> None:
+    """Only the registered datasets' files readable, nothing writable, no extensions, settings locked."""
+    files, folders = set(), set()
+    for (path,) in con.execute("SELECT DISTINCT path FROM datasets").fetchall():
+        if glob.has_magic(path):  # a glob of shards: its folder up to the first wildcard
+            parts = Path(path).parts
+            folders.add(str(Path(*parts[: _first_magic(parts)])).rstrip("/") + "/")
+        else:
+            files.add(path)
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET allowed_paths = ?", [sorted(files)])
+    con.execute("SET allowed_directories = ?", [sorted(folders)])
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+
+
+def _first_magic(parts: Sequence[str]) -> int:
+    return next(i for i, part in enumerate(parts) if glob.has_magic(part))
 
 
 def _connect_with_retry(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:

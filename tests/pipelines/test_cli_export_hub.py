@@ -68,6 +68,9 @@ def test_dry_run_builds_a_folder_that_datasets_loads_and_registers_it(data_home,
     assert reply["uploaded"] is False
     assert reply["splits"] == {"tasks/train": TASKS, "trajectories/train": ADP_ROWS + TASKS}
     assert reply["catalog"] == "hub_acme_agents@1"
+    # A glob of shards is readable to `catalog sql`, locked down to the datasets' files as it is.
+    counted = invoke("catalog", "sql", "SELECT count(*) AS n FROM hub_acme_agents", "--json")
+    assert last_json(counted) == [{"n": ADP_ROWS + 2 * TASKS}]
     assert load_dataset(str(out), "tasks", split="train", cache_dir=str(tmp_path / "cache")).num_rows == TASKS
     assert "Pass rate **50%** over 12 verified rows." in (out / "README.md").read_text()
     # The registered export is a record dataset of its own: exporting it again by name works.

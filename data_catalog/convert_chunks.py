@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import sys
 import tempfile
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -112,11 +113,37 @@ def _record_by_record(converter: Converter, kept: list, quarantined: list) -> tu
     return (pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None), good
 
 
+# A compressed input that ends early (EOFError) or holds a corrupt block (zlib.error), or a failing read.
+INPUT_ERRORS = (EOFError, zlib.error, OSError)
+
+
+def unreadable_input(path: str, exc: BaseException) -> str:
+    """The quarantine reason for the part of input ``path`` that could not be read, and why."""
+    if isinstance(exc, EOFError):
+        why = "the compressed file ends before its end marker (truncated download?)"
+    elif isinstance(exc, zlib.error):
+        why = f"corrupt compressed data ({exc})"
+    else:
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return f"unreadable input: {why}; the rest of {path} was not read"
+
+
+def input_chunks(inputs: Iterable[str], split, unreadable: dict[str, str]) -> Iterator[RawChunk]:
+    """Every input's chunks in order. An input that breaks off ends in one error chunk saying why (quarantined
+    like any unparsable item, and noted in ``unreadable``), and the next input is read all the same."""
+    for path in map(str, inputs):
+        try:
+            yield from read_raw_chunks(path, split)
+        except INPUT_ERRORS as exc:
+            unreadable[path] = unreadable_input(path, exc)
+            yield RawChunk(path, error=unreadable[path], raw_text=b"")
+
+
 def convert_in_chunks(
     converter: Converter, inputs: list[str], out, workers: int, on_progress: Callable[[int], None] | None
 ) -> None:
     """Convert every input into ``out`` (a convert.Output), keeping its counts."""
-    chunks = (chunk for path in inputs for chunk in read_raw_chunks(str(path), converter.items))
+    chunks = input_chunks(inputs, converter.items, out.stats.unreadable)
     results = _in_workers(converter, chunks, workers) if workers > 1 else _here(converter, chunks)
     stats = out.stats
     starts: dict[str, int] = {}  # source -> index of the next chunk's first item

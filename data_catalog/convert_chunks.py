@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import sys
 import tempfile
 import zlib
@@ -185,6 +186,8 @@ def _here(converter: Converter, chunks: Iterable[RawChunk]) -> Iterator[tuple[Ra
         yield chunk, convert_chunk(converter, chunk)
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+SPOOL_PREFIX = "aceforge-chunks-"
 _worker_converter: Converter | None = None  # a worker process's converter
 _worker_spool: str | None = None  # the folder a worker leaves its batches in
 
@@ -192,6 +195,26 @@ _worker_spool: str | None = None  # the folder a worker leaves its batches in
 def _start_worker(converter: Converter, spool: str) -> None:
     global _worker_converter, _worker_spool
     _worker_converter, _worker_spool = converter, spool
+
+
+def _start_worker_process(converter: Converter, spool: str, parent: int) -> None:
+    """A forked worker's start: bound to its parent's life, then ready to convert."""
+    die_with_parent(parent)
+    _start_worker(converter, spool)
+
+
+def die_with_parent(parent: int) -> None:
+    """Have the kernel kill this (forked) process when its parent dies, even by SIGKILL (Linux prctl
+    PR_SET_PDEATHSIG); a worker would otherwise wait forever on a pipe nobody reads. Elsewhere: a no-op."""
+    if sys.platform != "linux":
+        return
+    import ctypes
+    import signal
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request was made: nobody would signal us
+        os._exit(1)
 
 
 def _convert_in_worker(chunk: RawChunk, number: int) -> ChunkResult:
@@ -221,9 +244,20 @@ def _collect(result: ChunkResult) -> ChunkResult:
     return result
 
 
-def _spool_folder() -> str | None:
-    """Memory-backed /dev/shm where there is one, so batches never reach a disk; else the temp folder."""
-    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+def _spool_folder() -> str:
+    """Memory-backed /dev/shm where there is one, so batches never reach a disk; else the temp folder.
+
+    Spools of killed runs (named after their pid, which no longer runs) are removed first: in /dev/shm
+    they would hold memory until the machine restarts.
+    """
+    from schemas.io import process_runs
+
+    folder = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
+    for entry in os.scandir(folder):
+        pid = entry.name.removeprefix(SPOOL_PREFIX).split("-")[0]
+        if entry.name.startswith(SPOOL_PREFIX) and pid.isdigit() and not process_runs(int(pid)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+    return folder
 
 
 def _in_workers(
@@ -241,9 +275,9 @@ def _in_workers(
     context = multiprocessing.get_context("fork")
     in_flight = 4 * (workers - 1)
     with (
-        tempfile.TemporaryDirectory(prefix="aceforge-chunks-", dir=_spool_folder()) as spool,
+        tempfile.TemporaryDirectory(prefix=f"{SPOOL_PREFIX}{os.getpid()}-", dir=_spool_folder()) as spool,
         ProcessPoolExecutor(
-            workers - 1, mp_context=context, initializer=_start_worker, initargs=(converter, spool)
+            workers - 1, mp_context=context, initializer=_start_worker_process, initargs=(converter, spool, os.getpid())
         ) as pool,
     ):
         pending: deque[tuple[RawChunk, Future | ChunkResult]] = deque()  # in input order

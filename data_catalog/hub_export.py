@@ -39,6 +39,7 @@ from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
 from schemas.arrow_schema import RECORD_SCHEMA
+from schemas.io import remove_stale_temps
 from schemas.record import stable_id
 from schemas.settings import data_home
 
@@ -141,6 +142,7 @@ def build_hub_folder(
     if stats.rows == 0:
         raise HubExportError(f"{source.label} holds no records: nothing to export")
     kinds = {kind for kind, count in ((TRAJECTORIES, stats.trajectories), (TASKS, stats.tasks)) if count}
+    remove_stale_temps(out, ".partial")  # staging folders of killed exports
     staging = out.with_name(f".{out.name}.{os.getpid()}.partial")
     shutil.rmtree(staging, ignore_errors=True)
     try:

@@ -115,10 +115,10 @@ def resolve_source(spec: str, catalog: Catalog | None = None) -> ExportSource:
             )
         if entry.kind != "records":
             raise HubExportError(f"catalog dataset {spec!r} holds {entry.kind}, not records")
-        magic = glob.has_magic(entry.path)
-        files = sorted(Path(p) for p in glob.glob(entry.path, recursive=True)) if magic else [Path(entry.path)]
+        where = entry.data_path
+        files = sorted(Path(p) for p in glob.glob(where, recursive=True)) if glob.has_magic(where) else [Path(where)]
         if not files or not all(f.is_file() for f in files):
-            raise HubExportError(f"catalog dataset {spec!r} points to {entry.path}, which is missing")
+            raise HubExportError(f"catalog dataset {spec!r} points to {where}, which is missing")
         source = ExportSource(f"{entry.name}@{entry.version}", files, entry)
     for file in source.files:
         if pq.read_schema(file).remove_metadata() != RECORD_SCHEMA:

@@ -213,17 +213,18 @@ def test_a_new_or_empty_folder_is_written(tmp_path, mixed):
         build_hub_folder(resolve_source(str(mixed)), tmp_path / "file", "acme/x", HubExportConfig())
 
 
-def test_a_catalog_name_resolves_to_its_files(data_home, mixed, tmp_path):
+def test_a_catalog_name_resolves_to_its_versions_own_files(data_home, mixed, tmp_path):
     catalog = Catalog()
     catalog.register_dataset("agent_mix", mixed, 33)
     later = tmp_path / "later.parquet"
     shutil.copyfile(mixed, later)
     catalog.register_dataset("agent_mix", later, 33)
-    later.unlink()
-    assert resolve_source("agent_mix__v1", catalog).files == [mixed.resolve()]
+    later.unlink()  # the version keeps its snapshot of the file
+    (v1,) = resolve_source("agent_mix__v1", catalog).files
+    assert v1.read_bytes() == mixed.read_bytes() and v1.samefile(mixed)  # a hard link, no copy
     assert resolve_source("agent_mix__v1", catalog).label == "agent_mix@1"
-    with pytest.raises(HubExportError, match="points to .*later.parquet, which is missing"):
-        resolve_source("agent_mix", catalog)
+    (latest,) = resolve_source("agent_mix", catalog).files
+    assert latest.read_bytes() == mixed.read_bytes() and latest.parent.name == "v2"
     with pytest.raises(HubExportError, match="neither a file nor a dataset"):
         resolve_source("no_such_dataset", catalog)
 

@@ -107,6 +107,32 @@ def test_sql_reads_every_version_and_describe_and_explain_work(converted):
     assert sql_json("SELECT count(*) AS n FROM os__v3") == [{"n": 5}]
 
 
+def test_a_version_keeps_its_rows_when_its_path_is_written_again(data_home, tmp_path):
+    """The fault: two converts to the same -o made same__v1 return the second run's rows."""
+    from tests.conftest import ADP_FIXTURES
+
+    same = tmp_path / "same.parquet"
+    assert invoke("convert", "-f", "adp", OS_STD, "-o", same).exit_code == 0
+    first = sql_json("SELECT id FROM same ORDER BY id")
+    alfworld = ADP_FIXTURES / "agenttuning_alfworld" / "sample_std.json"
+    assert invoke("convert", "-f", "adp", alfworld, "-o", same).exit_code == 0
+    second = sql_json("SELECT id FROM same ORDER BY id")
+    assert first != second
+    assert sql_json("SELECT id FROM same__v1 ORDER BY id") == first
+    assert sql_json("SELECT id FROM same__v2 ORDER BY id") == second
+    versions = json.loads(invoke("catalog", "list", "--all", "--json").stdout)
+    paths = {(d["name"], d["version"]): (d["path"], d["snapshot"]) for d in versions}
+    assert paths[("same", 1)][0] == paths[("same", 2)][0] == str(same)  # where it was written, both times
+    assert paths[("same", 1)][1] != paths[("same", 2)][1]  # each version's own files
+    # Deleting the written file loses no version; converting the same input again adds none.
+    same.unlink()
+    assert sql_json("SELECT count(*) AS n FROM same__v2") == [{"n": 5}]
+    assert invoke("convert", "-f", "adp", alfworld, "-o", same).exit_code == 0
+    assert [d["version"] for d in versions if d["name"] == "same"] == [1, 2]
+    again = json.loads(invoke("catalog", "list", "--all", "--json").stdout)
+    assert [d["version"] for d in again if d["name"] == "same"] == [1, 2]
+
+
 def test_empty_catalog(data_home):
     result = invoke("catalog", "list")
     assert result.exit_code == 0 and "the catalog is empty" in result.stderr

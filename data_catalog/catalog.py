@@ -3,19 +3,35 @@
 One DuckDB file under the data directory (``<ACEFORGE_HOME>/catalog.duckdb``)
 holds a ``datasets`` table with one row per dataset version written (name,
 version, kind, path, rows, schema version, config hash, parents, details,
-created_at), and one view per dataset over its Parquet files: ``<name>`` is
-the latest version, ``<name>__v<N>`` a given one. So
+created_at, snapshot), and one view per dataset over its Parquet files:
+``<name>`` is the latest version, ``<name>__v<N>`` a given one. So
 ``SELECT count(*) FROM bookstore_chat`` answers over what was converted.
+
+A version never changes: registering it takes a snapshot of its files under
+``catalog-versions/<name>/v<N>/`` beside the catalog (hard links, so no copy
+is made; a copy only across filesystems), and the views read the snapshot.
+A later write to the same path (writers replace files by renaming) leaves the
+snapshot as it was, so ``name__v1`` keeps returning the first run's rows.
 
 DuckDB allows one writing process at a time, so every operation opens the
 file, does its work and closes it again; a connection refused because
 another process holds the lock is retried with backoff for a while.
+
+``Catalog.sql`` runs what a user types, so it is locked down: the file opened
+read-only, SELECT (and EXPLAIN) statements only, no file or network access
+beyond the registered datasets' own files (DuckDB's enable_external_access off,
+with those files allowed), no extension installed or loaded, and the settings
+locked so the query cannot turn any of it back on.
 """
 
 from __future__ import annotations
 
+import filecmp
+import glob
 import json
+import os
 import re
+import shutil
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -46,9 +62,13 @@ CREATE TABLE IF NOT EXISTS datasets (
     parents VARCHAR[],              -- 'name@version' of the datasets it was made from
     details VARCHAR,                -- JSON: format, inputs, licence, ...
     created_at TIMESTAMP NOT NULL,  -- UTC
+    snapshot VARCHAR,               -- the version's own copy of path's files (hard links), what its views read
     PRIMARY KEY (name, version)
 )
 """
+# Catalogs made before snapshots: the column is added, their versions read their paths as before.
+_MIGRATE = "ALTER TABLE datasets ADD COLUMN IF NOT EXISTS snapshot VARCHAR"
+VERSIONS_DIR = "catalog-versions"
 _COLUMNS = (
     "name",
     "version",
@@ -60,8 +80,14 @@ _COLUMNS = (
     "parents",
     "details",
     "created_at",
+    "snapshot",
 )
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM datasets"
+READ_ONLY_STATEMENTS = ("SELECT", "EXPLAIN")  # DuckDB statement types a catalog query may hold
+
+
+class QueryRefused(ValueError):
+    """A catalog query that would do more than read the catalog's datasets."""
 
 
 @dataclass(frozen=True)
@@ -76,10 +102,16 @@ class DatasetVersion:
     parents: list[str]
     details: dict[str, Any]
     created_at: datetime
+    snapshot: str | None = None
 
     @property
     def view(self) -> str:
         return versioned_view(self.name, self.version)
+
+    @property
+    def data_path(self) -> str:
+        """Where this version's rows are, unchanged since it was registered (its snapshot; else its path)."""
+        return self.snapshot or self.path
 
 
 @dataclass
@@ -128,6 +160,12 @@ class Catalog:
         try:
             if not read_only:
                 con.execute(_CREATE)
+                con.execute(_MIGRATE)
+            elif not _has_snapshots(con):  # a catalog from before snapshots: add the column first
+                con.close()
+                with self._connect():
+                    pass
+                con = _connect_with_retry(self.path, read_only)
             yield con
         finally:
             con.close()
@@ -155,17 +193,23 @@ class Catalog:
         with self._connect() as con:
             con.execute("BEGIN TRANSACTION")
             latest = self._latest(con, name)
-            if latest and (latest.path, latest.kind, latest.rows, latest.config_hash) == (
-                path,
-                kind,
-                rows,
-                config_hash,
+            if (
+                latest
+                and (latest.path, latest.kind, latest.rows, latest.config_hash)
+                == (
+                    path,
+                    kind,
+                    rows,
+                    config_hash,
+                )
+                and _same_files(latest.data_path, path)
             ):
                 entry = latest
             else:
+                version = (latest.version + 1) if latest else 1
                 entry = DatasetVersion(
                     name=name,
-                    version=(latest.version + 1) if latest else 1,
+                    version=version,
                     kind=kind,
                     path=path,
                     rows=int(rows),
@@ -174,6 +218,7 @@ class Catalog:
                     parents=list(parents),
                     details=dict(details or {}),
                     created_at=datetime.now(UTC).replace(tzinfo=None),
+                    snapshot=self._snapshot(name, version, path),
                 )
                 con.execute(
                     f"INSERT INTO datasets ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
@@ -181,13 +226,31 @@ class Catalog:
                         *(getattr(entry, c) for c in _COLUMNS[:8]),
                         json.dumps(entry.details, default=str),
                         entry.created_at,
+                        entry.snapshot,
                     ],
                 )
-            scan = f"SELECT * FROM read_parquet({_sql_string(entry.path)})"
+            scan = f"SELECT * FROM read_parquet({_sql_string(entry.data_path)})"
             con.execute(f'CREATE OR REPLACE VIEW "{entry.view}" AS {scan}')
             con.execute(f'CREATE OR REPLACE VIEW "{name}" AS {scan}')
             con.execute("COMMIT")
         return entry
+
+    def _snapshot(self, name: str, version: int, path: str) -> str | None:
+        """Hard links to ``path``'s files (a file or a glob of them) under the catalog's versions folder, in
+        the same layout; the snapshot's path (the same glob there), or None when ``path`` names no file yet."""
+        files, base = _files_of(path)
+        if not files:
+            return None
+        root = self.path.parent / VERSIONS_DIR / name / f"v{version}"
+        shutil.rmtree(root, ignore_errors=True)  # left by a registration that did not commit
+        for file in files:
+            target = root / file.relative_to(base)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(file, target)
+            except OSError:  # another filesystem, or links refused: a copy
+                shutil.copy2(file, target)
+        return str(root / Path(path).relative_to(base))
 
     def list_datasets(self, all_versions: bool = False) -> list[DatasetVersion]:
         """The latest version of every dataset (or every version), by name."""
@@ -206,10 +269,23 @@ class Catalog:
         return _entry(row) if row else None
 
     def sql(self, query: str, params: Sequence[Any] | None = None) -> QueryResult:
-        """Run a read-only query against the catalog (its table and dataset views)."""
+        """Run read-only statements against the catalog (its table and dataset views); the last one's rows.
+
+        Raises QueryRefused for a statement that is not a SELECT (COPY, ATTACH, EXPORT, INSTALL, SET, ...);
+        reading a file that is not a registered dataset's fails in DuckDB with a PermissionException.
+        """
         with self._connect(read_only=True) as con:
-            cursor = con.execute(query, params or [])
-            if cursor.description is None:
+            statements = con.extract_statements(query)
+            refused = [s.type.name for s in statements if s.type.name not in READ_ONLY_STATEMENTS]
+            if refused:
+                raise QueryRefused(
+                    f"catalog sql runs read-only queries (SELECT): {', '.join(dict.fromkeys(refused))} refused"
+                )
+            _lock_down(con)
+            cursor = None
+            for statement in statements:
+                cursor = con.execute(statement, params or []) if len(statements) == 1 else con.execute(statement)
+            if cursor is None or cursor.description is None:
                 return QueryResult(columns=[])
             return QueryResult(columns=[d[0] for d in cursor.description], rows=cursor.fetchall())
 
@@ -219,11 +295,58 @@ class Catalog:
         return _entry(row) if row else None
 
 
+def _files_of(path: str) -> tuple[list[Path], Path]:
+    """The files ``path`` names (a file, or a glob of them) and the folder their layout is relative to."""
+    if not glob.has_magic(path):
+        return ([Path(path)] if Path(path).is_file() else []), Path(path).parent
+    parts = Path(path).parts
+    base = Path(*parts[: _first_magic(parts)])
+    return sorted(Path(p) for p in glob.glob(path, recursive=True) if Path(p).is_file()), base
+
+
+def _same_files(snapshot: str, path: str) -> bool:
+    """Whether ``path`` still names files with the content of ``snapshot``'s (a deterministic rerun rewrites
+    them byte for byte: same version; sizes differ at once for almost any other change)."""
+    if snapshot == path:
+        return True
+    (kept, kept_base), (now, now_base) = _files_of(snapshot), _files_of(path)
+    if [f.relative_to(kept_base) for f in kept] != [f.relative_to(now_base) for f in now]:
+        return False
+    return all(filecmp.cmp(a, b, shallow=False) for a, b in zip(kept, now))
+
+
+def _has_snapshots(con: duckdb.DuckDBPyConnection) -> bool:
+    found = "SELECT count(*) FROM information_schema.columns WHERE table_name = 'datasets' AND column_name = 'snapshot'"
+    return con.execute(found).fetchone()[0] == 1
+
+
 def _entry(row: tuple) -> DatasetVersion:
     values = dict(zip(_COLUMNS, row))
     values["parents"] = list(values["parents"] or [])
     values["details"] = json.loads(values["details"]) if values["details"] else {}
     return DatasetVersion(**values)
+
+
+def _lock_down(con: duckdb.DuckDBPyConnection) -> None:
+    """Only the registered datasets' files readable, nothing writable, no extensions, settings locked."""
+    files, folders = set(), set()
+    registered = "SELECT path FROM datasets UNION SELECT snapshot FROM datasets WHERE snapshot IS NOT NULL"
+    for (path,) in con.execute(registered).fetchall():
+        if glob.has_magic(path):  # a glob of shards: its folder up to the first wildcard
+            parts = Path(path).parts
+            folders.add(str(Path(*parts[: _first_magic(parts)])).rstrip("/") + "/")
+        else:
+            files.add(path)
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET allowed_paths = ?", [sorted(files)])
+    con.execute("SET allowed_directories = ?", [sorted(folders)])
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+
+
+def _first_magic(parts: Sequence[str]) -> int:
+    return next(i for i, part in enumerate(parts) if glob.has_magic(part))
 
 
 def _connect_with_retry(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:

@@ -71,6 +71,7 @@ class ConvertStats:
     output: str | None = None
     quarantine: str | None = None
     errors: dict[str, int] = field(default_factory=dict)  # error kind -> count
+    unreadable: dict[str, str] = field(default_factory=dict)  # input that broke off -> why (also quarantined)
     examples: dict[str, list[str]] = field(default_factory=dict)  # error kind -> a few "source:index"
     first_errors: dict[str, str] = field(default_factory=dict)  # error kind -> its first message, in full
 
@@ -216,10 +217,13 @@ def _convert_stream(
 
 
 def _counted(inputs: list[str], converter: Converter, stats: ConvertStats, on_progress) -> Iterator[RawItem]:
-    from data_catalog.sources.reader import read_raw_items
+    from data_catalog.convert_chunks import input_chunks
+    from data_catalog.sources.reader import chunk_items
 
-    for path in inputs:
-        for item in read_raw_items(str(path), converter.items):
+    indexes: dict[str, int] = {}
+    for chunk in input_chunks(inputs, converter.items, stats.unreadable):
+        for item, _ in chunk_items(chunk, converter.items, indexes.get(chunk.source, 0)):
+            indexes[chunk.source] = item.index + 1
             stats.raw_items += 1
             if on_progress is not None:
                 on_progress(stats.raw_items)

@@ -19,8 +19,10 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import sys
 import tempfile
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -112,11 +114,37 @@ def _record_by_record(converter: Converter, kept: list, quarantined: list) -> tu
     return (pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None), good
 
 
+# A compressed input that ends early (EOFError) or holds a corrupt block (zlib.error), or a failing read.
+INPUT_ERRORS = (EOFError, zlib.error, OSError)
+
+
+def unreadable_input(path: str, exc: BaseException) -> str:
+    """The quarantine reason for the part of input ``path`` that could not be read, and why."""
+    if isinstance(exc, EOFError):
+        why = "the compressed file ends before its end marker (truncated download?)"
+    elif isinstance(exc, zlib.error):
+        why = f"corrupt compressed data ({exc})"
+    else:
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return f"unreadable input: {why}; the rest of {path} was not read"
+
+
+def input_chunks(inputs: Iterable[str], split, unreadable: dict[str, str]) -> Iterator[RawChunk]:
+    """Every input's chunks in order. An input that breaks off ends in one error chunk saying why (quarantined
+    like any unparsable item, and noted in ``unreadable``), and the next input is read all the same."""
+    for path in map(str, inputs):
+        try:
+            yield from read_raw_chunks(path, split)
+        except INPUT_ERRORS as exc:
+            unreadable[path] = unreadable_input(path, exc)
+            yield RawChunk(path, error=unreadable[path], raw_text=b"")
+
+
 def convert_in_chunks(
     converter: Converter, inputs: list[str], out, workers: int, on_progress: Callable[[int], None] | None
 ) -> None:
     """Convert every input into ``out`` (a convert.Output), keeping its counts."""
-    chunks = (chunk for path in inputs for chunk in read_raw_chunks(str(path), converter.items))
+    chunks = input_chunks(inputs, converter.items, out.stats.unreadable)
     results = _in_workers(converter, chunks, workers) if workers > 1 else _here(converter, chunks)
     stats = out.stats
     starts: dict[str, int] = {}  # source -> index of the next chunk's first item
@@ -158,6 +186,8 @@ def _here(converter: Converter, chunks: Iterable[RawChunk]) -> Iterator[tuple[Ra
         yield chunk, convert_chunk(converter, chunk)
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+SPOOL_PREFIX = "aceforge-chunks-"
 _worker_converter: Converter | None = None  # a worker process's converter
 _worker_spool: str | None = None  # the folder a worker leaves its batches in
 
@@ -165,6 +195,26 @@ _worker_spool: str | None = None  # the folder a worker leaves its batches in
 def _start_worker(converter: Converter, spool: str) -> None:
     global _worker_converter, _worker_spool
     _worker_converter, _worker_spool = converter, spool
+
+
+def _start_worker_process(converter: Converter, spool: str, parent: int) -> None:
+    """A forked worker's start: bound to its parent's life, then ready to convert."""
+    die_with_parent(parent)
+    _start_worker(converter, spool)
+
+
+def die_with_parent(parent: int) -> None:
+    """Have the kernel kill this (forked) process when its parent dies, even by SIGKILL (Linux prctl
+    PR_SET_PDEATHSIG); a worker would otherwise wait forever on a pipe nobody reads. Elsewhere: a no-op."""
+    if sys.platform != "linux":
+        return
+    import ctypes
+    import signal
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request was made: nobody would signal us
+        os._exit(1)
 
 
 def _convert_in_worker(chunk: RawChunk, number: int) -> ChunkResult:
@@ -194,9 +244,20 @@ def _collect(result: ChunkResult) -> ChunkResult:
     return result
 
 
-def _spool_folder() -> str | None:
-    """Memory-backed /dev/shm where there is one, so batches never reach a disk; else the temp folder."""
-    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+def _spool_folder() -> str:
+    """Memory-backed /dev/shm where there is one, so batches never reach a disk; else the temp folder.
+
+    Spools of killed runs (named after their pid, which no longer runs) are removed first: in /dev/shm
+    they would hold memory until the machine restarts.
+    """
+    from schemas.io import process_runs
+
+    folder = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
+    for entry in os.scandir(folder):
+        pid = entry.name.removeprefix(SPOOL_PREFIX).split("-")[0]
+        if entry.name.startswith(SPOOL_PREFIX) and pid.isdigit() and not process_runs(int(pid)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+    return folder
 
 
 def _in_workers(
@@ -214,9 +275,9 @@ def _in_workers(
     context = multiprocessing.get_context("fork")
     in_flight = 4 * (workers - 1)
     with (
-        tempfile.TemporaryDirectory(prefix="aceforge-chunks-", dir=_spool_folder()) as spool,
+        tempfile.TemporaryDirectory(prefix=f"{SPOOL_PREFIX}{os.getpid()}-", dir=_spool_folder()) as spool,
         ProcessPoolExecutor(
-            workers - 1, mp_context=context, initializer=_start_worker, initargs=(converter, spool)
+            workers - 1, mp_context=context, initializer=_start_worker_process, initargs=(converter, spool, os.getpid())
         ) as pool,
     ):
         pending: deque[tuple[RawChunk, Future | ChunkResult]] = deque()  # in input order

@@ -7,11 +7,17 @@ upload itself is in hub_upload.py. The folder is built beside its target and
 renamed into place when complete, so a failed export never leaves half a
 folder under the final name, and the same input and settings give the same
 files (no timestamps), so uploading an unchanged export again changes nothing.
+
+The folder's marker file (``.aceforge-export.json``) lists every file the
+export wrote. A target folder is written only when it is new, empty, or an
+earlier export holding nothing but what its marker lists; an earlier export is
+replaced by removing exactly those files, so nothing else is ever deleted.
 """
 
 from __future__ import annotations
 
 import glob
+import json
 import os
 import platform
 import re
@@ -33,10 +39,12 @@ from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
 from schemas.arrow_schema import RECORD_SCHEMA
+from schemas.io import remove_stale_temps
 from schemas.record import stable_id
 from schemas.settings import data_home
 
 RECIPE_FILE = "recipe.yaml"
+MARKER_FILE = ".aceforge-export.json"  # what the export wrote: the files a later export may replace
 PLOTS_DIR = "plots"
 REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 _VERSIONED = re.compile(r"^(?P<name>.+)__v(?P<version>\d+)$")
@@ -107,10 +115,10 @@ def resolve_source(spec: str, catalog: Catalog | None = None) -> ExportSource:
             )
         if entry.kind != "records":
             raise HubExportError(f"catalog dataset {spec!r} holds {entry.kind}, not records")
-        magic = glob.has_magic(entry.path)
-        files = sorted(Path(p) for p in glob.glob(entry.path, recursive=True)) if magic else [Path(entry.path)]
+        where = entry.data_path
+        files = sorted(Path(p) for p in glob.glob(where, recursive=True)) if glob.has_magic(where) else [Path(where)]
         if not files or not all(f.is_file() for f in files):
-            raise HubExportError(f"catalog dataset {spec!r} points to {entry.path}, which is missing")
+            raise HubExportError(f"catalog dataset {spec!r} points to {where}, which is missing")
         source = ExportSource(f"{entry.name}@{entry.version}", files, entry)
     for file in source.files:
         if pq.read_schema(file).remove_metadata() != RECORD_SCHEMA:
@@ -129,11 +137,12 @@ def build_hub_folder(
 ) -> HubFolder:
     """Write the Hub-ready folder ``out``: ``data/`` shards, ``README.md``, ``recipe.yaml``, ``plots/``."""
     check_repo_id(repo_id)
-    _check_replaceable(out)
+    earlier = _earlier_export_files(out)
     stats = dataset_stats(source.files)
     if stats.rows == 0:
         raise HubExportError(f"{source.label} holds no records: nothing to export")
     kinds = {kind for kind, count in ((TRAJECTORIES, stats.trajectories), (TASKS, stats.tasks)) if count}
+    remove_stale_temps(out, ".partial")  # staging folders of killed exports
     staging = out.with_name(f".{out.name}.{os.getpid()}.partial")
     shutil.rmtree(staging, ignore_errors=True)
     try:
@@ -147,7 +156,11 @@ def build_hub_folder(
         name = cfg.pretty_name or repo_id.split("/")[1]
         card = CardInputs(repo_id, name, source.label, stats, shards, recipe, summary, plot_paths)
         (staging / "README.md").write_text(render_card(card))
-        shutil.rmtree(out, ignore_errors=True)
+        written = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
+        (staging / MARKER_FILE).write_text(
+            json.dumps({"written_by": "aceforge export hub", "files": written}, indent=1)
+        )
+        _remove_earlier_export(out, earlier)
         staging.rename(out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -214,10 +227,47 @@ def register_hub_folder(folder: HubFolder, source: ExportSource, catalog: Catalo
     )
 
 
-def _check_replaceable(out: Path) -> None:
-    """Only an empty folder or an earlier export (it has a recipe) may be replaced."""
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / RECIPE_FILE).is_file())):
-        raise HubExportError(f"{out} exists and is not an earlier Hub export: choose another --out")
+def _earlier_export_files(out: Path) -> list[str]:
+    """The files an earlier export wrote into ``out`` (none for a new or empty folder); raises when ``out``
+    holds anything else: a file, a folder of the user's, an export with files added since."""
+    if not out.exists() and not out.is_symlink():
+        return []
+    if out.is_symlink() or not out.is_dir():
+        raise HubExportError(f"{out} exists and is not a folder: choose another --out")
+    if not any(out.iterdir()):
+        return []
+    try:
+        listed = json.loads((out / MARKER_FILE).read_text())["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise HubExportError(
+            f"{out} is not empty and is not a folder an export made (no {MARKER_FILE}): nothing in it was "
+            "touched; choose another --out"
+        ) from None
+    ours = {MARKER_FILE, *listed, *(parent.as_posix() for name in listed for parent in Path(name).parents)}
+    foreign = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.relative_to(out).as_posix() not in ours)
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        raise HubExportError(
+            f"{out} holds files the earlier export did not write ({shown}): nothing in it was touched; "
+            "choose another --out or move them"
+        )
+    return [*listed, MARKER_FILE]
+
+
+def _remove_earlier_export(out: Path, files: list[str]) -> None:
+    """Remove exactly the earlier export's ``files`` and the folders they leave empty, then ``out`` itself."""
+    if not out.exists():
+        return
+    for name in files:
+        (out / name).unlink(missing_ok=True)
+    for folder in sorted({(out / name).parent for name in files}, key=lambda p: len(p.parts), reverse=True):
+        while folder != out and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
+    try:
+        out.rmdir()
+    except OSError:
+        raise HubExportError(f"{out} changed during the export (files appeared in it): choose another --out") from None
 
 
 def _copy_plots(plots: Sequence[Path], folder: Path, summary: str | None) -> tuple[list[str], str | None]:

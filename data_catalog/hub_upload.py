@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from data_catalog.hub_export import HubExportError
+from data_catalog.hub_export import MARKER_FILE, HubExportError
 
 REPO_TYPE = "dataset"
 
@@ -38,11 +38,15 @@ def upload_hub_folder(
     if not token:
         raise HubExportError("no Hugging Face token: set HF_TOKEN or run `hf auth login`")
     api = HfApi(token=token)
-    files = sum(1 for path in folder.rglob("*") if path.is_file())
+    files = sum(1 for path in folder.rglob("*") if path.is_file() and path.name != MARKER_FILE)
     try:
         repo_url = api.create_repo(repo_id, repo_type=REPO_TYPE, private=private, exist_ok=True)
         commit = api.upload_folder(
-            repo_id=repo_id, repo_type=REPO_TYPE, folder_path=folder, commit_message=commit_message
+            repo_id=repo_id,
+            repo_type=REPO_TYPE,
+            folder_path=folder,
+            commit_message=commit_message,
+            ignore_patterns=[MARKER_FILE],  # local bookkeeping: which files a re-export may replace
         )
     except (HfHubHTTPError, httpx2.HTTPError, OSError, ValueError) as exc:
         # `from None`: the chained original would carry the unredacted text.

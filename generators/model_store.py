@@ -140,14 +140,19 @@ def _folder_hash(folder: str, stamp: tuple) -> str:
 
 
 def model_identity(model: str) -> dict[str, str]:
-    """{"model", "hash"}: a local folder hashes its config, tokenizer, template and weights; a name is itself."""
+    """{"model", "hash"}: a local folder hashes its config, tokenizer, template and weights; a name is itself.
+
+    A folder's "model" is its name, not its path: the hash already says which weights these are, and
+    record ids and cache keys built on this identity must not change with where the folder lives (the
+    default model sits under the data directory, which differs between machines and users).
+    """
     folder = Path(model)
     if not folder.is_dir():
         return {"model": model, "hash": "name:" + model}
     keep = (".json", ".jinja", ".safetensors", ".bin", ".model", ".txt")
     files = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith(keep))
     stamp = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in files)
-    return {"model": str(folder.resolve()), "hash": _folder_hash(str(folder.resolve()), stamp)}
+    return {"model": folder.resolve().name, "hash": _folder_hash(str(folder.resolve()), stamp)}
 
 
 def describe(model: str) -> str:
@@ -155,4 +160,5 @@ def describe(model: str) -> str:
     ident = model_identity(model)
     config = Path(model) / "config.json"
     arch = json.loads(config.read_text()).get("architectures", ["?"])[0] if config.is_file() else "remote"
-    return f"{ident['model']} ({arch}, identity {ident['hash']})"
+    where = str(Path(model).resolve()) if config.is_file() else ident["model"]
+    return f"{where} ({arch}, identity {ident['hash']})"

@@ -62,16 +62,21 @@ def sql_cmd(
 ) -> None:
     """Run SQL over the catalog: its `datasets` table and one view per dataset.
 
-    Exit 1 (with DuckDB's message) when the query fails.
+    Read-only: SELECT statements over the catalog's datasets; no other file, no network, no extensions.
+    Exit 1 (with DuckDB's message) when the query fails or is refused.
     """
     import duckdb
     from rich.table import Table
     from rich.text import Text
 
-    from data_catalog.catalog import Catalog
+    from data_catalog.catalog import Catalog, QueryRefused
 
     try:
         result = Catalog().sql(query)
+    except QueryRefused as exc:
+        fail(str(exc), FAILED)
+    except duckdb.PermissionException as exc:
+        fail(f"{one_line(exc)} (catalog sql reads the catalog's datasets only)", FAILED)
     except duckdb.Error as exc:
         fail(one_line(exc), FAILED)
     if as_json:

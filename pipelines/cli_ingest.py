@@ -4,8 +4,9 @@
 first input (data_catalog/formats.py) and says which; a folder input stands for
 the files its format says (a τ² results directory: its results.json).
 
-``convert`` exits 0 when at least one record converted, 1 when none did, and
-2 on usage errors (unknown format or option, missing input); errors are one
+``convert`` exits 0 when at least one record converted, 1 when none did or an
+input could not be read to its end (a truncated .gz: what the other inputs
+hold is converted and registered all the same), and 2 on usage errors (unknown format or option, missing input); errors are one
 line on stderr, never a traceback. Outputs are registered in the DuckDB
 catalog of the data directory unless ``--no-catalog``. The converters, the
 writers and the catalog are imported when the command runs, so ``--help``
@@ -134,7 +135,8 @@ def convert(
 
     Records that cannot be converted go to the quarantine file with their reason; read = converted + quarantined
     (read counts records as the format defines them; raw_items the items read, more for grouping formats).
-    Exit codes: 0 when at least one record converted, 1 when none did, 2 on usage errors.
+    Exit codes: 0 when at least one record converted, 1 when none did or an input broke off (a truncated .gz;
+    the other inputs still convert), 2 on usage errors.
     """
     from data_catalog.catalog import safe_name
     from data_catalog.formats import AUTO, DetectionError, detect, expand_inputs
@@ -178,9 +180,11 @@ def convert(
         say(converted_line(stats))
         if register:
             register_output(name, fmt, stats, chash, inputs, cfg.license)
+    for path, reason in stats.unreadable.items():
+        say_error(f"{path}: {reason.removesuffix(f'; the rest of {path} was not read')} (quarantined)")
     if as_json:
         print_json(stats.as_dict())
-    if stats.converted == 0:
+    if stats.converted == 0 or stats.unreadable:
         raise typer.Exit(FAILED)
 
 

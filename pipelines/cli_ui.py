@@ -1,9 +1,12 @@
 """``aceforge ui``: the Dagster UI (webserver and daemon) over the aceforge pipelines.
 
 Its instance lives under the data directory (DAGSTER_HOME = <ACEFORGE_HOME>/dagster),
-so the runs of ``aceforge run`` and of the UI share one history. Plain
-``dagster dev`` in the repository works too: pyproject.toml's [tool.dagster]
-names the definitions module.
+so the runs of ``aceforge run`` and of the UI share one history. The webserver
+runs behind aceforge's request guard (ui_guard.py: no cross-origin or GET
+mutations, no foreign Host headers), so this starts it and the daemon itself
+rather than through ``dagster dev``, which runs Dagster's bare webserver.
+Plain ``dagster dev`` in the repository works too (pyproject.toml's
+[tool.dagster] names the definitions module), without that guard.
 """
 
 from __future__ import annotations
@@ -19,17 +22,22 @@ from pipelines.cli_app import app
 from pipelines.cli_common import say
 from pipelines.cli_config import with_config
 from pipelines.dagster_home import dagster_home
+from pipelines.ui_guard import allowed_hosts
+from pipelines.ui_webserver import HOSTS_ENV
 from schemas.settings import data_home
 from schemas.stage_config import StageConfig
 
 DEFINITIONS_MODULE = "pipelines.definitions"
+STOP_WAIT_S = 60
 
 
 class UiConfig(StageConfig):
     host: str = "127.0.0.1"
-    """Address the webserver listens on (0.0.0.0 to reach it from other machines)."""
+    """Address the webserver listens on (0.0.0.0 to reach it from other machines: name them in --allowed-hosts)."""
     port: int = Field(3000, ge=1, le=65535)
     """Port of the webserver."""
+    allowed_hosts: list[str] = Field(default_factory=list)
+    """Host names the UI answers to besides loopback and its own address (e.g. the machine's DNS name)."""
     log_level: str = "warning"
     """Dagster's log level on the terminal: critical, error, warning, info or debug."""
 
@@ -39,18 +47,45 @@ class UiConfig(StageConfig):
 def ui(cfg: UiConfig) -> None:
     """Start the Dagster UI (webserver + daemon) on the aceforge pipelines and print its URL; Ctrl-C stops it."""
     data_home(create=True)
-    env = {**os.environ, "DAGSTER_HOME": str(dagster_home())}
-    command = [sys.executable, "-m", "dagster", "dev", "-m", DEFINITIONS_MODULE]
-    command += ["-h", cfg.host, "-p", str(cfg.port), "--log-level", cfg.log_level]
+    hosts = allowed_hosts(cfg.host, cfg.port, cfg.allowed_hosts)
+    env = {**os.environ, "DAGSTER_HOME": str(dagster_home()), HOSTS_ENV: ",".join(sorted(hosts))}
+    target = ["-m", DEFINITIONS_MODULE]
+    webserver = [sys.executable, "-m", "pipelines.ui_webserver", "-h", cfg.host, "-p", str(cfg.port), *target]
+    webserver += ["--dagster-log-level", cfg.log_level, "--uvicorn-log-level", cfg.log_level]
+    daemon = [sys.executable, "-m", "dagster._daemon", "run", "--log-level", cfg.log_level, *target]  # as dagster dev
+    for command in (webserver, daemon):
+        command += ["--code-server-log-level", cfg.log_level]
     say(f"Dagster UI: http://{cfg.host}:{cfg.port}  (DAGSTER_HOME={env['DAGSTER_HOME']}; Ctrl-C stops it)")
-    # dagster dev stops on SIGTERM by treating it as SIGINT, and so does not stop at all when SIGINT is
-    # ignored, as it is for a background job of a script: handled here, SIGINT is back to its default there.
+    # A background job of a script starts with SIGINT ignored, and its children would inherit that: back to
+    # the default here, so both stop on the SIGINT they are sent below (and on Ctrl-C).
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    server = subprocess.Popen(command, env=env)
-    # dagster dev shuts its webserver and daemon down cleanly on SIGTERM to its own process: pass ours on.
-    signal.signal(signal.SIGTERM, lambda *_: server.send_signal(signal.SIGTERM))
+    servers = [subprocess.Popen(webserver, env=env), subprocess.Popen(daemon, env=env)]
+
+    def stop(*_) -> None:  # SIGINT is how both shut down cleanly (code servers, run storage)
+        for server in servers:
+            if server.poll() is None:
+                server.send_signal(signal.SIGINT)
+
+    signal.signal(signal.SIGTERM, stop)
     try:
-        code = server.wait()
-    except KeyboardInterrupt:  # Ctrl-C reached dagster dev too (same process group): let it finish stopping
-        code = server.wait(timeout=60)
+        code = _wait_for_first(servers)
+    except KeyboardInterrupt:  # Ctrl-C reached them too (same process group): let them finish stopping
+        code = 0
+    stop()
+    for server in servers:
+        try:
+            server.wait(timeout=STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            server.kill()
     raise SystemExit(code)
+
+
+def _wait_for_first(servers: list[subprocess.Popen]) -> int:
+    """Wait until one of ``servers`` exits; its exit status (the other is stopped by the caller)."""
+    import time
+
+    while True:
+        for server in servers:
+            if server.poll() is not None:
+                return server.returncode
+        time.sleep(0.5)

@@ -10,7 +10,7 @@ import typer
 
 from generators.config import BackendConfig
 from pipelines.cli_app import app
-from pipelines.cli_common import fail, one_line, out, print_json, say
+from pipelines.cli_common import FAILED, fail, one_line, out, print_json, say
 from pipelines.cli_config import with_config
 from schemas.stage_config import StageConfig
 
@@ -76,6 +76,21 @@ def make_judge_model(section: BackendConfig | None) -> CachedGenerator | None:
         fail(f"cannot load the judge model: {one_line(exc, 500)}")
 
 
+def check_record_parquet(path: Path) -> None:
+    """Exit with one line when ``path`` is not a Parquet file of the record schema: its rows would all fail."""
+    import pyarrow as pa
+
+    from pipelines.cli_records import schema_problems
+
+    try:
+        problems = schema_problems(path)
+    except (pa.ArrowException, OSError) as exc:
+        fail(f"{path} is not a readable Parquet file: {one_line(exc, 200)}")
+    if problems:
+        shown = "; ".join(problems[:4]) + (f"; and {len(problems) - 4} more" if len(problems) > 4 else "")
+        fail(f"{path} is not a record Parquet file ({shown}): `aceforge convert` makes one")
+
+
 @app.command("verify")
 @with_config(VerifyConfig)
 def verify_cmd(
@@ -110,6 +125,8 @@ def verify_cmd(
             fail(f"expected a .parquet or .jsonl path, got {path}")
     if output.resolve() == input.resolve():
         fail("OUTPUT must differ from INPUT (the input is read while the output is written)")
+    if input.suffix == ".parquet":
+        check_record_parquet(input)
     judge = make_judge_model(cfg.judge)
     stats = VerifyStats()
     bad_rows = LazyQuarantine(quarantine or output.with_name(output.stem + ".quarantine.parquet"))
@@ -119,6 +136,10 @@ def verify_cmd(
         bad_rows.close()
         if judge is not None:
             judge.close()
+    if stats.records == 0:
+        output.unlink(missing_ok=True)
+        why = f"every row is unreadable (quarantined in {bad_rows.path})" if bad_rows.rows else "it holds no records"
+        fail(f"nothing verified in {input}: {why}", FAILED)
     judge_model = judge.model_id if judge is not None else None
     if as_json:
         summary = {"input": str(input), "output": str(output), "judge": judge_model, **stats.as_dict()}

@@ -8,7 +8,10 @@ leaves a half-written Parquet file under the final name.
 
 from __future__ import annotations
 
+import glob
 import os
+import re
+import shutil
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -171,9 +174,46 @@ def read_records(path: str | os.PathLike, batch_size: int = 1024) -> Iterator[Ag
 
 
 def _temp_beside(path: Path) -> Path:
-    """A temporary name in ``path``'s directory (created if missing), for a write renamed onto ``path``."""
+    """A temporary name in ``path``'s directory (created if missing), for a write renamed onto ``path``.
+
+    Temporary files of earlier writers of ``path`` that were killed (their pid no longer runs) go first.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(path, ".tmp")
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def remove_stale_temps(path: Path, suffix: str) -> list[Path]:
+    """Remove ``.<name>.<pid><suffix>`` files or folders beside ``path`` whose writing process no longer runs.
+
+    A writer killed with SIGKILL cannot clean up; the next writer of the same target does it for it. Entries
+    of a process that still runs (or that this one cannot signal: another user's) are left alone.
+    """
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+){re.escape(suffix)}")
+    removed = []
+    for candidate in path.parent.glob(f".{glob.escape(path.name)}.*{suffix}"):
+        match = pattern.fullmatch(candidate.name)
+        if match is None or process_runs(int(match[1])):
+            continue
+        if candidate.is_dir() and not candidate.is_symlink():
+            shutil.rmtree(candidate, ignore_errors=True)
+        else:
+            candidate.unlink(missing_ok=True)
+        removed.append(candidate)
+    return removed
+
+
+def process_runs(pid: int) -> bool:
+    """Whether process ``pid`` exists (True also when it belongs to another user: not ours to judge)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @contextmanager

@@ -56,18 +56,43 @@ class StageConfig(BaseModel):
         return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False)
 
 
-def read_yaml(path: str | Path) -> dict[str, Any]:
-    import yaml
+MAX_YAML_VALUES = 100_000  # values a config may expand to, aliases counted at each use: far above any real one
 
+
+def read_yaml(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text()) or {}
+        data = load_yaml(path.read_text(), f"config {path}") or {}
     except OSError as exc:
         raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"config {path} is not valid YAML: {' '.join(str(exc).split())}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"config {path} must be a mapping of keys to values, got {type(data).__name__}")
+    return data
+
+
+def load_yaml(text: str, what: str) -> Any:
+    """YAML ``text`` parsed safely, refused (ConfigError) when invalid or when its aliases expand it past
+    MAX_YAML_VALUES values: the parser shares an alias's value, but everything after it (merging, validation,
+    dumping) walks each use, so ten lines of nested aliases would take gigabytes (a "billion laughs")."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{what} is not valid YAML: {' '.join(str(exc).split())}") from None
+    stack, seen = [data], 0
+    while stack:
+        value = stack.pop()
+        seen += 1
+        if seen > MAX_YAML_VALUES:
+            raise ConfigError(
+                f"{what} expands to more than {MAX_YAML_VALUES:,} values (aliases nested in aliases?): refused"
+            )
+        if isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
     return data
 
 

@@ -92,12 +92,12 @@ def default_entries_dir() -> Path:
 
 
 def load_entry(path: str | Path) -> CatalogEntry:
-    import yaml  # here: importing the entry model (for run's flags) needs no YAML parser
+    from schemas.stage_config import ConfigError, load_yaml
 
     path = Path(path).resolve()
     try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as exc:
+        data = load_yaml(path.read_text(), "the entry")
+    except (OSError, ConfigError) as exc:
         raise EntryError(f"{path}: cannot read YAML: {exc}") from None
     if not isinstance(data, dict):
         raise EntryError(f"{path}: expected a mapping of entry fields, got {type(data).__name__}")

@@ -15,6 +15,7 @@ from data_catalog.catalog import Catalog
 from data_catalog.dataset_card import hub_license, size_category
 from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_export import (
+    MARKER_FILE,
     HubExportError,
     build_hub_folder,
     check_hub_folder,
@@ -154,31 +155,76 @@ def test_the_check_fails_when_a_shard_is_missing(tmp_path, mixed):
         check_hub_folder(folder)
 
 
-def test_rebuilding_gives_the_same_files_and_replaces_only_an_export(tmp_path, mixed):
-    source, cfg = resolve_source(str(mixed)), HubExportConfig(max_shard_bytes=60_000)
+def test_rebuilding_gives_the_same_files_and_replaces_only_what_the_export_wrote(tmp_path, mixed):
+    source, cfg = resolve_source(str(mixed)), HubExportConfig(max_shard_bytes=30_000)
     first = build_hub_folder(source, tmp_path / "hub", "acme/x", cfg)
     before = {p.relative_to(first.path): p.read_bytes() for p in first.path.rglob("*") if p.is_file()}
+    marker = json.loads((first.path / MARKER_FILE).read_text())
+    assert sorted(marker["files"]) == sorted(str(p) for p in before if str(p) != MARKER_FILE)
     build_hub_folder(source, tmp_path / "hub", "acme/x", cfg)
     after = {p.relative_to(first.path): p.read_bytes() for p in first.path.rglob("*") if p.is_file()}
     assert after == before
+    # Fewer shards this time: the earlier export's extra shards go, nothing is left behind.
+    build_hub_folder(source, tmp_path / "hub", "acme/x", HubExportConfig())
+    now = {p.relative_to(first.path).as_posix() for p in first.path.rglob("*") if p.is_file()}
+    assert now == {*json.loads((first.path / MARKER_FILE).read_text())["files"], MARKER_FILE}
+    assert len([p for p in now if p.endswith(".parquet")]) < len([p for p in before if p.suffix == ".parquet"])
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep me")
-    with pytest.raises(HubExportError, match="not an earlier Hub export"):
+    with pytest.raises(HubExportError, match="not a folder an export made"):
         build_hub_folder(source, tmp_path / "mine", "acme/x", cfg)
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
 
 
-def test_a_catalog_name_resolves_to_its_files(data_home, mixed, tmp_path):
+def test_a_folder_of_the_users_that_looks_like_an_export_is_left_untouched(tmp_path, mixed):
+    """The attack: any folder holding a recipe.yaml used to be wiped."""
+    work = tmp_path / "work"
+    (work / "src").mkdir(parents=True)
+    (work / "recipe.yaml").write_text("steps: [mine]\n")
+    (work / "src" / "main.py").write_text("print('mine')\n")
+    (work / "NOTES.md").write_text("my notes\n")
+    (work / "empty").mkdir()
+    before = {p.relative_to(work): p.read_bytes() if p.is_file() else None for p in work.rglob("*")}
+    with pytest.raises(HubExportError, match=f"no {re.escape(MARKER_FILE)}.*nothing in it was touched"):
+        build_hub_folder(resolve_source(str(mixed)), work, "acme/x", HubExportConfig())
+    assert {p.relative_to(work): p.read_bytes() if p.is_file() else None for p in work.rglob("*")} == before
+    assert not list(tmp_path.glob(".work.*"))  # no staging folder left beside it
+
+
+def test_an_earlier_export_with_files_added_since_is_left_untouched(tmp_path, mixed):
+    source = resolve_source(str(mixed))
+    folder = build_hub_folder(source, tmp_path / "hub", "acme/x", HubExportConfig())
+    (folder.path / "NOTES.md").write_text("added by hand\n")
+    (folder.path / "data" / "extra").mkdir()
+    files = sorted(p for p in folder.path.rglob("*"))
+    with pytest.raises(HubExportError, match=r"did not write \(NOTES.md, data/extra\)"):
+        build_hub_folder(source, tmp_path / "hub", "acme/x", HubExportConfig())
+    assert sorted(folder.path.rglob("*")) == files
+    assert (folder.path / "NOTES.md").read_text() == "added by hand\n"
+
+
+def test_a_new_or_empty_folder_is_written(tmp_path, mixed):
+    (tmp_path / "empty").mkdir()
+    for out in (tmp_path / "empty", tmp_path / "new" / "deeper"):
+        folder = build_hub_folder(resolve_source(str(mixed)), out, "acme/x", HubExportConfig())
+        assert (folder.path / "README.md").is_file() and (folder.path / MARKER_FILE).is_file()
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(HubExportError, match="is not a folder"):
+        build_hub_folder(resolve_source(str(mixed)), tmp_path / "file", "acme/x", HubExportConfig())
+
+
+def test_a_catalog_name_resolves_to_its_versions_own_files(data_home, mixed, tmp_path):
     catalog = Catalog()
     catalog.register_dataset("agent_mix", mixed, 33)
     later = tmp_path / "later.parquet"
     shutil.copyfile(mixed, later)
     catalog.register_dataset("agent_mix", later, 33)
-    later.unlink()
-    assert resolve_source("agent_mix__v1", catalog).files == [mixed.resolve()]
+    later.unlink()  # the version keeps its snapshot of the file
+    (v1,) = resolve_source("agent_mix__v1", catalog).files
+    assert v1.read_bytes() == mixed.read_bytes() and v1.samefile(mixed)  # a hard link, no copy
     assert resolve_source("agent_mix__v1", catalog).label == "agent_mix@1"
-    with pytest.raises(HubExportError, match="points to .*later.parquet, which is missing"):
-        resolve_source("agent_mix", catalog)
+    (latest,) = resolve_source("agent_mix", catalog).files
+    assert latest.read_bytes() == mixed.read_bytes() and latest.parent.name == "v2"
     with pytest.raises(HubExportError, match="neither a file nor a dataset"):
         resolve_source("no_such_dataset", catalog)
 

@@ -1,4 +1,5 @@
 import json
+import shutil
 import subprocess
 import sys
 
@@ -46,7 +47,11 @@ def test_identity_hashes_the_files_that_define_the_model(tmp_path):
     (folder / "model.safetensors").write_bytes(b"weights-1")
     (folder / "README.md").write_text("notes")
     first = model_identity(str(folder))
-    assert first["model"] == str(folder) and model_identity(str(folder)) == first
+    assert first["model"] == "m" and model_identity(str(folder)) == first
+    # The same files in another place (another data directory, another machine): the same identity.
+    elsewhere = tmp_path / "other-home" / "models" / "m"
+    shutil.copytree(folder, elsewhere)
+    assert model_identity(str(elsewhere)) == first
     (folder / "README.md").write_text("other notes")  # not part of the model
     assert model_identity(str(folder)) == first
     (folder / "model.safetensors").write_bytes(b"weights-2")

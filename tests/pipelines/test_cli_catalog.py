@@ -62,6 +62,77 @@ def test_bad_sql_exits_1_with_duckdb_message(converted):
     assert "no_such_dataset" in result.stderr and "does not exist" in result.stderr and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("query", "refusal"),
+    [
+        ("COPY (SELECT 'pwned' AS x) TO '{victim}'", "COPY refused"),
+        ("COPY (SELECT * FROM os) TO '{data}/copy.parquet'", "COPY refused"),  # even beside the datasets
+        ("ATTACH '{data}/new.duckdb' AS w (READ_WRITE)", "ATTACH refused"),
+        ("EXPORT DATABASE '{data}/exported'", "EXPORT refused"),
+        ("INSTALL httpfs", "LOAD refused"),  # DuckDB names INSTALL and LOAD one statement type
+        ("LOAD httpfs", "LOAD refused"),
+        ("SET enable_external_access = true", "SET refused"),
+        ("SELECT 1; COPY (SELECT 1) TO '{victim}'", "COPY refused"),
+        ("SELECT * FROM read_text('/etc/shadow')", 'Cannot access file "/etc/shadow"'),
+        ("SELECT * FROM read_text('{victim}')", "file system operations are disabled"),
+        ("SELECT * FROM read_blob('{data}/os.parquet/../../../../etc/passwd')", "file system operations are disabled"),
+        ("SELECT * FROM read_csv('https://example.com/x.csv')", "file system operations are disabled"),
+        ("SELECT * FROM glob('/etc/*')", "file system operations are disabled"),
+    ],
+)
+def test_sql_reads_the_datasets_and_nothing_else(converted, query, refusal):
+    """The attack: COPY TO overwrote a file, ATTACH/EXPORT wrote files, read_text read /etc/shadow,
+    INSTALL httpfs tried the network."""
+    victim = converted / "victim.txt"
+    victim.write_text("untouched\n")
+    before = sorted(p.name for p in converted.iterdir())
+    result = invoke("catalog", "sql", query.format(victim=victim, data=converted))
+    assert result.exit_code == 1
+    assert refusal in result.stderr and "Traceback" not in result.output
+    assert result.stderr.strip().count("\n") == 0  # one line
+    assert victim.read_text() == "untouched\n"
+    assert sorted(p.name for p in converted.iterdir()) == before
+    # The catalog still answers, and still refuses: the query could not unlock anything for the next one.
+    assert sql_json("SELECT count(*) AS n FROM os") == [{"n": 5}]
+    assert invoke("catalog", "sql", f"SELECT * FROM read_text('{victim}')").exit_code == 1
+
+
+def test_sql_reads_every_version_and_describe_and_explain_work(converted):
+    assert invoke("convert", "-f", "adp", OS_STD, "-o", converted / "os2.parquet", "--dataset", "os").exit_code == 0
+    assert sql_json("SELECT (SELECT count(*) FROM os__v1) + (SELECT count(*) FROM os__v2) AS n") == [{"n": 10}]
+    assert "column_name" in sql_json("DESCRIBE os")[0]
+    assert invoke("catalog", "sql", "EXPLAIN SELECT count(*) FROM os").exit_code == 0
+    # A registration after a locked query: the lock lived with that query's connection only.
+    assert invoke("convert", "-f", "adp", OS_STD, "-o", converted / "os3.parquet", "--dataset", "os").exit_code == 0
+    assert sql_json("SELECT count(*) AS n FROM os__v3") == [{"n": 5}]
+
+
+def test_a_version_keeps_its_rows_when_its_path_is_written_again(data_home, tmp_path):
+    """The fault: two converts to the same -o made same__v1 return the second run's rows."""
+    from tests.conftest import ADP_FIXTURES
+
+    same = tmp_path / "same.parquet"
+    assert invoke("convert", "-f", "adp", OS_STD, "-o", same).exit_code == 0
+    first = sql_json("SELECT id FROM same ORDER BY id")
+    alfworld = ADP_FIXTURES / "agenttuning_alfworld" / "sample_std.json"
+    assert invoke("convert", "-f", "adp", alfworld, "-o", same).exit_code == 0
+    second = sql_json("SELECT id FROM same ORDER BY id")
+    assert first != second
+    assert sql_json("SELECT id FROM same__v1 ORDER BY id") == first
+    assert sql_json("SELECT id FROM same__v2 ORDER BY id") == second
+    versions = json.loads(invoke("catalog", "list", "--all", "--json").stdout)
+    paths = {(d["name"], d["version"]): (d["path"], d["snapshot"]) for d in versions}
+    assert paths[("same", 1)][0] == paths[("same", 2)][0] == str(same)  # where it was written, both times
+    assert paths[("same", 1)][1] != paths[("same", 2)][1]  # each version's own files
+    # Deleting the written file loses no version; converting the same input again adds none.
+    same.unlink()
+    assert sql_json("SELECT count(*) AS n FROM same__v2") == [{"n": 5}]
+    assert invoke("convert", "-f", "adp", alfworld, "-o", same).exit_code == 0
+    assert [d["version"] for d in versions if d["name"] == "same"] == [1, 2]
+    again = json.loads(invoke("catalog", "list", "--all", "--json").stdout)
+    assert [d["version"] for d in again if d["name"] == "same"] == [1, 2]
+
+
 def test_empty_catalog(data_home):
     result = invoke("catalog", "list")
     assert result.exit_code == 0 and "the catalog is empty" in result.stderr

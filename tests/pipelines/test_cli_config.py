@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 from typing import Literal
 
 import pytest
@@ -16,7 +19,9 @@ from pipelines.cli_config import with_config
 from pipelines.dagster_config import config_schema
 from pipelines.definitions import build_definitions
 from schemas.stage_config import StageConfig
-from tests.pipelines.cli_helpers import invoke
+from tests.conftest import ROOT
+from tests.pipelines.cli_helpers import OS_STD, invoke
+from tests.schemas.test_stage_config import BILLION_LAUGHS
 
 
 class Inner(StageConfig):
@@ -97,6 +102,37 @@ def test_typo_in_yaml_or_flag_fails_naming_the_key(tmp_path):
     assert result.exit_code == 2 and "slow" in result.stderr
     result, _ = run_demo("x", "--extra", "novalue")
     assert result.exit_code == 2 and "--extra expects key=value, got 'novalue'" in result.stderr
+
+
+def test_an_alias_bomb_as_config_fails_fast_in_bounded_memory(tmp_path, data_home):
+    """The attack: a 10-line YAML alias bomb as --config hung at 1.5 GB."""
+    config = tmp_path / "bomb.yaml"
+    config.write_text(BILLION_LAUGHS)
+    limit = 3 << 30  # address space: imports take well under it; expanding the bomb would not fit
+    command = [
+        sys.executable,
+        "-m",
+        "pipelines.cli",
+        "convert",
+        "-f",
+        "adp",
+        str(OS_STD),
+        "-o",
+        str(tmp_path / "o.parquet"),
+    ]
+    done = subprocess.run(
+        [*command, "--config", str(config)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"error: config {config} expands to more than 100,000 values (aliases nested in aliases?): refused"
+    ]
+    assert not (tmp_path / "o.parquet").exists()
 
 
 def test_real_commands_use_the_pattern(tmp_path):

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from data_catalog.hub_export import MARKER_FILE
 from tests.conftest import ROOT
 from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records
 from tests.pipelines.cli_helpers import invoke, last_json
@@ -67,6 +68,9 @@ def test_dry_run_builds_a_folder_that_datasets_loads_and_registers_it(data_home,
     assert reply["uploaded"] is False
     assert reply["splits"] == {"tasks/train": TASKS, "trajectories/train": ADP_ROWS + TASKS}
     assert reply["catalog"] == "hub_acme_agents@1"
+    # A glob of shards is readable to `catalog sql`, locked down to the datasets' files as it is.
+    counted = invoke("catalog", "sql", "SELECT count(*) AS n FROM hub_acme_agents", "--json")
+    assert last_json(counted) == [{"n": ADP_ROWS + 2 * TASKS}]
     assert load_dataset(str(out), "tasks", split="train", cache_dir=str(tmp_path / "cache")).num_rows == TASKS
     assert "Pass rate **50%** over 12 verified rows." in (out / "README.md").read_text()
     # The registered export is a record dataset of its own: exporting it again by name works.
@@ -84,6 +88,23 @@ def test_bad_repo_id_and_unknown_dataset_are_usage_errors(data_home, records):
     assert "neither a file nor a dataset in the catalog" in result.output
 
 
+def test_an_out_folder_of_the_users_is_refused_in_one_line_and_kept(data_home, records, tmp_path):
+    work = tmp_path / "work"
+    (work / "src").mkdir(parents=True)
+    for name, text in {"recipe.yaml": "mine: true\n", "src/main.py": "print(1)\n", "NOTES.md": "notes\n"}.items():
+        (work / name).write_text(text)
+    result = export_hub(records, "--repo-id", "acme/x", "--out", work, "--dry-run")
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 2 and "nothing in it was touched" in result.output  # "building", the error
+    assert sorted(p.relative_to(work).as_posix() for p in work.rglob("*")) == [
+        "NOTES.md",
+        "recipe.yaml",
+        "src",
+        "src/main.py",
+    ]
+    assert (work / "NOTES.md").read_text() == "notes\n"
+
+
 @pytest.mark.slow
 def test_upload_creates_the_repo_and_commits_every_file_without_showing_the_token(hub, records, tmp_path):
     out = tmp_path / "hub"
@@ -93,6 +114,7 @@ def test_upload_creates_the_repo_and_commits_every_file_without_showing_the_toke
     assert hub.unexpected == []
     assert hub.created == [{"name": "agents", "organization": "acme", "visibility": "private", "type": "dataset"}]
     local = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert local.pop(MARKER_FILE)  # local bookkeeping (what a re-export may replace), not uploaded
     assert len([p for p in local if p.startswith("data/trajectories/train-")]) >= 2
     assert {"README.md", "recipe.yaml"} <= set(local)
     assert hub.committed == local  # every file, byte for byte

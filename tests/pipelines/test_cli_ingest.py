@@ -73,6 +73,37 @@ def test_convert_gzip_jsonl_and_several_inputs(data_home, tmp_path):
     assert not (data_home / "catalog.duckdb").exists()
 
 
+def broken_gzips(folder):
+    """The ADP sample as a .gz cut in half, and as a .gz with a corrupt deflate block."""
+    packed = gzip.compress(OS_STD.read_bytes())
+    truncated, corrupt = folder / "truncated.json.gz", folder / "corrupt.json.gz"
+    truncated.write_bytes(packed[: len(packed) // 2])
+    corrupt.write_bytes(packed[:20] + bytes(b ^ 0xFF for b in packed[20:40]) + packed[40:])
+    return truncated, corrupt
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_broken_gzip_is_one_error_line_quarantined_and_the_good_input_still_converts(data_home, tmp_path, workers):
+    """The fault: a truncated .gz gave a bare `Aborted.` and stopped the good file beside it;
+    a corrupt deflate block printed a traceback."""
+    from schemas.io import iter_parquet_rows
+
+    alfworld = ADP_FIXTURES / "agenttuning_alfworld" / "sample_std.json"
+    for broken, why in zip(broken_gzips(tmp_path), ["truncated download?", "corrupt compressed data"]):
+        out = tmp_path / f"{broken.stem}.{workers}.parquet"
+        result = invoke("convert", "-f", "adp", broken, alfworld, "-o", out, "--workers", workers, "--json")
+        assert result.exit_code == 1 and "Traceback" not in result.output and "Aborted" not in result.output
+        errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1 and errors[0].startswith(f"error: {broken}: unreadable input") and why in errors[0]
+        assert last_json(result)["converted"] == 5  # the good input, all of it
+        assert len(list(read_records(out))) == 5
+        quarantined = list(iter_parquet_rows(out.with_name(out.stem + ".quarantine.parquet")))
+        assert [(row["source"], row["error"].split(":")[0]) for row in quarantined] == [
+            (str(broken), "unreadable input")
+        ]
+        assert invoke("catalog", "sql", f"SELECT count(*) FROM {out.stem.replace('.', '_')}").exit_code == 0
+
+
 def test_bad_records_go_to_the_quarantine_file_with_reasons(data_home, tmp_path):
     good = [json.dumps(r) for r in json.loads(OS_STD.read_text())[:2]]
     raw = tmp_path / "mixed.jsonl"

@@ -79,6 +79,32 @@ def test_verify_refuses_bad_paths(tmp_path):
     assert same.exit_code == 2
 
 
+def test_a_file_that_is_not_records_is_one_line_and_exit_non_zero(tmp_path):
+    """The fault: verify on a wrong-schema Parquet exited 0 having done nothing; on a non-Parquet file, a traceback."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"text": ["hello"], "n": [1]}), other)
+    result = invoke("verify", other, "-o", tmp_path / "o.parquet")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"error: {other} is not a record Parquet file (missing column 'id';")
+    assert result.stderr.count("\n") == 1 and not (tmp_path / "o.parquet").exists()
+    text = tmp_path / "notes.parquet"
+    text.write_text("just some text, not Parquet\n")
+    result = invoke("verify", text, "-o", tmp_path / "o.parquet")
+    assert result.exit_code == 2 and "Traceback" not in result.output and result.stderr.count("\n") == 1
+    assert f"{text} is not a readable Parquet file" in result.stderr
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text('{"id": "x", "trajectory": "not a list"}\n[1, 2]\n')
+    result = invoke("verify", junk, "-o", tmp_path / "o.jsonl")
+    assert result.exit_code == 1 and "nothing verified" in result.stderr and "every row is unreadable" in result.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    result = invoke("verify", empty, "-o", tmp_path / "o.jsonl")
+    assert result.exit_code == 1 and "it holds no records" in result.stderr
+
+
 def test_unreadable_rows_are_quarantined_not_fatal(tmp_path):
     from schemas.io import iter_parquet_rows
 

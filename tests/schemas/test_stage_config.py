@@ -65,6 +65,24 @@ def test_unreadable_yaml_is_one_clear_error(tmp_path):
         Stage.load(tmp_path / "missing.yaml")
 
 
+BILLION_LAUGHS = "".join(
+    f"{name}: &{name} [{', '.join([f'*{prev}'] * 9) if prev else ', '.join(['lol'] * 9)}]\n"
+    for prev, name in zip([None, *"abcdefgh"], "abcdefghi")
+)  # nine lines, 9**9 values once expanded
+
+
+def test_a_yaml_alias_bomb_is_refused_before_anything_walks_it(tmp_path):
+    path = tmp_path / "bomb.yaml"
+    path.write_text(BILLION_LAUGHS)
+    assert len(BILLION_LAUGHS.splitlines()) == 9
+    with pytest.raises(ConfigError, match=r"bomb.yaml expands to more than 100,000 values \(aliases nested"):
+        Stage.load(path)
+    # Aliases within reason are YAML as usual.
+    path.write_text("name: &n shared\nsection: {rate: 0.5}\nmode: fast\nsteps: 3\nlabels: [*n, *n]\n")
+    with pytest.raises(ConfigError, match="unknown key 'labels'"):
+        Stage.load(path)
+
+
 def test_fields_are_documented_once_by_their_docstring():
     assert Stage.model_fields["steps"].description == "How many steps."
     assert Section.model_fields["rate"].description == "A share."

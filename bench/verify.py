@@ -3,7 +3,8 @@
 Run: python bench/verify.py [--records 300] [--big-users 50000]
 
 Prints, for retail worlds of 500 and 50,000 users: full-chain verifications
-per second (structure → replay → constraints), replay-only per second, and raw
+per second (structure → replay → final state → constraints → grounding → policy),
+replay-only per second, and raw
 environment replays per second (reset + the 10 calls + state_hash, no verifier,
 with the hash's share of that time), on one core (run it under `taskset -c 0`);
 then, at 500 and 50,000 users: generating the retail and airline DBs, the
@@ -21,8 +22,10 @@ from environments.airline.generator import generate_airline_db
 from environments.base import canonical_hash
 from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from generators.synthesis.goals import call
+from generators.synthesis.gold_solver import gold_trajectory
 from schemas.record import AgentRecord, Source, Task, Verifier
-from schemas.steps import ApiAction, MessageAction, TextObservation
+from schemas.steps import MessageAction
 from verifiers.base import CheckContext
 from verifiers.replay import ReplayVerifier
 from verifiers.runner import verify_record
@@ -55,22 +58,26 @@ def ten_calls(order_id: str, order: dict, user: dict) -> list[tuple[str, dict]]:
 
 
 def make_record(index: int, order_id: str, order: dict, user: dict, users: int) -> AgentRecord:
+    """A 10-call cancellation recorded as a careful agent makes it (the write confirmed with its amount, the user's
+    yes), with the task's gold actions, so every stage of the chain runs: final state, grounding, policy."""
     env = get_environment("retail", users=users)
     environment = to_record_environment(env)  # snapshot "retail-seed0-users<N>", sandbox {seed 0, env_params}
-    steps: list = [TextObservation(content=f"Please cancel {order_id}.", source="user")]
-    for n, (name, args) in enumerate(ten_calls(order_id, order, user)):
-        steps.append(ApiAction(function=name, kwargs=args, tool_call_id=f"c{n}"))
-        steps.append(TextObservation(content=env.call(name, args).as_text(), source="tool", tool_call_id=f"c{n}"))
-    steps.append(MessageAction(content=f"Order {order_id} is cancelled."))
+    opening = f"Please cancel {order_id}, I ordered it by mistake. My email is {user['email']}."
+    steps, _ = gold_trajectory(env, opening, [call(n, **a) for n, a in ten_calls(order_id, order, user)], "")
+    steps[-1] = MessageAction(content=f"Order {order_id} is cancelled.")
     constraints = [
         {"id": "cancelled", "check": "state_equals", "path": f"orders.{order_id}.status", "value": "cancelled"},
         {"id": "told", "check": "message_contains", "text": "cancelled"},
         {"check": "allow_write", "scope": f"users.{user['user_id']}"},
     ]
+    gold = [
+        call("find_user_id_by_email", email=user["email"]),
+        call("cancel_pending_order", order_id=order_id, reason="ordered by mistake"),
+    ]
     return AgentRecord(
         id=f"bench-{index}",
         environment=environment,
-        task=Task(instruction="cancel", constraints=constraints),
+        task=Task(instruction="cancel", constraints=constraints, expected_outputs={"gold_actions": gold}),
         trajectory=steps,
         verifier=Verifier(kind="constraints"),
         source=Source(dataset="bench", format="synthetic"),
@@ -113,7 +120,7 @@ def bench_replays(users: int, count: int) -> None:
     )
     per_s, ms = rate(verify_record, records)
     print(
-        f"{users:>6,} users: full chain (structure+replay+constraints), 10 calls: {per_s:,.0f} verifications/s ({ms:.2f} ms each)"
+        f"{users:>6,} users: full chain (structure+replay+final_state+constraints+grounding+policy), 10 calls: {per_s:,.0f} verifications/s ({ms:.2f} ms each)"
     )
     replay = ReplayVerifier()
     per_s, ms = rate(lambda r: replay.check(CheckContext(record=r)), records)

@@ -96,6 +96,7 @@ def _schema_error(error) -> str:
 
 
 _GENERATED: OrderedDict[tuple, Snapshot] = OrderedDict()
+_TOOLS: dict[type, list[Tool]] = {}
 _GENERATED_CACHE_SIZE = 4
 
 
@@ -168,10 +169,14 @@ class ToolWorld(ToolEnvironment):
         return snapshot
 
     def tools(self) -> list[Tool]:
-        return [
-            Tool(name=s.name, description=s.description, parameters=s.parameters, access=s.access)
-            for s in self._specs.values()
-        ]
+        # Built once per class: every replay asks, and Tool models are costly to build (a sixth of a verification).
+        cached = _TOOLS.get(type(self))
+        if cached is None:
+            cached = _TOOLS[type(self)] = [
+                Tool(name=s.name, description=s.description, parameters=s.parameters, access=s.access)
+                for s in self._specs.values()
+            ]
+        return list(cached)  # shared, read-only Tool models
 
     def tool_spec(self, name: str) -> ToolSpec | None:
         return self._specs.get(name)

@@ -49,6 +49,8 @@ class CheckContext:
     # Per replayed call: {"step", "tool", "arguments", "ok", "access", "changed", "rows"} (see replay.py).
     write_log: list[dict[str, Any]] = field(default_factory=list)
     live_tools: list[Tool] | None = None
+    # What later stages derive from the above and share (e.g. the money each write moved): computed once.
+    memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def spec(self) -> dict[str, Any]:

@@ -12,26 +12,27 @@ A **claim** is something a reader could check against the record:
   cancelled", "it can be cancelled" state no status). A negated term is kept apart, so a check can ask whether it is
   asserted ("it is still pending") or denied ("it has not been processed").
 
+- a **date** (YYYY-MM-DD): compared as text.
+
 What was **seen** before a step: the text of every earlier user turn and tool result (numbers and ids are
 read from it the same way, plus every number inside JSON tool results).
 """
 
 from __future__ import annotations
 
-import contextlib
-import math
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 import orjson
 
-from schemas.steps import MessageAction, TextObservation
+from schemas.steps import ApiAction, MessageAction, Step, TextObservation
 
-CENT = 0.005
 _MONEY = re.compile(r"(?:\$|\bUSD\s?)\s?(\d[\d,]*(?:\.\d+)?)|\b(\d[\d,]*\.\d{2})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _ID = re.compile(r"#?[A-Za-z0-9_]*\d[A-Za-z0-9_\-]*")
+_LONG_DIGITS = re.compile(r"\d{8,}")
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _NEGATIONS = frozenset({"not", "never", "no", "nor", "neither", "without"})
 # Words that make what follows a rule or a possibility, not a statement of fact ("only pending orders can be
 # cancelled", "it can be cancelled"): they hide a fact term from grounding, never a reason from a constraint.
@@ -56,14 +57,26 @@ def numbers_in(text: str) -> list[float]:
 
 
 def ids_in(text: str) -> list[str]:
-    """Id-like tokens: a leading ``#`` or at least four digits (dates, times and plain amounts excluded)."""
+    """Id-like tokens: a leading ``#``, at least four digits among letters, or eight digits and more (an item
+    id); dates, times and amounts are facts of other kinds (``dates_in``, ``amounts_in``)."""
     found = []
     for token in _ID.findall(text):
         token = token.strip("-_")
         digits = sum(ch.isdigit() for ch in token)
-        if token.startswith("#") and digits or digits >= 4 and not _looks_numeric(token):
+        if (
+            token.startswith("#")
+            and digits
+            or digits >= 4
+            and not _looks_numeric(token)
+            or _LONG_DIGITS.fullmatch(token)
+        ):
             found.append(token)
     return found
+
+
+def dates_in(text: str) -> list[str]:
+    """Calendar dates written as YYYY-MM-DD (flights, dates of birth)."""
+    return _DATE.findall(text)
 
 
 def _looks_numeric(token: str) -> bool:
@@ -83,15 +96,19 @@ def fact_terms_in(text: str, terms: Iterable[str]) -> tuple[set[str], set[str]]:
     """(asserted, negated) fact terms of ``text``; a longer term hides the shorter ones inside it."""
     asserted: set[str] = set()
     negated: set[str] = set()
+    if not terms:
+        return asserted, negated
     lowered = fold(text)
-    taken: list[tuple[int, int]] = []
-    for term in sorted({fold(t) for t in terms}, key=len, reverse=True):
-        for match in re.finditer(rf"(?<![\w-]){re.escape(term)}(?![\w-])", lowered):
-            if any(a <= match.start() < b for a, b in taken):
-                continue
-            taken.append((match.start(), match.end()))
-            (negated if preceded_by_negation(lowered, match.start(), rules=True) else asserted).add(term)
+    for match in _terms_pattern(tuple(terms)).finditer(lowered):  # longest first: a longer term hides a shorter
+        term = match.group(0)
+        (negated if preceded_by_negation(lowered, match.start(), rules=True) else asserted).add(term)
     return asserted, negated
+
+
+@lru_cache(maxsize=64)
+def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern:
+    alternatives = "|".join(re.escape(t) for t in sorted({fold(t) for t in terms}, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
 
 
 def fold(text: str) -> str:
@@ -99,53 +116,77 @@ def fold(text: str) -> str:
     return text.lower().replace("_", " ")
 
 
-def _json_numbers(value, out: list[float]) -> None:
-    if isinstance(value, bool):
-        return
-    if isinstance(value, (int, float)):
-        out.append(float(value))
-    elif isinstance(value, dict):
-        for item in value.values():
-            _json_numbers(item, out)
-    elif isinstance(value, list):
-        for item in value:
-            _json_numbers(item, out)
-
-
-@dataclass
 class Seen:
-    """What the conversation had shown up to some step: text (lower-cased) and numbers."""
+    """What the conversation had shown up to some step: its text, searched as the checks need it."""
 
-    text: str = ""
-    numbers: list[float] = field(default_factory=list)
-    tool_text: str = ""
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._tool_results: list[str] = []
+        self._text: str | None = ""
+        self._folded: str | None = ""
 
     def add(self, step: TextObservation) -> None:
-        lowered = step.content.lower()
-        self.text += "\n" + lowered
+        self._parts.append(step.content.lower())
+        self._text = self._folded = None
         if step.source == "tool":
-            self.tool_text += "\n" + lowered
-            if step.content[:1] in "{[":
-                with contextlib.suppress(orjson.JSONDecodeError):
-                    _json_numbers(orjson.loads(step.content), self.numbers)
-        self.numbers += numbers_in(step.content)
+            self._tool_results.append(step.content)
 
-    def has_number(self, value: float) -> bool:
-        return any(math.isclose(value, seen, abs_tol=CENT) for seen in self.numbers)
+    def latest_row(self, token: str) -> str | None:
+        """The folded text of the latest tool result that is the row of ``token`` (a JSON object with ``token``
+        among its own values: an order's details, not the profile that lists the order); None when none was."""
+        for content in reversed(self._tool_results):
+            if token.lower() not in content.lower() or content[:1] != "{":
+                continue
+            try:
+                row = orjson.loads(content)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(row, dict) and any(str(v).lower() == token.lower() for v in row.values()):
+                return fold(content)
+        return None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "\n".join(self._parts)
+        return self._text
+
+    def has_number(self, value: float, also: set[int] = frozenset()) -> bool:
+        """Shown before (as text: 227.32, 227.320, 1,665.00, 1665.0, 1665), or among ``also`` (cents)."""
+        return cents(value) in also or bool(number_pattern(value).search(self.text))
 
     def has_text(self, token: str) -> bool:
         return token.lower() in self.text
 
     def has_term(self, term: str) -> bool:
-        return fold(term) in fold(self.text)
+        if self._folded is None:
+            self._folded = fold(self.text)
+        return fold(term) in self._folded
 
 
-def seen_before(trajectory: list) -> list[tuple[int, MessageAction, Seen]]:
-    """Every agent message with a copy of what the user and the tools had shown before it."""
-    seen, out = Seen(), []
+@lru_cache(maxsize=4096)
+def number_pattern(value: float) -> re.Pattern:
+    """The ways a number within a cent of ``value`` can be written, as a whole number (not part of another)."""
+    whole, fraction = divmod(cents(abs(value)), 100)
+    integer = f"(?:{whole}|{whole:,})"
+    if fraction:
+        decimals = f"\\.{fraction:02d}0*" if fraction % 10 else f"\\.{fraction // 10}0*"
+        body = f"{integer}{decimals}"
+    else:
+        body = f"{integer}(?:\\.0+)?"
+    return re.compile(rf"(?<![\d.,]){body}(?![\d]|[.,]\d)")
+
+
+def cents(value: float) -> int:
+    return round(value * 100)
+
+
+def seen_before(trajectory: list) -> Iterator[tuple[int, Step, Seen]]:
+    """Every agent message and tool call with what the user and the tools had shown before it (one live
+    ``Seen``, updated as the walk goes on: use it before asking for the next step)."""
+    seen = Seen()
     for index, step in enumerate(trajectory):
         if isinstance(step, TextObservation) and step.source in ("user", "tool"):
             seen.add(step)
-        elif isinstance(step, MessageAction):
-            out.append((index, step, Seen(seen.text, list(seen.numbers), seen.tool_text)))
-    return out
+        elif isinstance(step, (MessageAction, ApiAction)):
+            yield index, step, seen

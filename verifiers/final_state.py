@@ -66,6 +66,8 @@ def gold_end_rows(ctx: CheckContext, actions: list[dict]) -> dict[tuple[str, ...
 
 def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
     """Paths where two JSON values differ (a whole value when the types differ)."""
+    if expected == actual:
+        return []
     if isinstance(expected, dict) and isinstance(actual, dict):
         out = []
         for key in sorted(set(expected) | set(actual), key=str):

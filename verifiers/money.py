@@ -19,11 +19,15 @@ def _walk(before: Any, after: Any, key: str | None, money_keys: frozenset[str], 
     if isinstance(after, dict):
         old = before if isinstance(before, dict) else {}
         for name, value in after.items():
-            _walk(old.get(name, _ABSENT), value, name, money_keys, out)
+            previous = old.get(name, _ABSENT)
+            if previous is not value and previous != value:  # unchanged parts move no money: not walked
+                _walk(previous, value, name, money_keys, out)
     elif isinstance(after, list):
         old = before if isinstance(before, list) else []
         for index, value in enumerate(after):
-            _walk(old[index] if index < len(old) else _ABSENT, value, key, money_keys, out)
+            previous = old[index] if index < len(old) else _ABSENT
+            if previous is not value and previous != value:
+                _walk(previous, value, key, money_keys, out)
     elif key in money_keys and isinstance(after, (int, float)) and not isinstance(after, bool):
         changed = isinstance(before, (int, float)) and before is not _ABSENT
         moved = abs(after - before) if changed else abs(after)
@@ -47,5 +51,9 @@ def amounts_of_last_call(env: Any) -> list[float]:
 
 def moved_by_step(ctx: CheckContext) -> dict[int, list[float]]:
     """{step of a write call: the amounts it moved} for every replayed write that changed the state."""
-    keys = frozenset(getattr(ctx.initial_env, "money_keys", ()))
-    return {entry["step"]: moved_amounts(entry["rows"], keys) for entry in ctx.write_log if entry.get("rows")}
+    if "moved_by_step" not in ctx.memo:
+        keys = frozenset(getattr(ctx.initial_env, "money_keys", ()))
+        ctx.memo["moved_by_step"] = {
+            entry["step"]: moved_amounts(entry["rows"], keys) for entry in ctx.write_log if entry.get("rows")
+        }
+    return ctx.memo["moved_by_step"]

@@ -53,6 +53,7 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
         "delayed",
         "flying",
         "landed",
+        "cancelled",
     )
     money_keys = frozenset({"amount", "balance"})
 

@@ -289,17 +289,13 @@ def test_retail_wrong_closing_contradicts_the_cancellation():
     assert_wrong(cancel_task(), script, "ungrounded_fact")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verifier defect: grounding checks the id and the status separately (both were seen), never that the status was shown for that id: a false 'order #R3184937 is cancelled' passes",
-)
 def test_retail_wrong_closing_names_the_other_order():
     """#R1497173 was cancelled; the agent says #R3184937 (read, but left pending) is."""
     script = nils_two_goals()
     script[-1] = A(
         "Your address is now 4723 Iris Place, Apt 269, Boise, ID 83724, USA, and order #R3184937 is cancelled."
     )
-    assert_wrong(two_goal_task(), script, "ungrounded_fact")
+    assert_wrong(two_goal_task(), script, "ungrounded_contradicted")
 
 
 # ---------------------------------------------------------------- retail: right
@@ -316,11 +312,6 @@ def test_retail_right_cancel_with_extra_reads():
     assert_right(cancel_task(), script)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verifier defect: structure (a hard stage) rejects a call whose argument is outside the tool's enum, "
-    "although the world answered it with an error and the agent recovered (failed calls are fine by the issue)",
-)
 def test_retail_right_recovers_from_a_tool_error_with_one_confirmation():
     script = tove_cancel()
     script[6:6] = [("cancel_pending_order", {"order_id": "#R9654456", "reason": "not needed anymore"})]

@@ -53,7 +53,8 @@ def test_a_bad_call_is_recorded_with_the_environment_error_and_ends_the_rollout(
     call, answer = record.trajectory[-2:]
     assert (call.function, call.kwargs) == (turn["name"], turn["arguments"])
     assert answer.content.startswith("Error:")
-    structure_code = "args_schema_invalid" if reason == "invalid_arguments" else "unknown_tool"
+    # A refused call changes nothing (structure lets it be); the rollout ended on it, so τ is unterminated.
+    structure_code = "unterminated" if reason == "invalid_arguments" else "unknown_tool"
     assert structure_code in record.verifier.result.reasons
 
 
@@ -82,8 +83,9 @@ def test_a_user_simulator_that_never_stops():
     user_goes_on = ScriptedGenerator(lambda request: "And another thing...")
     record = roll([balance_task()], user_goes_on, k=1, user="llm", backend="vllm")[0][0]
     assert record.details["end_reason"] == "user_never_stopped"
-    # the oracle finished: the task itself is still met
-    assert record.verifier.result.passed is True
+    # the oracle finished, but with the zip code this user never gave (it never answered): not grounded
+    assert record.verifier.result.passed is False
+    assert record.verifier.result.reasons == ["ungrounded_argument"]
 
 
 def test_a_scenario_in_the_wrong_shape_ends_its_rollouts_and_others_run():

@@ -63,9 +63,9 @@ def test_a_skipped_identity_lookup_makes_the_write_fail():
         outcomes[fault["tool"]] = record.verifier.result
     assert set(outcomes) == {"find_user_id_by_email", "get_order_details"}
     assert outcomes["find_user_id_by_email"].passed is False
-    # Without reading the order, the agent calls it "pending" (in its confirmation) before anything showed it so.
-    assert outcomes["get_order_details"].passed is False
-    assert outcomes["get_order_details"].reasons == ["ungrounded_fact"]
+    # The user gave the order id and the confirmation names the money the cancellation moves: reading the order
+    # was not needed, and nothing the agent said or used goes unshown.
+    assert outcomes["get_order_details"].passed is True
 
 
 def test_mutations_keep_the_type_and_change_the_value():

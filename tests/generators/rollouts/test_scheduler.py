@@ -69,7 +69,8 @@ def test_every_waiting_conversation_is_served_in_one_call_and_the_batch_stays_fu
     # the first conversations leave while later ones join: batches of different ages
     assert len(log.calls) < summary.scheduler.requests == sum(len(c) for c in log.calls)
     assert summary.scheduler.backend_calls == len(log.calls) and summary.scheduler.largest_batch == 5
-    assert all(r.verifier.result.passed for r in records) and summary.rollouts == 12
+    # The scripted agent looks the user up by a zip it was never told: verified, and failed for that (grounding).
+    assert summary.rollouts == 12 and all(r.verifier.result.origin == "computed" for r in records)
 
 
 def test_agent_and_user_turns_share_a_call():

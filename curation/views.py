@@ -22,8 +22,9 @@ import hashlib
 import re
 from typing import Any
 
-from schemas.record import AgentRecord, canonical_json
+from schemas.record import AgentRecord
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation, WebObservation
+from schemas.task_identity import canonical_json, task_of
 
 MISSING_MARKERS = ("no_text", "no_task", "empty_trajectory")
 _SPACES = re.compile(r"\s+")
@@ -56,10 +57,8 @@ def is_task_record(record: AgentRecord) -> bool:
 
 
 def task_id(record: AgentRecord) -> str:
-    """The task a record belongs to: its own id for a task, the parent task for a rollout."""
-    if "rollout_index" in record.details and record.lineage.parents:
-        return record.lineage.parents[0]
-    return record.id
+    """The task a record belongs to (schemas/task_identity.py)."""
+    return task_of(record)
 
 
 def gold_actions(record: AgentRecord) -> list[dict[str, Any]]:

@@ -17,9 +17,11 @@ Which record stays: records are visited best first (accuracy level passed >
 failed > undecided > unverified > invalid, then higher accuracy, then tasks at
 the learner's frontier, then input order); each is compared with the records kept so far only, so a removed
 record always names a record that stays and is directly similar to it (no
-chains A ~ B ~ C that remove C for resembling A). Task records (no τ) are
-compared with task records only, trajectories with trajectories: a task and a
-rollout of it look alike by design, and feed different sets (RL and SFT).
+chains A ~ B ~ C that remove C for resembling A). Only records of one group
+(views.py ``dedup_group``) are compared: tasks with tasks of the same grounded
+targets (gold-action arguments), trajectories with trajectories of the same
+verdict (failures: of the same first reason). A task and a rollout of it look
+alike by design and feed different sets; a failure is no duplicate of a success.
 Records with neither text nor steps (both ``no_text`` and
 ``empty_trajectory``) are not compared: there is nothing to compare, and
 selection leaves them out with their own reason.
@@ -122,12 +124,13 @@ def _dedup_group(facts: list[RecordFacts], signatures: Signatures, cfg: DedupCon
 def find_duplicates(
     facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, progress: bool = False
 ) -> list[Removal]:
-    """Removals, with positions in ``facts``; tasks and trajectories are deduplicated apart."""
+    """Removals, with positions in ``facts``; each dedup group (views.dedup_group) is deduplicated apart."""
+    groups: dict[str, list[int]] = {}
+    for i, f in enumerate(facts):
+        if comparable(f):
+            groups.setdefault(f.dedup_group, []).append(i)
     removals: list[Removal] = []
-    for is_task in (True, False):
-        rows = [i for i, f in enumerate(facts) if f.is_task == is_task and comparable(f)]
-        if not rows:
-            continue
+    for rows in groups.values():
         group = Signatures(signatures.text[rows], signatures.action[rows], [signatures.minhash[i] for i in rows])
         for r in _dedup_group([facts[i] for i in rows], group, cfg, progress):
             removals.append(Removal(rows[r.removed], rows[r.kept], r.kind, r.similarity, r.threshold))

@@ -19,6 +19,7 @@ from curation.learner import is_rollout
 from curation.views import (
     action_text,
     content_hash,
+    dedup_group,
     is_task_record,
     missing_markers,
     structural_key,
@@ -50,6 +51,7 @@ class RecordFacts:
     verdict: bool | None  # v.result.passed
     verdict_origin: str | None  # computed (by aceforge) | imported (with the data) | undecided; None: no verdict
     pass_rate: float | None  # as stored in scores.extra by an earlier score stage
+    dedup_group: str  # only records of one group can be duplicates of each other (views.dedup_group)
 
     @property
     def passed(self) -> bool:
@@ -78,6 +80,7 @@ def facts_of(record: AgentRecord) -> RecordFacts:
         verdict=record.verifier.result.passed if record.verifier.result else None,
         verdict_origin=record.verifier.result.provenance if record.verifier.result else None,
         pass_rate=record.scores.extra.get("pass_rate"),
+        dedup_group=dedup_group(record),
     )
 
 

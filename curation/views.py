@@ -24,6 +24,7 @@ from typing import Any
 
 from schemas.record import AgentRecord, canonical_json
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation, WebObservation
+from schemas.task_identity import task_of
 
 MISSING_MARKERS = ("no_text", "no_task", "empty_trajectory")
 _SPACES = re.compile(r"\s+")
@@ -56,10 +57,8 @@ def is_task_record(record: AgentRecord) -> bool:
 
 
 def task_id(record: AgentRecord) -> str:
-    """The task a record belongs to: its own id for a task, the parent task for a rollout."""
-    if "rollout_index" in record.details and record.lineage.parents:
-        return record.lineage.parents[0]
-    return record.id
+    """The task a record belongs to (schemas/task_identity.py)."""
+    return task_of(record)
 
 
 def gold_actions(record: AgentRecord) -> list[dict[str, Any]]:
@@ -151,6 +150,25 @@ def structural_key(record: AgentRecord) -> str | None:
     definition = constraints or normalize_text(task_text(record))
     key = [record.environment.name or record.environment.kind, skeleton, definition]
     return hashlib.blake2b(canonical_json(key), digest_size=16).hexdigest()
+
+
+def dedup_group(record: AgentRecord) -> str:
+    """Records of different groups are never duplicates of each other, whatever their text.
+
+    Tasks and trajectories apart (a task and its rollouts look alike by design and feed different sets);
+    a task also by its grounded targets (the arguments of its gold actions: the same template on other
+    rows is another task); a trajectory by its verdict, and a failure by its first reason (a failure is a
+    duplicate only of a failure of the same kind, never of a success: both teach something).
+    """
+    if is_task_record(record):
+        targets = [action.get("arguments") for action in gold_actions(record)]
+        return "task:" + hashlib.blake2b(canonical_json(targets), digest_size=8).hexdigest()
+    result = record.verifier.result
+    if result is None or result.passed is None:
+        return "trajectory:no_verdict"
+    if result.passed:
+        return "trajectory:passed"
+    return "trajectory:failed:" + (result.reasons[0] if result.reasons else "")
 
 
 def missing_markers(record: AgentRecord) -> list[str]:

@@ -26,12 +26,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from schemas.arrow_schema import RECORD_SCHEMA, STATISTICS_COLUMNS
+from schemas.task_identity import task_of_row
 
 TASKS = "tasks"
 TRAJECTORIES = "trajectories"
@@ -56,12 +56,6 @@ def config_dir(config: str, several: bool) -> str:
     return f"data/{config}" if several else "data"
 
 
-def task_key(record_id: str, lineage_json: str | None) -> str:
-    """The task a row belongs to: a rollout's first parent, else the row itself."""
-    parents = orjson.loads(lineage_json).get("parents") if lineage_json else None
-    return parents[0] if parents else record_id
-
-
 def is_test(key: str, test_fraction: float, seed: int) -> bool:
     """A seeded, stable draw in [0, 1) per task key: below ``test_fraction`` means held out."""
     digest = hashlib.blake2b(f"{seed}:{key}".encode(), digest_size=8).digest()
@@ -71,11 +65,8 @@ def is_test(key: str, test_fraction: float, seed: int) -> bool:
 def _split_column(batch: pa.RecordBatch, test_fraction: float, seed: int) -> pa.Array:
     if test_fraction <= 0:
         return pa.array([TRAIN] * batch.num_rows, pa.string())
-    ids, lineages = batch.column("id").to_pylist(), batch.column("lineage").to_pylist()
-    return pa.array(
-        [TEST if is_test(task_key(i, lin), test_fraction, seed) else TRAIN for i, lin in zip(ids, lineages)],
-        pa.string(),
-    )
+    rows = zip(*(batch.column(name).to_pylist() for name in ("id", "lineage", "details")))
+    return pa.array([TEST if is_test(task_of_row(*row), test_fraction, seed) else TRAIN for row in rows], pa.string())
 
 
 def _kind_column(batch: pa.RecordBatch) -> pa.Array:

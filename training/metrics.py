@@ -16,6 +16,7 @@ from math import comb
 from typing import Any
 
 from schemas.record import AgentRecord
+from schemas.task_identity import task_of
 
 UNKNOWN = "unknown"
 
@@ -31,7 +32,7 @@ def task_outcomes(rollouts: Iterable[AgentRecord]) -> dict[str, dict[str, Any]]:
     """Per task (the rollout's parent): domain, complexity, trials and successes."""
     tasks: dict[str, dict[str, Any]] = {}
     for record in rollouts:
-        task_id = record.lineage.parents[0] if record.lineage.parents else record.id
+        task_id = task_of(record)
         complexity = record.task.metadata.get("complexity")
         entry = tasks.setdefault(
             task_id,

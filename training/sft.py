@@ -21,6 +21,7 @@ from typing import Any
 from generators.model_store import resolve_model
 from schemas.io import read_records
 from schemas.record import AgentRecord, stable_id
+from schemas.task_identity import task_of
 from training.model_io import load_model, load_tokenizer, save_model_folder
 from training.render import Chat, RenderError, RenderStats, render_records, tokenize_chat
 from training.run_files import (
@@ -60,17 +61,20 @@ def prepare_data(records: list[AgentRecord] | Any, tokenizer: Any, template: str
             if not any(tokens["assistant_masks"]):
                 raise RenderError("too_long", f"no assistant token within the first {cfg.max_length} tokens")
             data.truncated += 1
-        return {"id": record.id, **tokens}
+        return {"id": record.id, "task": task_of(record), **tokens}
 
     rows = [row for _, row in render_records(records, data.stats, fit)]
-    held_out = _eval_ids([row["id"] for row in rows], cfg.eval_fraction, cfg.seed)
-    for row in rows:
-        (data.eval if row["id"] in held_out else data.train).append(row)
+    tasks = [row.pop("task") for row in rows]
+    held_out = _eval_ids(list(dict.fromkeys(tasks)), cfg.eval_fraction, cfg.seed)
+    for row, task in zip(rows, tasks):
+        (data.eval if task in held_out else data.train).append(row)
     return data
 
 
 def _eval_ids(ids: list[str], fraction: float, seed: int) -> set[str]:
-    """round(fraction * n) ids (at least one, never all) with the smallest seeded hashes: order-independent."""
+    """round(fraction * n) task ids (at least one, never all) with the smallest seeded hashes: order-independent.
+
+    Held out by task (schemas/task_identity.py), so the rollouts of one task are all on one side."""
     if fraction <= 0 or len(ids) < 2:
         return set()
     count = min(len(ids) - 1, max(1, round(fraction * len(ids))))

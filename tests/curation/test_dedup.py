@@ -63,9 +63,25 @@ def test_semantic_duplicates_need_similar_task_text_and_similar_actions(tmp_path
     assert dedup([one, paraphrase], tmp_path, kinds=["semantic"], semantic_threshold=0.95) == []
 
 
-def test_the_verified_success_is_kept_and_the_failed_twin_names_it(tmp_path):
+def test_a_failure_is_never_a_duplicate_of_a_success_only_of_a_failure_of_the_same_kind(tmp_path):
     failed, passed = trajectory_record("failed", passed=False), trajectory_record("passed", passed=True)
-    assert dedup([failed, passed], tmp_path, kinds=["structural"]) == [("failed", "passed", "structural", 1.0)]
+    assert dedup([failed, passed], tmp_path, kinds=["structural"]) == []
+    twin = trajectory_record("twin", passed=False)
+    other = trajectory_record("other", passed=False)
+    for record, reason in ((failed, "wrong_change"), (twin, "wrong_change"), (other, "ungrounded_amount")):
+        record.verifier.result.reasons = [reason]
+    found = dedup([failed, twin, other, passed], tmp_path, kinds=["structural"])
+    assert found == [("twin", "failed", "structural", 1.0)]
+
+
+def test_tasks_on_other_rows_are_not_duplicates_however_alike_their_text(tmp_path):
+    one, other = (
+        task_record("one", order_id="W1", instruction="Cancel my order."),
+        task_record("two", order_id="W2", instruction="Cancel my order."),
+    )
+    same_rows = task_record("three", order_id="W1", instruction="Cancel my order, please.")
+    found = dedup([one, other, same_rows], tmp_path, kinds=["minhash", "semantic"], semantic_threshold=0.8)
+    assert [(r, k) for r, k, _, _ in found] == [("three", "one")]
 
 
 def test_tasks_are_never_duplicates_of_trajectories_and_empty_records_are_not_compared(tmp_path):

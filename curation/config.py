@@ -73,6 +73,8 @@ class SelectConfig(OutputOptions):
     """Most tasks in the RL set (default: every frontier task)."""
     neighbors: int = Field(16, ge=1)
     """Nearest neighbours per candidate in the facility-location graph (more: a closer optimum, slower)."""
+    sft_exclude_agents: list[str] = Field(default_factory=lambda: ["perturbed"])
+    """Agents whose rollouts never enter the SFT set (the perturbed agent's faults are injected on purpose)."""
     accept_imported_verdicts: bool = False
     """Let successes whose verdict came with the data (a source's own reward, never re-checked by aceforge) into the SFT set."""
 

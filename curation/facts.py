@@ -18,11 +18,13 @@ from curation.complexity import structural_complexity, structural_features
 from curation.learner import is_rollout
 from curation.views import (
     action_text,
+    agent_of,
     content_hash,
     dedup_group,
     is_task_record,
     missing_markers,
     structural_key,
+    successful_calls,
     task_id,
     task_text,
 )
@@ -52,6 +54,8 @@ class RecordFacts:
     verdict_origin: str | None  # computed (by aceforge) | imported (with the data) | undecided; None: no verdict
     pass_rate: float | None  # as stored in scores.extra by an earlier score stage
     dedup_group: str  # only records of one group can be duplicates of each other (views.dedup_group)
+    agent: str | None  # the agent policy that made a rollout (lineage.generator.agent.name); None otherwise
+    tool_calls_ok: int | None  # tool calls of τ answered without an error; None: E offers no tools
 
     @property
     def passed(self) -> bool:
@@ -81,6 +85,8 @@ def facts_of(record: AgentRecord) -> RecordFacts:
         verdict_origin=record.verifier.result.provenance if record.verifier.result else None,
         pass_rate=record.scores.extra.get("pass_rate"),
         dedup_group=dedup_group(record),
+        agent=agent_of(record),
+        tool_calls_ok=successful_calls(record) if record.environment.tools else None,
     )
 
 

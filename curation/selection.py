@@ -13,7 +13,9 @@
   ``no_text`` / ``no_task`` (missing parts), ``duplicate`` (named by the dedup
   audit, with the record kept in its place), ``invalid``, ``unverified``,
   ``undecided``, ``failed``, ``imported_verdict`` (a success only the source vouches for: aceforge
-  never re-checked it; ``accept_imported_verdicts`` lets it in) (SFT side); ``no_verifier``, ``no_pass_rate``,
+  never re-checked it; ``accept_imported_verdicts`` lets it in), ``agent_excluded`` (a rollout of an
+  agent in ``sft_exclude_agents``, by default the perturbed one), ``no_successful_call`` (a tool-world
+  trajectory whose every call failed, or that made none) (SFT side); ``no_verifier``, ``no_pass_rate``,
   ``always_solved`` (p = 1), ``never_solved`` (p = 0) (RL side); and
   ``outside_budget`` for candidates the budget had no room for.
 
@@ -61,11 +63,15 @@ def missing_reason(f: RecordFacts) -> str | None:
     return None
 
 
-def sft_reason(f: RecordFacts, accept_imported: bool = False) -> str | None:
+def sft_reason(f: RecordFacts, cfg: SelectConfig) -> str | None:
     """Why a record with a trajectory cannot be an SFT example (None: it can)."""
     reason = missing_reason(f) or SFT_LEVEL_REASONS.get(f.accuracy.level)
-    if reason is None and f.verdict_origin == "imported" and not accept_imported:
+    if reason is None and f.verdict_origin == "imported" and not cfg.accept_imported_verdicts:
         return "imported_verdict"
+    if reason is None and f.agent in cfg.sft_exclude_agents:
+        return "agent_excluded"
+    if reason is None and f.tool_calls_ok == 0:
+        return "no_successful_call"
     return reason
 
 
@@ -107,7 +113,7 @@ def select(facts: list[RecordFacts], signatures: Signatures, cfg: SelectConfig) 
     selection = Selection()
     sft_rows, rl_rows = [], []
     for i, f in enumerate(facts):
-        reason = rl_reason(f) if f.is_task else sft_reason(f, cfg.accept_imported_verdicts)
+        reason = rl_reason(f) if f.is_task else sft_reason(f, cfg)
         if reason is None:
             (rl_rows if f.is_task else sft_rows).append(i)
         else:
@@ -126,4 +132,6 @@ def _detail(f: RecordFacts, reason: str) -> str:
         return f"pass_rate={f.pass_rate:g}"
     if reason == "no_verifier":
         return f"v.kind={f.verifier_kind}"
+    if reason == "agent_excluded":
+        return f"agent={f.agent}"
     return ""

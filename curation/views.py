@@ -152,6 +152,24 @@ def structural_key(record: AgentRecord) -> str | None:
     return hashlib.blake2b(canonical_json(key), digest_size=16).hexdigest()
 
 
+def agent_of(record: AgentRecord) -> str | None:
+    """The agent policy that made a rollout, as its lineage names it (``oracle``, ``perturbed``, ``llm``)."""
+    agent = record.lineage.generator.get("agent") if isinstance(record.lineage.generator, dict) else None
+    return agent.get("name") if isinstance(agent, dict) else None
+
+
+def successful_calls(record: AgentRecord) -> int:
+    """Tool calls of τ whose result is not an error."""
+    results = {
+        s.tool_call_id: s.content for s in record.trajectory if isinstance(s, TextObservation) and s.source == "tool"
+    }
+    return sum(
+        1
+        for s in record.trajectory
+        if isinstance(s, ApiAction) and not results.get(s.tool_call_id, "Error").lstrip().lower().startswith("error")
+    )
+
+
 def dedup_group(record: AgentRecord) -> str:
     """Records of different groups are never duplicates of each other, whatever their text.
 

@@ -111,3 +111,23 @@ def test_the_whole_chain_on_files_counts_every_record_once(tmp_path):
     assert left["chat"]["reason"] == "unverified"
     assert [r.id for r in read_records(tmp_path / "sel" / "rl.parquet")] == ["t-frontier"]
     assert {r.id for r in read_records(tmp_path / "sel" / "sft.parquet")} <= {r.id for r in rollouts}
+
+
+def test_the_perturbed_agents_rollouts_and_trajectories_without_a_working_call_stay_out_of_sft():
+    perturbed = trajectory_record("perturbed", order_id="W1")
+    perturbed.lineage.generator = {"agent": {"name": "perturbed", "version": "1"}, "faults": [{"kind": "none"}]}
+    oracle = trajectory_record("oracle", order_id="W2")
+    oracle.lineage.generator = {"agent": {"name": "oracle", "version": "1"}}
+    failing = trajectory_record("all-errors", order_id="W3")
+    for step in failing.trajectory:
+        if getattr(step, "source", None) == "tool":
+            step.content = "Error: order not found"
+    facts = [facts_of(r) for r in (perturbed, oracle, failing)]
+    selection = select(facts, embeddings_for(facts), SelectConfig(budget=10))
+    assert [facts[i].id for i in selection.sft] == ["oracle"]
+    assert {(row.id, row.reason, row.detail) for row in selection.left_out} == {
+        ("perturbed", "agent_excluded", "agent=perturbed"),
+        ("all-errors", "no_successful_call", ""),
+    }
+    allowing = select(facts, embeddings_for(facts), SelectConfig(budget=10, sft_exclude_agents=[]))
+    assert sorted(facts[i].id for i in allowing.sft) == ["oracle", "perturbed"]

@@ -12,6 +12,8 @@ from collections import Counter
 from itertools import chain
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 from dagster import (
     AssetCheckResult,
     AssetCheckSeverity,
@@ -40,8 +42,48 @@ from pipelines.ingest_assets import ASSET_NAME as CONVERTED
 from pipelines.pipeline_config import PipelineConfig
 from pipelines.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
 from pipelines.resources import EmbedderResource, StorageResource
-from schemas.io import write_records
+from schemas.arrow_schema import RECORD_SCHEMA
+from schemas.io import iter_parquet_rows, row_to_record, write_records
 from verifiers.batch import VerifyStats, reverify
+from verifiers.runner import can_decide
+
+
+def schema_valid(path: Path, expected: int) -> AssetCheckResult:
+    """The verified file read back: the fixed Arrow schema, every row a valid record, every trajectory the chain
+    can decide carrying the chain's own verdict (never a stale or imported one), and as many rows as went in."""
+    problems: Counter = Counter()
+    rows = 0
+    try:
+        if pq.read_schema(path) != RECORD_SCHEMA:
+            problems["arrow_schema"] += 1
+        for row in iter_parquet_rows(path) if not problems else ():
+            rows += 1
+            try:
+                record = row_to_record(row)
+            except (ValueError, TypeError, KeyError):
+                problems["invalid_record"] += 1
+                continue
+            result = record.verifier.result
+            if record.trajectory and can_decide(record) and (result is None or result.origin is None):
+                problems["not_reverified"] += 1  # the chain could have decided it, yet the verdict is not its own
+    except (OSError, pa.ArrowInvalid) as exc:
+        problems[f"unreadable: {exc}"[:120]] += 1
+    return AssetCheckResult(
+        check_name="schema_valid",
+        passed=not problems and rows == expected,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"rows": rows, "expected": expected, **{f"problem_{k}": v for k, v in problems.items()}},
+    )
+
+
+def duplicate_rate(removed: int, records: int, max_rate: float) -> AssetCheckResult:
+    rate = removed / records if records else 0.0
+    return AssetCheckResult(
+        check_name="duplicate_rate",
+        passed=rate <= max_rate,
+        severity=AssetCheckSeverity.ERROR,
+        metadata={"duplicate_rate": rate, "max_duplicate_rate": max_rate},
+    )
 
 
 def sft_set_verified(records: RecordSet, accept_imported: bool) -> AssetCheckResult:
@@ -90,15 +132,9 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
         stats = VerifyStats()
         sources = converted_records(storage, entries_dir)
         path = asset_dir(storage, context) / RECORDS_FILE
-        written = write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
+        write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
         yield Output(StoredRecords(path, stats.as_dict()))
-        expected = sources.rows() + rollouts.rows() + tasks.rows()
-        yield AssetCheckResult(
-            check_name="schema_valid",
-            passed=written == expected,
-            severity=AssetCheckSeverity.ERROR,
-            metadata={"written": written, "read": expected},
-        )
+        yield schema_valid(path, sources.rows() + rollouts.rows() + tasks.rows())
 
     @asset(
         group_name="curate",
@@ -135,13 +171,7 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
         result = run_dedup(source, path, cfg)
         summary = result.summary()
         yield Output(StoredRecords(path, summary))
-        rate = summary["removed"] / summary["records"] if summary["records"] else 0.0
-        yield AssetCheckResult(
-            check_name="duplicate_rate",
-            passed=rate <= defaults.max_duplicate_rate,
-            severity=AssetCheckSeverity.ERROR,
-            metadata={"duplicate_rate": rate, "max_duplicate_rate": defaults.max_duplicate_rate},
-        )
+        yield duplicate_rate(summary["removed"], summary["records"], defaults.max_duplicate_rate)
 
     @multi_asset(
         group_name="curate",

@@ -1,0 +1,69 @@
+"""Every blocking check of the asset graph can fail: each test here makes one fail (and pass) on literal input."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from data_catalog.convert import ConvertStats
+from data_catalog.ingest import IngestResult
+from pipelines.curate_assets import duplicate_rate, schema_valid, sft_set_verified
+from pipelines.ingest_assets import materialize_result
+from pipelines.record_store import RecordSet
+from schemas.io import write_records
+from tests.curation.helpers import trajectory_record
+
+
+def test_schema_valid_fails_on_a_missing_row_a_foreign_schema_and_a_stale_verdict(tmp_path):
+    good = trajectory_record("good", order_id="W1")
+    path = tmp_path / "records.parquet"
+    write_records([good], path)
+    assert schema_valid(path, 1).passed is True
+    assert schema_valid(path, 2).passed is False  # a row was lost on the way
+    stale = trajectory_record("stale", order_id="W2")
+    stale.verifier.result.origin = None  # a verdict the chain did not reach, left as it came
+    write_records([good, stale], path)
+    check = schema_valid(path, 2)
+    assert check.passed is False and check.metadata["problem_not_reverified"].value == 1
+    foreign = tmp_path / "foreign.parquet"
+    pl.DataFrame({"id": ["x"], "text": ["hello"]}).write_parquet(foreign)
+    assert schema_valid(foreign, 1).passed is False
+
+
+def test_duplicate_rate_fails_above_its_maximum():
+    assert duplicate_rate(8, 10, 0.8).passed is True
+    assert duplicate_rate(9, 10, 0.8).passed is False
+    assert duplicate_rate(0, 0, 0.8).passed is True
+
+
+def test_quarantine_rate_fails_above_its_maximum():
+    stats = ConvertStats(read=10, converted=6, quarantined=4)
+    result = IngestResult("demo", "openai_chat", stats, "hash", None, None)
+    checks = {0.5: True, 0.3: False}
+    for max_rate, expected in checks.items():
+        [check] = materialize_result(result, max_rate).check_results
+        assert check.passed is expected
+
+
+def sft_check(tmp_path, records, accept_imported=False):
+    path = tmp_path / "sft.parquet"
+    write_records(records, path)
+    return sft_set_verified(RecordSet([path]), accept_imported)
+
+
+def test_computed_successes_pass_the_check(tmp_path):
+    result = sft_check(tmp_path, [trajectory_record("a", order_id="W1"), trajectory_record("b", order_id="W2")])
+    assert result.passed is True
+    assert result.metadata["verdicts_computed"].value == 2
+
+
+def test_a_success_only_the_source_vouches_for_fails_it_unless_accepted(tmp_path):
+    imported = trajectory_record("a", order_id="W1")
+    imported.verifier.result.origin = None
+    assert sft_check(tmp_path, [imported]).passed is False
+    assert sft_check(tmp_path, [imported]).metadata["verdicts_imported"].value == 1
+    assert sft_check(tmp_path, [imported], accept_imported=True).passed is True
+
+
+def test_a_failed_or_empty_sft_set_fails_it(tmp_path):
+    assert sft_check(tmp_path, [trajectory_record("a", order_id="W1", passed=False)]).passed is False
+    assert sft_check(tmp_path, []).passed is False

@@ -5,9 +5,11 @@ task text and of its action signature (the sequence of tool names, e.g.
 ``get_user -> get_order -> cancel_order``; curation/views.py).
 
 - **novelty** of a record in one embedding = ``1 - s``, where ``s`` is the
-  cosine similarity to its nearest *other* record (exact search,
-  curation/neighbors.py), clipped to [0, 1]. A record whose text another
-  record repeats exactly has novelty 0; the only record of a set has novelty 1.
+  cosine similarity to its nearest *other* record of its kind (exact search,
+  curation/neighbors.py), clipped to [0, 1]: tasks among tasks, trajectories
+  among the trajectories of *other* tasks (a task's k rollouts share its text
+  by design and are not each other's neighbours). A record whose text a record
+  of another task repeats exactly has novelty 0; the only one of a set has 1.
 - **diversity** = the mean of the text novelty and the action novelty; the
   text novelty alone when the record takes no action; None (with the
   ``no_text`` marker) when it has no task text.
@@ -54,14 +56,25 @@ class Embedded:
         return cls(per_record[holder].astype(np.float32, copy=False), row)
 
 
-def novelty(embedded: Embedded, progress: bool = False) -> np.ndarray:
-    """Per record: 1 - similarity to its nearest other record; NaN for a record without text."""
+def novelty(embedded: Embedded, progress: bool = False, owners: Sequence[str] | None = None) -> np.ndarray:
+    """Per record: 1 - similarity to its nearest other record; NaN for a record without text.
+
+    ``owners`` (the task of each record): records of one owner are not each other's neighbours (the k
+    rollouts of a task share its text by design), so a text counts as repeated only across owners.
+    """
     out = np.full(len(embedded.row), np.nan, dtype=np.float64)
     rows = embedded.row[embedded.row >= 0]
     if len(rows) == 0:
         return out
     nearest = nearest_neighbors(embedded.vectors, k=1, progress=progress).nearest
-    repeated = np.bincount(rows, minlength=len(embedded.vectors)) > 1
+    if owners is None:
+        repeated = np.bincount(rows, minlength=len(embedded.vectors)) > 1
+    else:
+        held: dict[int, set[str]] = defaultdict(set)
+        for row, owner in zip(embedded.row, owners):
+            if row >= 0:
+                held[int(row)].add(owner)
+        repeated = np.array([len(held[r]) > 1 for r in range(len(embedded.vectors))], dtype=bool)
     similarity = np.where(repeated[rows], 1.0, nearest[rows])
     out[embedded.row >= 0] = np.clip(1.0 - similarity, 0.0, 1.0)
     return out

@@ -71,10 +71,18 @@ def pass_rate_columns(counts: dict[str, PassCount]) -> ScoreFunction:
 
 def diversity_columns(signatures: Signatures, seed: int = 0, progress: bool = False) -> ScoreFunction:
     def columns(facts: list[RecordFacts]) -> Columns:
-        text = Embedded.of([f.text for f in facts], signatures.text)
-        action = Embedded.of([f.action_text for f in facts], signatures.action)
-        text_novelty, action_novelty = novelty(text, progress), novelty(action, progress)
-        cluster, _ = clusters(text, seed)
+        text_novelty = np.full(len(facts), np.nan)
+        action_novelty = np.full(len(facts), np.nan)
+        for is_task in (True, False):  # within kind: tasks among tasks, trajectories among other tasks' trajectories
+            rows = [i for i, f in enumerate(facts) if f.is_task == is_task]
+            if not rows:
+                continue
+            owners = [facts[i].task_id for i in rows]
+            text = Embedded.of([facts[i].text for i in rows], signatures.text[rows])
+            action = Embedded.of([facts[i].action_text for i in rows], signatures.action[rows])
+            text_novelty[rows] = novelty(text, progress, owners)
+            action_novelty[rows] = novelty(action, progress, owners)
+        cluster, _ = clusters(Embedded.of([f.text for f in facts], signatures.text), seed)
         return {
             "novelty_text": _floats(text_novelty),
             "novelty_action": _floats(action_novelty),

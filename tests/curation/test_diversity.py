@@ -5,7 +5,11 @@ import pytest
 
 from curation.diversity import Embedded, clusters, coverage, diversity, novelty
 from curation.embedder import encode, load_embedder
+from curation.facts import facts_of
 from curation.neighbors import nearest_neighbors
+from curation.score_columns import diversity_columns
+from curation.signatures import embeddings_for
+from tests.curation.helpers import rollout_of, task_record
 
 TEXTS = [
     "Cancel my order W1, I no longer need it.",
@@ -65,3 +69,19 @@ def test_clusters_and_coverage_by_source():
     assert len(set(cluster_of[:6])) == 1 and len(set(cluster_of[6:])) == 1 and cluster_of[0] != cluster_of[6]
     sources = ["shop"] * 6 + ["quiz"] * 5 + ["shop"]
     assert coverage(cluster_of, sources, k) == {"quiz": 0.5, "shop": 1.0}
+
+
+def test_three_tasks_with_three_rollouts_each_are_diverse_within_their_kind():
+    """Scored together, a task and its rollouts share the task text; novelty is measured within kind, so neither
+    the tasks nor the rollouts collapse to 0 (they did when a task's text counted as repeated by its rollouts)."""
+    tasks = [
+        task_record("cancel", order_id="W1", instruction="Cancel my order W1, I no longer need it."),
+        task_record("status", order_id="W2", instruction="What is the status of my order W2 and when does it ship?"),
+        task_record("address", order_id="W3", instruction="Please change the shipping address of order W3 to Paris."),
+    ]
+    records = [*tasks, *(rollout_of(task, i, i != 1) for task in tasks for i in range(3))]
+    facts = [facts_of(r) for r in records]
+    columns = diversity_columns(embeddings_for(facts))(facts)
+    by_id = dict(zip((f.id for f in facts), columns["diversity"]))
+    assert all(by_id[task.id] > 0.1 for task in tasks)
+    assert all(by_id[f"{task.id}-r{i}"] > 0.1 for task in tasks for i in range(3))

@@ -12,7 +12,7 @@ from tests.pipelines.cli_helpers import OS_STD, invoke
 
 def test_the_reserved_assets_are_the_pipelines_assets():
     keys = build_definitions().resolve_asset_graph().get_all_asset_keys()
-    assert PIPELINE_ASSETS == {key.path[0] for key in keys}
+    assert {key.path[0] for key in keys} == PIPELINE_ASSETS
 
 
 def test_pipeline_names_are_assets_their_partitions_and_the_catalog_sources(data_home):

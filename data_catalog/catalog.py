@@ -193,15 +193,10 @@ class Catalog:
         with self._connect() as con:
             con.execute("BEGIN TRANSACTION")
             latest = self._latest(con, name)
+            same = (path, kind, rows, config_hash)
             if (
                 latest
-                and (latest.path, latest.kind, latest.rows, latest.config_hash)
-                == (
-                    path,
-                    kind,
-                    rows,
-                    config_hash,
-                )
+                and (latest.path, latest.kind, latest.rows, latest.config_hash) == same
                 and _same_files(latest.data_path, path)
             ):
                 entry = latest
@@ -299,9 +294,7 @@ def _files_of(path: str) -> tuple[list[Path], Path]:
     """The files ``path`` names (a file, or a glob of them) and the folder their layout is relative to."""
     if not glob.has_magic(path):
         return ([Path(path)] if Path(path).is_file() else []), Path(path).parent
-    parts = Path(path).parts
-    base = Path(*parts[: _first_magic(parts)])
-    return sorted(Path(p) for p in glob.glob(path, recursive=True) if Path(p).is_file()), base
+    return sorted(Path(p) for p in glob.glob(path, recursive=True) if Path(p).is_file()), _glob_base(path)
 
 
 def _same_files(snapshot: str, path: str) -> bool:
@@ -333,8 +326,7 @@ def _lock_down(con: duckdb.DuckDBPyConnection) -> None:
     registered = "SELECT path FROM datasets UNION SELECT snapshot FROM datasets WHERE snapshot IS NOT NULL"
     for (path,) in con.execute(registered).fetchall():
         if glob.has_magic(path):  # a glob of shards: its folder up to the first wildcard
-            parts = Path(path).parts
-            folders.add(str(Path(*parts[: _first_magic(parts)])).rstrip("/") + "/")
+            folders.add(str(_glob_base(path)).rstrip("/") + "/")
         else:
             files.add(path)
     con.execute("SET autoinstall_known_extensions = false")
@@ -345,8 +337,10 @@ def _lock_down(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("SET lock_configuration = true")
 
 
-def _first_magic(parts: Sequence[str]) -> int:
-    return next(i for i, part in enumerate(parts) if glob.has_magic(part))
+def _glob_base(pattern: str) -> Path:
+    """The folder of a glob up to its first wildcard: ``/x/data/**/*.parquet`` -> ``/x/data``."""
+    parts = Path(pattern).parts
+    return Path(*parts[: next(i for i, part in enumerate(parts) if glob.has_magic(part))])
 
 
 def _connect_with_retry(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:

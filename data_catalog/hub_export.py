@@ -38,6 +38,7 @@ from data_catalog.dataset_stats import DatasetStats, dataset_stats
 from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
+from data_catalog.redaction import redact_text, redact_value
 from schemas.arrow_schema import RECORD_SCHEMA
 from schemas.io import remove_stale_temps
 from schemas.record import stable_id
@@ -155,7 +156,7 @@ def build_hub_folder(
         (staging / RECIPE_FILE).write_text(recipe_yaml(recipe))
         name = cfg.pretty_name or repo_id.split("/")[1]
         card = CardInputs(repo_id, name, source.label, stats, shards, recipe, summary, plot_paths)
-        (staging / "README.md").write_text(render_card(card))
+        (staging / "README.md").write_text(redact_text(render_card(card), data_home()))
         written = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
         (staging / MARKER_FILE).write_text(
             json.dumps({"written_by": "aceforge export hub", "files": written}, indent=1)
@@ -292,7 +293,8 @@ def _copy_plots(plots: Sequence[Path], folder: Path, summary: str | None) -> tup
 def build_recipe(
     source: ExportSource, cfg: HubExportConfig, stats: DatasetStats, run_config: dict[str, Any] | None
 ) -> dict[str, Any]:
-    """What rebuilds the dataset: its input, lineage, the export settings, the run config if given, versions."""
+    """What rebuilds the dataset: its input, lineage, the export settings, the run config if given, versions;
+    secrets taken out and local paths made portable (redaction.py), as it is published."""
     entry = source.entry
     dataset: dict[str, Any] = {"source": source.label, "content_hashes": [file_digest(str(f)) for f in source.files]}
     if entry is not None:
@@ -312,7 +314,7 @@ def build_recipe(
     if run_config:
         recipe["run_config"] = run_config
     recipe["packages"] = {"python": platform.python_version(), **installed_versions()}
-    return recipe
+    return redact_value(recipe, data_home())
 
 
 def installed_versions() -> dict[str, str]:

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.catalog import Catalog, safe_name
+from pipelines.catalog_names import adhoc_name
 from pipelines.cli_app import app
 from pipelines.cli_common import USAGE, err, fail, one_line, out, print_json, say
 from pipelines.cli_config import with_config
@@ -51,6 +52,7 @@ def register(cfg: StageConfig, name: str, command: str, input: Path, outputs: di
     """Register each output (catalog name suffix -> path, rows, kind) with the input as its parent."""
     if not getattr(cfg, "catalog", False):
         return
+    name = adhoc_name(name)
     try:
         catalog = Catalog()
         found = catalog.sql(

@@ -85,10 +85,10 @@ def hub(
         fail(str(exc), FAILED)
     say(f"checked: datasets reads {folder.stats.rows:,} rows back, as written")
     result = {"folder": str(folder.path), "rows": folder.stats.rows, "splits": _splits(folder), "uploaded": False}
+    if not dry_run:
+        result.update(_upload(folder, cfg))  # a failed upload exits here: nothing is registered for it
     if cfg.catalog:
         result["catalog"] = _register(folder, source)
-    if not dry_run:
-        result.update(_upload(folder, cfg))
     if as_json:
         print_json(result)
     else:

@@ -193,7 +193,9 @@ def register_output(
 ) -> None:
     from data_catalog.catalog import Catalog
     from data_catalog.ingest import register_outputs
+    from pipelines.catalog_names import adhoc_name
 
+    name = adhoc_name(name)
     try:
         catalog = Catalog()
         records, _ = register_outputs(catalog, name, fmt, stats, chash or "", inputs, license)

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from data_catalog.catalog import Catalog, safe_name
 from generators.synthesis.config import OutputOptions, SynthBackwardConfig, SynthEvolveConfig, SynthTasksConfig
+from pipelines.catalog_names import adhoc_name
 from pipelines.cli_app import app
 from pipelines.cli_common import FAILED, err, fail, one_line, out, print_json, say
 from pipelines.cli_config import with_config
@@ -77,7 +78,7 @@ def write_and_report(
     elif cfg.catalog and records:
         try:
             version = Catalog().register_dataset(
-                dataset,
+                adhoc_name(dataset),
                 output,
                 len(records),
                 config_hash=config_hash(command, cfg),

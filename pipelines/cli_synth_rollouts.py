@@ -20,6 +20,7 @@ import typer
 from data_catalog.catalog import Catalog, safe_name
 from generators.rollouts.code_tasks import CodeTaskConfig
 from generators.rollouts.config import RolloutConfig
+from pipelines.catalog_names import adhoc_name
 from pipelines.cli_common import FAILED, fail, one_line, out, print_json, say
 from pipelines.cli_config import with_config
 from pipelines.cli_synth import AsJson, Output, check_output, progress_bar, read_tasks, synth_app, write_and_report
@@ -124,7 +125,7 @@ def rollouts_cmd(
 
 def register(dataset: str, output: Path, rows: int, chash: str, details: dict[str, Any]) -> None:
     try:
-        version = Catalog().register_dataset(dataset, output, rows, config_hash=chash, details=details)
+        version = Catalog().register_dataset(adhoc_name(dataset), output, rows, config_hash=chash, details=details)
     except Exception as exc:  # the records are written: say so, don't fail the run
         say(f"warning: could not register {dataset!r} in the catalog: {one_line(exc)}")
         return

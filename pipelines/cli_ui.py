@@ -47,6 +47,7 @@ class UiConfig(StageConfig):
 def ui(cfg: UiConfig) -> None:
     """Start the Dagster UI (webserver + daemon) on the aceforge pipelines and print its URL; Ctrl-C stops it."""
     data_home(create=True)
+    create_storage(dagster_home())
     hosts = allowed_hosts(cfg.host, cfg.port, cfg.allowed_hosts)
     env = {**os.environ, "DAGSTER_HOME": str(dagster_home()), HOSTS_ENV: ",".join(sorted(hosts))}
     target = ["-m", DEFINITIONS_MODULE]
@@ -78,6 +79,17 @@ def ui(cfg: UiConfig) -> None:
         except subprocess.TimeoutExpired:
             server.kill()
     raise SystemExit(code)
+
+
+def create_storage(home) -> None:
+    """Create the instance's run, event and schedule databases here, once: the webserver and the daemon
+    start at the same time, and both creating them on a fresh data directory left two schema versions."""
+    from dagster import DagsterInstance
+
+    with DagsterInstance.from_config(str(home)) as instance:
+        instance.get_runs(limit=1)
+        instance.event_log_storage.get_asset_records()
+        instance.schedule_storage.all_instigator_state()
 
 
 def _wait_for_first(servers: list[subprocess.Popen]) -> int:

@@ -53,7 +53,9 @@ def test_score_dedup_select_report_on_converted_fixtures(data_home, tmp_path):
     for path in (scored, deduped, selected / "sft.parquet", selected / "rl.parquet"):
         assert invoke("validate", path).exit_code == 0
     names = {entry.name for entry in Catalog().list_datasets()}
-    assert {"scored", "scored_scores", "deduped", "deduped_audit", "sel_sft", "sel_rl", "sel_left_out"} <= names
+    # "scored" is the pipeline's own dataset: this ad-hoc output is registered under the cli_ prefix.
+    assert {"cli_scored", "cli_scored_scores", "deduped", "deduped_audit", "sel_sft", "sel_rl", "sel_left_out"} <= names
+    assert "scored" not in names
 
     result = invoke("report", selected, "-o", tmp_path / "report", "--json")
     assert result.exit_code == 0, result.output

@@ -135,6 +135,31 @@ def test_card_body_has_sources_summary_plots_and_recipe(mixed_folder):
     assert "```yaml\ndataset:\n  source: mixed.parquet" in text
 
 
+def test_recipe_and_card_publish_no_secret_and_no_local_path(data_home, mixed, tmp_path):
+    """The attack: --run-config was copied verbatim (an hf_token, a user:password@ URL) into recipe.yaml and the
+    card, and the data directory's absolute path appeared in both."""
+    token = "hf_aceforgeSecretToken0123456789abcdef"
+    run_config = {
+        "hf_token": token,
+        "backend": {"base_url": "https://bob:hunter2@llm.example/v1", "max_tokens": 64},
+        "output": str(data_home / "assets" / "selected"),
+    }
+    summary = f"Scores from {data_home}/report/summary.md (token={token})."
+    folder = build_hub_folder(
+        resolve_source(str(mixed)), tmp_path / "hub", "acme/x", HubExportConfig(), summary, run_config=run_config
+    )
+    recipe = yaml.safe_load((folder.path / "recipe.yaml").read_text())
+    assert recipe["run_config"] == {
+        "hf_token": "<redacted>",
+        "backend": {"base_url": "https://<redacted>@llm.example/v1", "max_tokens": 64},
+        "output": "$ACEFORGE_HOME/assets/selected",
+    }
+    for name in ("recipe.yaml", "README.md"):
+        text = (folder.path / name).read_text()
+        assert token not in text and "hunter2" not in text and str(data_home) not in text, name
+    assert "Scores from $ACEFORGE_HOME/report/summary.md (token=<redacted>)." in (folder.path / "README.md").read_text()
+
+
 def test_one_kind_is_the_default_config_in_data(tmp_path):
     records = trajectories_only(tmp_path / "records")
     folder = build_hub_folder(resolve_source(str(records)), tmp_path / "hub", "acme/adp", HubExportConfig())

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from data_catalog.catalog import Catalog
 from data_catalog.hub_export import MARKER_FILE
 from tests.conftest import ROOT
 from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records
@@ -155,6 +156,12 @@ def test_a_hub_error_is_one_line_with_the_token_cut_out(hub, records, tmp_path):
     assert "token <token> may not create repos in acme" in done.stderr
     assert TOKEN not in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
+    # A failed upload adds no catalog version (it used to register the export before uploading).
+    assert "registered" not in done.stderr
+    assert (
+        not (tmp_path / "catalog.duckdb").exists()
+        or Catalog(tmp_path / "catalog.duckdb").get("hub_acme_agents") is None
+    )
 
 
 @pytest.mark.slow

@@ -38,3 +38,10 @@ def smol_path() -> str:
     from generators.model_store import prepare_default_model
 
     return str(prepare_default_model())
+
+
+# A YAML alias bomb: nine lines, 9**9 values once expanded (configs must refuse it before walking it).
+BILLION_LAUGHS = "".join(
+    f"{name}: &{name} [{', '.join([f'*{prev}'] * 9) if prev else ', '.join(['lol'] * 9)}]\n"
+    for prev, name in zip([None, *"abcdefgh"], "abcdefghi")
+)

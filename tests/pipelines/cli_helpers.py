@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import socket
+import time
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -28,3 +30,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def wait_until(condition, timeout: float, what: str, every: float = 1.0, log: Path | None = None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return
+        except AssertionError:
+            raise
+        except Exception:  # not up yet: connection refused, element not rendered
+            pass
+        time.sleep(every)
+    tail = log.read_text()[-4000:] if log and log.exists() else ""
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}\n{tail}")

@@ -19,9 +19,8 @@ from pipelines.cli_config import with_config
 from pipelines.dagster_config import config_schema
 from pipelines.definitions import build_definitions
 from schemas.stage_config import StageConfig
-from tests.conftest import ROOT
+from tests.conftest import BILLION_LAUGHS, ROOT
 from tests.pipelines.cli_helpers import OS_STD, invoke
-from tests.schemas.test_stage_config import BILLION_LAUGHS
 
 
 class Inner(StageConfig):

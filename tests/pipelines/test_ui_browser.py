@@ -9,47 +9,17 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from dagster import AssetKey, DagsterInstance, DagsterRunStatus, RunsFilter
 
-from tests.conftest import ROOT
-from tests.pipelines.cli_helpers import free_port
+from tests.pipelines.cli_helpers import wait_until
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 SOURCES = 5  # the demo catalog entries: one partition each
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def ui_url(data_home, tmp_path):
-    port = free_port()
-    log = (tmp_path / "ui.log").open("w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "pipelines.cli", "ui", "--port", str(port), "--log-level", "info"],
-        env={k: v for k, v in os.environ.items() if k != "ACEFORGE_ENTRIES"},
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        # SIGINT ignored, as for a background job of a script: `aceforge ui` must stop on SIGTERM all the same.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until(lambda: urllib.request.urlopen(url, timeout=5).status == 200, timeout=120, what="the UI")
-        yield url
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=60)
-        log.close()
 
 
 @pytest.fixture
@@ -80,21 +50,6 @@ def browser():
     driver.implicitly_wait(2)
     yield driver
     driver.quit()
-
-
-def wait_until(condition, timeout: float, what: str, every: float = 1.0, log: Path | None = None):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return
-        except AssertionError:
-            raise
-        except Exception:  # not up yet: connection refused, element not rendered
-            pass
-        time.sleep(every)
-    tail = log.read_text()[-4000:] if log and log.exists() else ""
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}\n{tail}")
 
 
 def click(driver, text: str, timeout: float = 30) -> None:

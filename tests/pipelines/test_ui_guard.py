@@ -18,7 +18,6 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from pipelines.ui_guard import RequestGuard, allowed_hosts
-from tests.pipelines.test_ui_browser import ui_url  # noqa: F401  (the fixture that starts `aceforge ui`)
 
 PORT = 3000
 UI = f"http://127.0.0.1:{PORT}"

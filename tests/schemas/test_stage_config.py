@@ -8,6 +8,7 @@ import pytest
 from pydantic import Field
 
 from schemas.stage_config import ConfigError, StageConfig
+from tests.conftest import BILLION_LAUGHS
 
 
 class Section(StageConfig):
@@ -63,12 +64,6 @@ def test_unreadable_yaml_is_one_clear_error(tmp_path):
         Stage.load(path)
     with pytest.raises(ConfigError, match="cannot read config"):
         Stage.load(tmp_path / "missing.yaml")
-
-
-BILLION_LAUGHS = "".join(
-    f"{name}: &{name} [{', '.join([f'*{prev}'] * 9) if prev else ', '.join(['lol'] * 9)}]\n"
-    for prev, name in zip([None, *"abcdefgh"], "abcdefghi")
-)  # nine lines, 9**9 values once expanded
 
 
 def test_a_yaml_alias_bomb_is_refused_before_anything_walks_it(tmp_path):

@@ -46,8 +46,27 @@ def encode(texts: Sequence[str], batch_size: int = BATCH_SIZE, progress: bool = 
     return vectors
 
 
-def encode_distinct(texts: Sequence[str], progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(vectors of the distinct texts, index of each text's vector): repeated texts are encoded once."""
+class Encoder:
+    """``encode`` as a Ray actor's body: the model loads once per actor, then serves batch after batch."""
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        return encode(texts)
+
+
+RAY_BATCH = 1024  # texts per actor call: long enough to amortize a call, short enough to spread over actors
+
+
+def encode_distinct(texts: Sequence[str], progress: bool = False, ray: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """(vectors of the distinct texts, index of each text's vector): repeated texts are encoded once.
+
+    With ``ray`` (a connected module, schemas/engine.py), batches go to a pool of ``Encoder`` actors.
+    """
     position: dict[str, int] = {}
     index = np.fromiter((position.setdefault(text, len(position)) for text in texts), dtype=np.int64, count=len(texts))
-    return encode(list(position), progress=progress), index
+    distinct = list(position)
+    if ray is None or not distinct:
+        return encode(distinct, progress=progress), index
+    from schemas.engine import actor_pool_map
+
+    batches = [distinct[start : start + RAY_BATCH] for start in range(0, len(distinct), RAY_BATCH)]
+    return np.concatenate(list(actor_pool_map(ray, Encoder, (), batches))), index

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -88,8 +89,11 @@ def read_signatures(path: Path | None, facts: list[RecordFacts]) -> tuple[Signat
     return signatures, found
 
 
-def embeddings_for(facts: list[RecordFacts], cache: Path | None = None, progress: bool = False) -> Signatures:
-    """Text and action embeddings of every record: from ``cache`` where it holds the record, else encoded now."""
+def embeddings_for(
+    facts: list[RecordFacts], cache: Path | None = None, progress: bool = False, ray: Any = None
+) -> Signatures:
+    """Text and action embeddings of every record: from ``cache`` where it holds the record, else encoded now
+    (on a Ray cluster's actors when ``ray`` is given)."""
     signatures, found = read_signatures(cache, facts)
     missing = np.flatnonzero(~found)
     if len(missing):
@@ -97,6 +101,6 @@ def embeddings_for(facts: list[RecordFacts], cache: Path | None = None, progress
             (signatures.text, [facts[i].text for i in missing]),
             (signatures.action, [facts[i].action_text for i in missing]),
         ):
-            distinct, index = encode_distinct(texts, progress=progress)
+            distinct, index = encode_distinct(texts, progress=progress, ray=ray)
             vectors[missing] = distinct[index]
     return signatures

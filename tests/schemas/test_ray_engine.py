@@ -77,17 +77,26 @@ def records(tmp_path_factory):
     from data_catalog.convert import convert_files
 
     folder = tmp_path_factory.mktemp("records")
-    convert_files("openai_chat", [str(chat_input(folder / "chats.jsonl", 400))], folder / "chats.parquet")
+    convert_files("openai_chat", [str(chat_input(folder / "chats.jsonl", 150))], folder / "chats.parquet")
     return folder / "chats.parquet"
 
 
-def test_score_embeds_on_an_actor_pool_with_the_local_vectors(cluster, records, tmp_path):
+@pytest.fixture(scope="module")
+def scored_locally(records):
+    """The local score of the records; its signatures sidecar serves both dedup runs (same vectors)."""
+    from curation.config import ScoreConfig
+    from curation.score_stage import run_score
+
+    return run_score(records, records.with_name("scored.parquet"), ScoreConfig(learner="none"))
+
+
+def test_score_embeds_on_an_actor_pool_with_the_local_vectors(cluster, records, scored_locally, tmp_path):
     from curation.config import ScoreConfig
     from curation.facts import read_facts
     from curation.score_stage import run_score
     from curation.signatures import read_signatures
 
-    local = run_score(records, tmp_path / "local.parquet", ScoreConfig(learner="none"))
+    local = scored_locally
     on_ray = run_score(records, tmp_path / "ray.parquet", ScoreConfig(learner="none", engine="ray"))
     assert local.table["id"].to_list() == on_ray.table["id"].to_list()
     facts = read_facts(local.output)
@@ -102,18 +111,19 @@ def removed_ids(path) -> dict[str, str]:
     return dict(zip(table["removed_id"].to_pylist(), table["kind"].to_pylist()))
 
 
-def test_dedup_on_ray_agrees_with_the_exact_local_result(cluster, records, tmp_path):
+def test_dedup_on_ray_agrees_with_the_exact_local_result(cluster, scored_locally, tmp_path):
     from curation.config import DedupConfig
     from curation.dedup_stage import run_dedup
 
-    local = run_dedup(records, tmp_path / "local.parquet", DedupConfig(kinds=["minhash", "semantic"]))
-    cfg = DedupConfig(kinds=["minhash", "semantic"], engine="ray", semantic_cluster_size=60)  # 7 clusters
-    on_ray = run_dedup(records, tmp_path / "ray.parquet", cfg)
+    scored = scored_locally.output  # with its embeddings: both runs compare the same vectors
+    local = run_dedup(scored, tmp_path / "local.parquet", DedupConfig(kinds=["minhash", "semantic"]))
+    cfg = DedupConfig(kinds=["minhash", "semantic"], engine="ray", semantic_cluster_size=25)  # 6 clusters
+    on_ray = run_dedup(scored, tmp_path / "ray.parquet", cfg)
     expected, got = removed_ids(local.audit_path), removed_ids(on_ray.audit_path)
     assert local.removed["minhash"] >= 20 and local.removed["semantic"] >= 5  # the kinds are exercised
     minhash = {i for i, kind in expected.items() if kind == "minhash"}
     assert minhash <= set(got)  # the band shuffle finds every LSH candidate
-    ids = pq.read_table(records)["id"].to_pylist()
+    ids = pq.read_table(scored)["id"].to_pylist()
     agreement = np.mean([(i in expected) == (i in got) for i in ids])
     print(f"dedup agreement ray vs exact local: {agreement:.4f} ({len(expected)} vs {len(got)} removed)")
     assert agreement >= 0.99

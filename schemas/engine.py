@@ -66,6 +66,17 @@ def ray_session(address: str = "") -> Iterator[Any]:
         ray.shutdown()
 
 
+@contextmanager
+def shared_cluster(options: EngineOptions) -> Iterator[str]:
+    """The Ray address for several stages (in several processes) to share: the configured one, or a local
+    cluster started here for their whole run (empty for engine=local)."""
+    if options.engine == "local" or options.ray_address:
+        yield options.ray_address
+        return
+    with ray_session("") as ray:
+        yield ray.get_runtime_context().gcs_address
+
+
 def cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 

@@ -146,3 +146,13 @@ def test_rollouts_on_ray_actors_give_the_local_records_and_verdicts(cluster):
     assert [r.model_dump() for r in local] == [r.model_dump() for r in on_ray]
     assert (ray_summary.tasks, ray_summary.rollouts, ray_summary.failed) == (6, 12, local_summary.failed)
     assert ray_summary.faults == local_summary.faults
+
+
+def test_the_pipelines_engine_reaches_every_section_that_scales_out_unless_it_names_its_own():
+    from pipelines.pipeline_config import PipelineConfig
+
+    cfg = PipelineConfig.from_mapping({"engine": "ray", "ray_address": "auto", "dedup": {"engine": "local"}})
+    sections = [cfg.ingest, cfg.score, *cfg.rollouts.runs]
+    assert {(s.engine, s.ray_address) for s in sections} == {("ray", "auto")}
+    assert (cfg.dedup.engine, cfg.dedup.ray_address) == ("local", "")
+    assert {s.engine for s in (PipelineConfig().score, PipelineConfig().ingest)} == {"local"}

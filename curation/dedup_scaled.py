@@ -34,11 +34,12 @@ from curation.facts import RecordFacts
 from curation.minhash import best_jaccard
 from curation.semantic_dedup import best_of, clip
 from curation.signatures import Signatures
-from schemas.engine import ordered_map
+from schemas.engine import cluster_cpus, ordered_map
 
 PROBES = 2  # clusters each record joins: a near pair on a cluster boundary still meets in one
 KMEANS_ITERATIONS = 10
 ROWS_PER_TASK = 4096
+KEYS_PER_PARTITION = 500_000  # records per shuffle partition (x bands x 16 bytes: ~70 MB at 9 bands)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -81,7 +82,9 @@ def lsh_buckets(ray: Any, values: list[np.ndarray | None], threshold: float, num
     ]
     keyed = ordered_map(ray, band_keys, band_params(threshold, num_perm), blocks)
     table = ray.data.from_arrow([pa.table(k) for k in keyed])
-    grouped = table.groupby("key").map_groups(_buckets_of_group, batch_format="numpy")
+    # Ray Data's default of 200 partitions is all overhead below millions of keys.
+    partitions = max(cluster_cpus(ray), len(present) // KEYS_PER_PARTITION)
+    grouped = table.groupby("key", num_partitions=partitions).map_groups(_buckets_of_group, batch_format="numpy")
     return [np.asarray(row["rows"], dtype=np.int64) for row in grouped.iter_rows()]
 
 

@@ -53,7 +53,7 @@ class Encoder:
         return encode(texts)
 
 
-RAY_BATCH = 1024  # texts per actor call: long enough to amortize a call, short enough to spread over actors
+RAY_BATCH = 1024  # most texts per actor call: long enough to amortize a call
 
 
 def encode_distinct(texts: Sequence[str], progress: bool = False, ray: Any = None) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +66,8 @@ def encode_distinct(texts: Sequence[str], progress: bool = False, ray: Any = Non
     distinct = list(position)
     if ray is None or not distinct:
         return encode(distinct, progress=progress), index
-    from schemas.engine import actor_pool_map
+    from schemas.engine import actor_pool_map, cluster_cpus
 
-    batches = [distinct[start : start + RAY_BATCH] for start in range(0, len(distinct), RAY_BATCH)]
+    size = min(RAY_BATCH, -(-len(distinct) // cluster_cpus(ray)))  # every actor gets work, however few the texts
+    batches = [distinct[start : start + size] for start in range(0, len(distinct), size)]
     return np.concatenate(list(actor_pool_map(ray, Encoder, (), batches))), index

@@ -96,11 +96,16 @@ def embeddings_for(
     (on a Ray cluster's actors when ``ray`` is given)."""
     signatures, found = read_signatures(cache, facts)
     missing = np.flatnonzero(~found)
-    if len(missing):
-        for vectors, texts in (
-            (signatures.text, [facts[i].text for i in missing]),
-            (signatures.action, [facts[i].action_text for i in missing]),
-        ):
-            distinct, index = encode_distinct(texts, progress=progress, ray=ray)
-            vectors[missing] = distinct[index]
+    if not len(missing):
+        return signatures
+    texts = [facts[i].text for i in missing]
+    actions = [facts[i].action_text for i in missing]
+    if ray is not None:  # one actor pool for both kinds: each actor loads the model once
+        distinct, index = encode_distinct(texts + actions, progress=progress, ray=ray)
+        signatures.text[missing] = distinct[index[: len(missing)]]
+        signatures.action[missing] = distinct[index[len(missing) :]]
+        return signatures
+    for vectors, these in ((signatures.text, texts), (signatures.action, actions)):
+        distinct, index = encode_distinct(these, progress=progress)
+        vectors[missing] = distinct[index]
     return signatures

@@ -23,10 +23,9 @@ from typing import Any, Literal
 
 from schemas.stage_config import StageConfig
 
-# Ray otherwise binds its node to the machine's external interface even when told 127.0.0.1.
-LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
-# A throw-away local cluster needs no token; a cluster someone started keeps its own setting.
-LOCAL_ONLY = {**LOOPBACK, "RAY_AUTH_MODE": "disabled"}
+# A throw-away local cluster: on 127.0.0.1 (Ray otherwise binds the machine's external interface, even when
+# told 127.0.0.1), without token auth. A cluster someone started keeps its own settings.
+LOCAL_ONLY = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
 IN_FLIGHT_PER_CPU = 4  # tasks queued per CPU: enough to keep workers busy, few enough to bound memory
 
 
@@ -42,9 +41,9 @@ class EngineOptions(StageConfig):
 @contextmanager
 def ray_session(address: str = "") -> Iterator[Any]:
     """The ``ray`` module, connected: to ``address``, or to a local cluster started here and stopped after."""
-    # Read when ray is first imported: set before it.
-    for key, value in (LOOPBACK if address else LOCAL_ONLY).items():
-        os.environ.setdefault(key, value)
+    if not address:  # read when ray is first imported: set before it. A real cluster's nodes need their own address.
+        for key, value in LOCAL_ONLY.items():
+            os.environ.setdefault(key, value)
     import ray
     from ray._private import ray_constants
 

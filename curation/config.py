@@ -8,12 +8,13 @@ from pydantic import Field, field_validator
 
 from generators.config import BackendConfig
 from generators.synthesis.config import OutputOptions
+from schemas.engine import EngineOptions
 from schemas.stage_config import StageConfig
 
 DEDUP_KINDS: tuple[str, ...] = ("exact", "structural", "minhash", "semantic")
 
 
-class ScoreConfig(OutputOptions):
+class ScoreConfig(OutputOptions, EngineOptions):
     """``aceforge score``: accuracy, complexity (structural and learner-relative) and diversity columns."""
 
     learner: Literal["recorded", "oracle", "perturbed", "llm", "none"] = "recorded"
@@ -30,7 +31,7 @@ class ScoreConfig(OutputOptions):
     """Learner whose mean token loss on the assistant turns becomes the 'loss' column ('default' is SmolLM2, or a model folder); unset: no loss column."""
 
 
-class DedupConfig(OutputOptions):
+class DedupConfig(OutputOptions, EngineOptions):
     """``aceforge dedup``: remove duplicates, each removal naming the record it duplicates."""
 
     kinds: list[str] = Field(default_factory=lambda: list(DEDUP_KINDS))
@@ -41,6 +42,8 @@ class DedupConfig(OutputOptions):
     """MinHash permutations (more: a finer Jaccard estimate, slower)."""
     semantic_threshold: float = Field(0.9, gt=0.0, le=1.0)
     """Semantic duplicate: cosine similarity of the task-text embeddings AND of the action-signature embeddings at or above this."""
+    semantic_cluster_size: int = Field(2000, ge=2)
+    """engine=ray: records per cluster in which semantic pairs are searched exactly (each record joins its two nearest clusters)."""
 
     @field_validator("kinds", mode="before")
     @classmethod

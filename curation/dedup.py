@@ -29,6 +29,7 @@ selection leaves them out with their own reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -77,8 +78,16 @@ class KeyIndex:
             self.kept.setdefault(self.keys[i], i)
 
 
+# Index makers that replace the local ones (dedup_scaled.py: candidates found on a Ray cluster).
+ScaledMakers = Callable[[list[RecordFacts], Signatures], dict[str, Callable[[], DuplicateIndex]]]
+
+
 def build_indexes(
-    facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, order: list[int]
+    facts: list[RecordFacts],
+    signatures: Signatures,
+    cfg: DedupConfig,
+    order: list[int],
+    scaled: ScaledMakers | None = None,
 ) -> dict[str, DuplicateIndex]:
     makers = {
         "exact": lambda: KeyIndex([f.content_hash for f in facts]),
@@ -86,6 +95,8 @@ def build_indexes(
         "minhash": lambda: MinHashIndex(signatures.minhash, cfg.minhash_threshold, cfg.num_perm),
         "semantic": lambda: SemanticIndex(facts, signatures, cfg.semantic_threshold, order),
     }
+    if scaled is not None:
+        makers.update(scaled(facts, signatures))
     return {kind: makers[kind]() for kind in cfg.kinds}
 
 
@@ -105,9 +116,11 @@ def comparable(f: RecordFacts) -> bool:
     return not ("no_text" in f.missing and "empty_trajectory" in f.missing)
 
 
-def _dedup_group(facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, progress: bool) -> list[Removal]:
+def _dedup_group(
+    facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, progress: bool, scaled: ScaledMakers | None
+) -> list[Removal]:
     order = keep_order(facts)
-    indexes = build_indexes(facts, signatures, cfg, order)
+    indexes = build_indexes(facts, signatures, cfg, order, scaled)
     removals: list[Removal] = []
     for i in tqdm(order, desc="dedup", unit=" records", disable=not progress):
         for kind, index in indexes.items():
@@ -122,16 +135,24 @@ def _dedup_group(facts: list[RecordFacts], signatures: Signatures, cfg: DedupCon
 
 
 def find_duplicates(
-    facts: list[RecordFacts], signatures: Signatures, cfg: DedupConfig, progress: bool = False
+    facts: list[RecordFacts],
+    signatures: Signatures,
+    cfg: DedupConfig,
+    progress: bool = False,
+    scaled: ScaledMakers | None = None,
 ) -> list[Removal]:
-    """Removals, with positions in ``facts``; each dedup group (views.dedup_group) is deduplicated apart."""
+    """Removals, with positions in ``facts``; each dedup group (views.dedup_group) is deduplicated apart.
+
+    ``scaled`` replaces the minhash and semantic indexes by ones whose candidates were found on a cluster."""
     groups: dict[str, list[int]] = {}
     for i, f in enumerate(facts):
         if comparable(f):
             groups.setdefault(f.dedup_group, []).append(i)
     removals: list[Removal] = []
     for rows in groups.values():
+        if len(rows) < 2:  # alone in its group: a duplicate of nothing (most tasks, each on its own rows)
+            continue
         group = Signatures(signatures.text[rows], signatures.action[rows], [signatures.minhash[i] for i in rows])
-        for r in _dedup_group([facts[i] for i in rows], group, cfg, progress):
+        for r in _dedup_group([facts[i] for i in rows], group, cfg, progress, scaled):
             removals.append(Removal(rows[r.removed], rows[r.kept], r.kind, r.similarity, r.threshold))
     return removals

@@ -46,8 +46,28 @@ def encode(texts: Sequence[str], batch_size: int = BATCH_SIZE, progress: bool = 
     return vectors
 
 
-def encode_distinct(texts: Sequence[str], progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(vectors of the distinct texts, index of each text's vector): repeated texts are encoded once."""
+class Encoder:
+    """``encode`` as a Ray actor's body: the model loads once per actor, then serves batch after batch."""
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        return encode(texts)
+
+
+RAY_BATCH = 1024  # most texts per actor call: long enough to amortize a call
+
+
+def encode_distinct(texts: Sequence[str], progress: bool = False, ray: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """(vectors of the distinct texts, index of each text's vector): repeated texts are encoded once.
+
+    With ``ray`` (a connected module, schemas/engine.py), batches go to a pool of ``Encoder`` actors.
+    """
     position: dict[str, int] = {}
     index = np.fromiter((position.setdefault(text, len(position)) for text in texts), dtype=np.int64, count=len(texts))
-    return encode(list(position), progress=progress), index
+    distinct = list(position)
+    if ray is None or not distinct:
+        return encode(distinct, progress=progress), index
+    from schemas.engine import actor_pool_map, cluster_cpus
+
+    size = min(RAY_BATCH, -(-len(distinct) // cluster_cpus(ray)))  # every actor gets work, however few the texts
+    batches = [distinct[start : start + size] for start in range(0, len(distinct), size)]
+    return np.concatenate(list(actor_pool_map(ray, Encoder, (), batches))), index

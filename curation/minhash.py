@@ -47,6 +47,24 @@ def minhash_values(texts: Iterable[str], num_perm: int) -> Iterator[np.ndarray |
     yield from flush()
 
 
+def minhash_batch(num_perm: int, texts: list[str]) -> list[np.ndarray | None]:
+    """``minhash_values`` of one batch, as a list (the unit of work of a Ray task)."""
+    return list(minhash_values(texts, num_perm))
+
+
+def best_jaccard(
+    values: list[np.ndarray | None], i: int, candidates: list[int], threshold: float
+) -> tuple[int, float] | None:
+    """The candidate with the highest estimated Jaccard similarity to i at or above ``threshold``; candidates come
+    sorted, so ties go to the earliest kept record."""
+    best: tuple[int, float] | None = None
+    for j in candidates:
+        similarity = float(np.mean(values[i] == values[j]))
+        if similarity >= threshold and (best is None or similarity > best[1]):
+            best = (j, similarity)
+    return best
+
+
 class MinHashIndex:
     """Kept records' MinHashes in an LSH index; ``best_match`` re-checks each candidate's estimated Jaccard."""
 
@@ -62,12 +80,7 @@ class MinHashIndex:
     def best_match(self, i: int) -> tuple[int, float] | None:
         if self.values[i] is None:
             return None
-        best: tuple[int, float] | None = None
-        for j in sorted(self.lsh.query(self._minhash(i))):  # sorted: ties go to the earliest kept record
-            similarity = float(np.mean(self.values[i] == self.values[j]))
-            if similarity >= self.threshold and (best is None or similarity > best[1]):
-                best = (j, similarity)
-        return best
+        return best_jaccard(self.values, i, sorted(self.lsh.query(self._minhash(i))), self.threshold)
 
     def add(self, i: int) -> None:
         if self.values[i] is not None:

@@ -33,6 +33,7 @@ from curation.score_columns import (
     with_scores,
 )
 from curation.signatures import SIGNATURES, embeddings_for, sidecar, write_signatures
+from schemas.engine import engine_session
 from schemas.io import atomic_output, write_records
 from schemas.record import AgentRecord
 
@@ -91,7 +92,8 @@ def run_score(
     """``record_columns``: more columns computed from the records themselves (e.g. curation/loss.py's loss)."""
     facts = read_facts(input, progress)
     counts = learner_counts(input, facts, cfg, learner, rollouts)
-    signatures = embeddings_for(facts, sidecar(input, SIGNATURES), progress)
+    with engine_session(cfg) as ray:
+        signatures = embeddings_for(facts, sidecar(input, SIGNATURES), progress, ray)
     functions = [accuracy_columns, complexity_columns, diversity_columns(signatures, cfg.seed, progress)]
     if counts is not None:
         functions.append(pass_rate_columns(counts))

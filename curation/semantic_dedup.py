@@ -29,6 +29,21 @@ def clip(similarity: np.ndarray) -> np.ndarray:
     return np.minimum(1.0, np.round(np.asarray(similarity, dtype=np.float64), 6))
 
 
+def best_of(
+    i: int, js: np.ndarray, text: np.ndarray, acts: np.ndarray, action: np.ndarray, threshold: float
+) -> tuple[int, float] | None:
+    """Among candidates ``js`` (kept order) with their text similarities, the one with the highest
+    min(text, action) similarity, if that reaches ``threshold``."""
+    if not len(js):
+        return None
+    both = acts[js] & acts[i]
+    neither = ~acts[js] & ~acts[i]  # no actions on either side: the same (empty) signature
+    similarity_of_actions = np.where(both, clip(action[js] @ action[i]), np.where(neither, 1.0, 0.0))
+    similarity = np.minimum(text, similarity_of_actions)
+    best = int(np.argmax(similarity))  # the earliest kept among equals
+    return (int(js[best]), float(similarity[best])) if similarity[best] >= threshold else None
+
+
 class SemanticIndex:
     def __init__(self, facts: list[RecordFacts], signatures: Signatures, threshold: float, order: list[int]):
         import torch
@@ -73,17 +88,7 @@ class SemanticIndex:
             inside = self.inside[local, self.kept_position[self.kept_before : self.count] - self.start]
             js.append(recent[inside >= self.threshold])
             text.append(inside[inside >= self.threshold])
-        return self._best_of(i, np.concatenate(js), clip(np.concatenate(text)))
-
-    def _best_of(self, i: int, js: np.ndarray, text: np.ndarray) -> tuple[int, float] | None:
-        if not len(js):
-            return None
-        both = self.acts[js] & self.acts[i]
-        neither = ~self.acts[js] & ~self.acts[i]  # no actions on either side: the same (empty) signature
-        action = np.where(both, clip(self.action[js] @ self.action[i]), np.where(neither, 1.0, 0.0))
-        similarity = np.minimum(text, action)
-        best = int(np.argmax(similarity))  # the earliest kept among equals
-        return (int(js[best]), float(similarity[best])) if similarity[best] >= self.threshold else None
+        return best_of(i, np.concatenate(js), clip(np.concatenate(text)), self.acts, self.action, self.threshold)
 
     def add(self, i: int) -> None:
         if self.has_text[i]:

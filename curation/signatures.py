@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -88,15 +89,23 @@ def read_signatures(path: Path | None, facts: list[RecordFacts]) -> tuple[Signat
     return signatures, found
 
 
-def embeddings_for(facts: list[RecordFacts], cache: Path | None = None, progress: bool = False) -> Signatures:
-    """Text and action embeddings of every record: from ``cache`` where it holds the record, else encoded now."""
+def embeddings_for(
+    facts: list[RecordFacts], cache: Path | None = None, progress: bool = False, ray: Any = None
+) -> Signatures:
+    """Text and action embeddings of every record: from ``cache`` where it holds the record, else encoded now
+    (on a Ray cluster's actors when ``ray`` is given)."""
     signatures, found = read_signatures(cache, facts)
     missing = np.flatnonzero(~found)
-    if len(missing):
-        for vectors, texts in (
-            (signatures.text, [facts[i].text for i in missing]),
-            (signatures.action, [facts[i].action_text for i in missing]),
-        ):
-            distinct, index = encode_distinct(texts, progress=progress)
-            vectors[missing] = distinct[index]
+    if not len(missing):
+        return signatures
+    texts = [facts[i].text for i in missing]
+    actions = [facts[i].action_text for i in missing]
+    if ray is not None:  # one actor pool for both kinds: each actor loads the model once
+        distinct, index = encode_distinct(texts + actions, progress=progress, ray=ray)
+        signatures.text[missing] = distinct[index[: len(missing)]]
+        signatures.action[missing] = distinct[index[len(missing) :]]
+        return signatures
+    for vectors, these in ((signatures.text, texts), (signatures.action, actions)):
+        distinct, index = encode_distinct(these, progress=progress)
+        vectors[missing] = distinct[index]
     return signatures

@@ -13,7 +13,7 @@ own file and position and the first one's. Quarantine reasons are counted by
 kind (particulars such as positions and ids taken out), with a few examples each.
 
 Formats with one record per raw item convert in chunks (convert_chunks.py),
-in this process or in ``workers`` processes; grouping formats stream in this one.
+in this process, in ``workers`` processes or as Ray tasks (engine=ray); grouping formats stream in this one.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from schemas.stage_config import StageConfig
+from schemas.engine import EngineOptions
 
 if TYPE_CHECKING:  # imported where they are used: `aceforge --help` needs ConvertConfig only
     from data_catalog.sources.base import Converter, ConvertOptions, RawItem
@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # imported where they are used: `aceforge --help` needs Conve
 EXAMPLES_PER_KIND = 3
 
 
-class ConvertConfig(StageConfig):
+class ConvertConfig(EngineOptions):
     """``aceforge convert``: how raw inputs of one format become records."""
 
     option: dict[str, str] = Field(default_factory=dict)
@@ -160,12 +160,14 @@ def convert_files(
     options: ConvertOptions | None = None,
     on_progress: Callable[[int], None] | None = None,
     workers: int = 1,
+    engine: EngineOptions | None = None,
 ) -> ConvertStats:
     """Convert ``inputs`` (paths or "-") of format ``fmt`` to ``output`` Parquet.
 
     Bad records go to ``quarantine`` (default: ``<output stem>.quarantine.parquet``).
     The records' dataset defaults to the output's stem. Files are only renamed
     into place when the run finishes. ``on_progress`` gets the raw items read so far.
+    ``engine`` (engine=ray) converts the chunks on a Ray cluster; grouping formats always stream here.
     """
     from data_catalog.convert_chunks import convert_in_chunks
     from data_catalog.sources import get_converter
@@ -183,7 +185,7 @@ def convert_files(
             _convert_stream(converter, inputs, out, on_progress)
         else:
             stats.workers = workers
-            convert_in_chunks(converter, inputs, out, workers, on_progress)
+            convert_in_chunks(converter, inputs, out, workers, on_progress, engine)
     if stats.read != stats.converted + stats.quarantined:
         raise CountMismatch(
             f"{stats.read} read but {stats.converted} converted + {stats.quarantined} quarantined: "

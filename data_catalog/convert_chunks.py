@@ -34,6 +34,7 @@ import pyarrow as pa
 from data_catalog.sources.base import Converter, describe_error
 from data_catalog.sources.reader import RawChunk, chunk_items, read_raw_chunks
 from schemas.arrow_schema import RECORD_SCHEMA, record_to_row
+from schemas.engine import EngineOptions, engine_session, ordered_map
 from schemas.io import excerpt
 
 
@@ -141,11 +142,44 @@ def input_chunks(inputs: Iterable[str], split, unreadable: dict[str, str]) -> It
 
 
 def convert_in_chunks(
-    converter: Converter, inputs: list[str], out, workers: int, on_progress: Callable[[int], None] | None
+    converter: Converter,
+    inputs: list[str],
+    out,
+    workers: int,
+    on_progress: Callable[[int], None] | None,
+    engine: EngineOptions | None = None,
 ) -> None:
-    """Convert every input into ``out`` (a convert.Output), keeping its counts."""
-    chunks = input_chunks(inputs, converter.items, out.stats.unreadable)
-    results = _in_workers(converter, chunks, workers) if workers > 1 else _here(converter, chunks)
+    """Convert every input into ``out`` (a convert.Output), keeping its counts.
+
+    On engine=ray, chunks are converted by Ray tasks (``convert_chunk`` again) and written here in input
+    order, so the output, its quarantine and the counts are those of a local run.
+    """
+    with engine_session(engine) as ray:
+        chunks = input_chunks(inputs, converter.items, out.stats.unreadable)
+        if ray is not None:
+            results = zip_chunks(chunks, lambda these: ordered_map(ray, convert_chunk, converter, these))
+        elif workers > 1:
+            results = _in_workers(converter, chunks, workers)
+        else:
+            results = _here(converter, chunks)
+        _write_all(results, out, on_progress)
+
+
+def zip_chunks(chunks: Iterable[RawChunk], convert) -> Iterator[tuple[RawChunk, ChunkResult]]:
+    """(chunk, result) pairs from ``convert``, which maps an iterable of chunks to their results in order;
+    the chunks wait here (a bounded queue) until their results come back."""
+    waiting: deque[RawChunk] = deque()
+
+    def remembered() -> Iterator[RawChunk]:
+        for chunk in chunks:
+            waiting.append(chunk)
+            yield chunk
+
+    for result in convert(remembered()):
+        yield waiting.popleft(), result
+
+
+def _write_all(results: Iterable[tuple[RawChunk, ChunkResult]], out, on_progress) -> None:
     stats = out.stats
     starts: dict[str, int] = {}  # source -> index of the next chunk's first item
     for chunk, result in results:

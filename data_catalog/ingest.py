@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from data_catalog.convert import ConvertStats, convert_files
+from schemas.engine import EngineOptions
 from schemas.settings import datasets_dir
-from schemas.stage_config import StageConfig
 
 if TYPE_CHECKING:  # the rest is imported where it is used: `aceforge --help` needs IngestConfig only
     from data_catalog.catalog import Catalog, DatasetVersion
@@ -31,7 +31,7 @@ QUARANTINE_SUFFIX = "_quarantine"
 QUARANTINE_SCHEMA_VERSION = "quarantine-1"
 
 
-class IngestConfig(StageConfig):
+class IngestConfig(EngineOptions):
     """The ingest stage (the Dagster ``converted`` asset and ``aceforge run``)."""
 
     max_quarantine_rate: float = Field(0.25, ge=0.0, le=1.0)
@@ -127,9 +127,12 @@ def input_paths(entry: CatalogEntry) -> list[str]:
 
 
 def ingest_entry(
-    entry: CatalogEntry, catalog: Catalog | None = None, on_progress: Callable[[int], None] | None = None
+    entry: CatalogEntry,
+    catalog: Catalog | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    engine: EngineOptions | None = None,
 ) -> IngestResult:
-    """Convert one source into the data directory and register its outputs."""
+    """Convert one source into the data directory (on a Ray cluster with engine=ray) and register its outputs."""
     from data_catalog.catalog import Catalog
 
     inputs = input_paths(entry)
@@ -137,7 +140,13 @@ def ingest_entry(
     chash = config_hash(entry.format, options, inputs)
     out_dir = datasets_dir() / entry.name / chash
     stats = convert_files(
-        entry.format, inputs, out_dir / "records.parquet", out_dir / "quarantine.parquet", options, on_progress
+        entry.format,
+        inputs,
+        out_dir / "records.parquet",
+        out_dir / "quarantine.parquet",
+        options,
+        on_progress,
+        engine=engine,
     )
     records, quarantine = register_outputs(
         catalog or Catalog(), entry.name, entry.format, stats, chash, inputs, entry.license

@@ -28,6 +28,7 @@ from pipelines.cli_config import with_config
 if TYPE_CHECKING:
     from data_catalog.convert import ConvertStats
     from data_catalog.sources.base import ConvertOptions
+    from schemas.engine import EngineOptions
 
 
 def check_inputs(inputs: list[str]) -> None:
@@ -39,7 +40,13 @@ def check_inputs(inputs: list[str]) -> None:
 
 
 def run_with_progress(
-    fmt: str, inputs: list[str], output: Path, quarantine: Path | None, options: ConvertOptions, workers: int = 1
+    fmt: str,
+    inputs: list[str],
+    output: Path,
+    quarantine: Path | None,
+    options: ConvertOptions,
+    workers: int = 1,
+    engine: EngineOptions | None = None,
 ) -> ConvertStats:
     """convert_files with a progress line on stderr (shown only on a terminal)."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -64,7 +71,7 @@ def run_with_progress(
                 progress.update(task, completed=count)
                 last[0] = count
 
-        return convert_files(fmt, inputs, output, quarantine, options, on_progress, workers)
+        return convert_files(fmt, inputs, output, quarantine, options, on_progress, workers, engine)
 
 
 def error_summary(stats: ConvertStats, n: int = 3) -> str:
@@ -169,7 +176,7 @@ def convert(
     name = safe_name(cfg.dataset or output.stem)
     chash = config_hash(fmt, options, inputs) if register else None
     try:
-        stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers)
+        stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers, cfg)
     except OSError as exc:
         fail(f"cannot convert: {exc}")
     if cfg.workers > stats.workers:

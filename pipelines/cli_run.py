@@ -93,10 +93,14 @@ def run(
     say(f"demo sources: {len(files)} files in {demo_dir() / 'raw'}")
     os.environ["DAGSTER_HOME"] = str(dagster_home())
     from pipelines.main_job import run_pipeline
+    from schemas.engine import shared_cluster
 
     say(f"running the pipeline: {len(cfg.environments)} environment(s), {cfg.tasks.n} tasks each ...")
     try:
-        sources, stages = run_pipeline(cfg, log_level="INFO" if verbose else "CRITICAL", workers=workers)
+        with shared_cluster(cfg) as address:  # engine=ray: one cluster for every stage of the run
+            if cfg.engine == "ray":
+                cfg.use_ray(address)
+            sources, stages = run_pipeline(cfg, log_level="INFO" if verbose else "CRITICAL", workers=workers)
     except EntryError as exc:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")
     out.print(summary_table(sources))

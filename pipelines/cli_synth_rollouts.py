@@ -93,7 +93,7 @@ def rollouts_cmd(
     inputs = read_tasks(tasks)
     dataset = safe_name(cfg.dataset or output.stem)
     generator = None
-    if cfg.uses_model():
+    if cfg.uses_model() and cfg.engine == "local":  # on Ray, each actor makes its own
         llm_agent = cfg.agent == "llm"
         generator = make_generator(
             cfg, llm_agent and cfg.tool_calls == "schema", llm_agent and cfg.tool_calls == "native"

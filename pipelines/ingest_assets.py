@@ -90,7 +90,7 @@ def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
         config = IngestConfig.from_mapping(context.op_execution_context.op_config, origin="run config")
         entry = by_name[context.partition_key]
         context.log.info(f"converting {entry.name} ({entry.format}) from {entry.paths}")
-        result = ingest_entry(entry)
+        result = ingest_entry(entry, engine=config)
         context.log.info(
             f"{entry.name}: read {result.stats.read}, converted {result.stats.converted}, quarantined {result.stats.quarantined}"
         )

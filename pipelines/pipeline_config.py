@@ -9,13 +9,16 @@ launchpad.
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Self
+
+from pydantic import Field, model_validator
 
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.hub_config import HubExportConfig
 from data_catalog.ingest import IngestConfig
 from generators.rollouts.config import RolloutBudget, RolloutConfig
 from generators.synthesis.config import SynthTasksConfig
+from schemas.engine import EngineOptions
 from schemas.generation import SamplingParams
 from schemas.stage_config import StageConfig
 
@@ -41,8 +44,12 @@ class RolloutsSection(StageConfig):
     """Tasks per environment rolled out by agents that call a model (the slow kind on a CPU); the rest get none."""
 
 
-class PipelineConfig(StageConfig):
-    """``aceforge run``: ingest, synthesize, verify, score, deduplicate, select, report, export."""
+class PipelineConfig(EngineOptions):
+    """``aceforge run``: ingest, synthesize, verify, score, deduplicate, select, report, export.
+
+    ``engine``/``ray_address`` apply to every section that can scale out (ingest, rollouts, score, dedup)
+    and does not name its own engine.
+    """
 
     ingest: IngestConfig = Field(default_factory=IngestConfig)
     """Ingest of the catalog sources (the demo sources by default)."""
@@ -66,3 +73,16 @@ class PipelineConfig(StageConfig):
     """The Hub-ready folder of the selected sets."""
     hub_repo_id: str = "aceforge/demo-agent-data"
     """Repository id the Hub folder is prepared for (aceforge export hub uploads it)."""
+
+    @model_validator(mode="after")
+    def _engine_to_sections(self) -> Self:
+        if self.engine == "ray":
+            self.use_ray(self.ray_address)
+        return self
+
+    def use_ray(self, address: str) -> None:
+        """engine=ray at ``address`` for the sections that left their engine unset."""
+        self.ray_address = address
+        for section in (self.ingest, self.score, self.dedup, *self.rollouts.runs):
+            if "engine" not in section.model_fields_set or section.engine == "ray":
+                section.engine, section.ray_address = "ray", address

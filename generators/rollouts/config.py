@@ -8,11 +8,12 @@ from pydantic import Field, field_validator, model_validator
 
 from generators.config import BackendConfig
 from generators.synthesis.config import OutputOptions
+from schemas.engine import EngineOptions
 from schemas.generation import SamplingParams
 from schemas.stage_config import StageConfig
 
 # Fields that change neither what is generated nor how it is judged: left out of config hashes.
-THROUGHPUT_AND_OUTPUT = {"live", "batch_size", "max_concurrency", "dataset", "catalog"}
+THROUGHPUT_AND_OUTPUT = {"live", "batch_size", "max_concurrency", "dataset", "catalog", "engine", "ray_address"}
 
 
 # Rollouts sample (a task's k rollouts must differ); a partial sampling section keeps these for the rest
@@ -34,7 +35,7 @@ class RolloutBudget(StageConfig):
 FAULTS = ("wrong_argument", "skipped_read", "extra_write", "early_end")
 
 
-class RolloutConfig(BackendConfig, OutputOptions):
+class RolloutConfig(BackendConfig, OutputOptions, EngineOptions):
     """``aceforge synth rollouts``: k verified rollouts per task (agent x user simulator x environment)."""
 
     k: int = Field(4, ge=1)

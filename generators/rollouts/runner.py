@@ -58,6 +58,15 @@ class RolloutSummary:
         self.verifier_reasons.update(result.reasons if result else [])
         self.faults.update(fault["kind"] for fault in record.lineage.generator.get("faults", []))
 
+    def add(self, other: RolloutSummary) -> None:
+        """Count in a summary of other rollouts (a Ray actor's shard)."""
+        for name, value in vars(other).items():
+            if isinstance(value, int | Counter):
+                setattr(self, name, getattr(self, name) + value)
+        for name, value in vars(other.scheduler).items():
+            mine = getattr(self.scheduler, name)
+            setattr(self.scheduler, name, max(mine, value) if name == "largest_batch" else mine + value)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "tasks": self.tasks,
@@ -125,9 +134,15 @@ def run_rollouts(
 ) -> Iterator[AgentRecord]:
     """Roll out every task k times and yield each verified record, in input order; counts go to ``summary``.
 
-    ``capacity`` overrides ``cfg.live`` (1: one conversation at a time).
+    ``capacity`` overrides ``cfg.live`` (1: one conversation at a time). On engine=ray, shards of tasks go to
+    actors that each run this function with their own backend (``generator`` is then unused).
     """
     summary = summary if summary is not None else RolloutSummary()
+    if cfg.engine == "ray":
+        from generators.rollouts.distributed import run_on_ray
+
+        yield from run_on_ray(tasks, cfg, dataset, summary, on_skipped)
+        return
     agent, user = make_actors(cfg)
     model = {"backend": cfg.backend_name(), **generator.model_id} if agent.uses_model or user.uses_model else None
     components = {"agent": agent.describe(), "user": user.describe(), "model": model}

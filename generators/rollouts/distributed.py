@@ -1,0 +1,55 @@
+"""Rollouts on a Ray cluster: environment workers are Ray actors, each rolling out shards of tasks.
+
+An actor holds its agent, user simulator and backend (``cfg.make_generator()``:
+an OpenAI-compatible server fleet, vLLM on the node's GPUs, transformers) and
+runs ``run_rollouts`` on each shard it is handed, exactly as a local run does.
+Shards come back in input order, and each rollout's seed derives from the run's
+seed, the task id and k (never from where it ran), so the records are those of
+a local run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+
+from generators.rollouts.config import RolloutConfig
+from schemas.engine import actor_pool_map, engine_session
+from schemas.record import AgentRecord
+
+TASKS_PER_SHARD = 4  # small: a shard's k x tasks conversations still share backend batches
+
+
+class RolloutWorker:
+    """A Ray actor's body: rolls out shards of tasks with its own backend."""
+
+    def __init__(self, cfg: RolloutConfig, dataset: str):
+        self.cfg, self.dataset = cfg, dataset
+        self.generator = cfg.make_generator() if cfg.uses_model() else None
+
+    def __call__(self, tasks: list[AgentRecord]):
+        from generators.rollouts.runner import RolloutSummary, run_rollouts
+
+        summary, skipped = RolloutSummary(), []
+        on_skipped = lambda record, reason: skipped.append((record, reason))  # noqa: E731
+        records = list(run_rollouts(tasks, self.cfg, self.generator, self.dataset, summary, on_skipped))
+        return records, summary, skipped
+
+
+def run_on_ray(
+    tasks: Iterable[AgentRecord],
+    cfg: RolloutConfig,
+    dataset: str,
+    summary,
+    on_skipped: Callable[[AgentRecord, str], None],
+) -> Iterator[AgentRecord]:
+    """``run_rollouts`` for engine=ray: the same records, in the same order, counted into ``summary``."""
+    here = cfg.model_copy(update={"engine": "local"})
+    tasks = iter(tasks)
+    shards = iter(lambda: list(islice(tasks, TASKS_PER_SHARD)), [])
+    with engine_session(cfg) as ray:
+        for records, part, skipped in actor_pool_map(ray, RolloutWorker, (here, dataset), shards):
+            summary.add(part)
+            for record, reason in skipped:
+                on_skipped(record, reason)
+            yield from records

@@ -1,0 +1,122 @@
+"""Where a stage's heavy work runs: in this machine's processes (``local``) or on a Ray cluster (``ray``).
+
+Stages keep one function per unit of work (convert a chunk, encode a batch,
+MinHash a batch, roll out a shard of tasks); the local path calls it here, the
+Ray path hands the same function to Ray (tasks, an actor pool, a Ray Data
+shuffle). This module is the only place that talks to Ray, and imports it only
+when a Ray path runs, so ``engine=local`` needs no Ray at all.
+
+A local cluster (empty ``ray_address``) is started on 127.0.0.1 only, without
+its dashboard or token authentication, and stopped when the stage ends; a
+given address (``auto``, ``ray://host:10001``) is joined and left running.
+The cluster's workers must import aceforge: install it on every node (or start
+the nodes with the repository on ``PYTHONPATH``), see docs/scale.md.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Literal
+
+from schemas.stage_config import StageConfig
+
+# A throw-away local cluster: on 127.0.0.1 (Ray otherwise binds the machine's external interface, even when
+# told 127.0.0.1), without token auth. A cluster someone started keeps its own settings.
+LOCAL_ONLY = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
+IN_FLIGHT_PER_CPU = 4  # tasks queued per CPU: enough to keep workers busy, few enough to bound memory
+
+
+class EngineOptions(StageConfig):
+    """The engine of a stage that can scale out (convert, score, dedup, synth rollouts)."""
+
+    engine: Literal["local", "ray"] = "local"
+    """Where the heavy work runs: local (this machine's processes) or ray (a Ray cluster: same outputs; see docs/scale.md)."""
+    ray_address: str = ""
+    """The Ray cluster of engine=ray: 'auto' (the cluster this machine has joined), ray://HOST:10001 (Ray Client), or empty: start a local one on 127.0.0.1 for this run."""
+
+
+@contextmanager
+def ray_session(address: str = "") -> Iterator[Any]:
+    """The ``ray`` module, connected: to ``address``, or to a local cluster started here and stopped after."""
+    if not address:  # read when ray is first imported: set before it. A real cluster's nodes need their own address.
+        for key, value in LOCAL_ONLY.items():
+            os.environ.setdefault(key, value)
+    import ray
+    from ray._private import ray_constants
+
+    if ray.is_initialized():  # a caller (a test, an asset) already holds the connection: share it
+        yield ray
+        return
+    if ray_constants.ENABLE_RAY_CLUSTER and not address:
+        raise RuntimeError(
+            "ray was imported before RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 was set: a local cluster would listen "
+            "on every interface; set it in the environment (or give ray_address)"
+        )
+    if address:
+        ray.init(address=address, log_to_driver=False, configure_logging=False)
+    else:
+        ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+@contextmanager
+def shared_cluster(options: EngineOptions) -> Iterator[str]:
+    """The Ray address for several stages (in several processes) to share: the configured one, or a local
+    cluster started here for their whole run (empty for engine=local)."""
+    if options.engine == "local" or options.ray_address:
+        yield options.ray_address
+        return
+    with ray_session("") as ray:
+        yield ray.get_runtime_context().gcs_address
+
+
+def cluster_cpus(ray: Any) -> int:
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def ordered_map(ray: Any, fn: Callable[[Any, Any], Any], shared: Any, items: Iterable[Any]) -> Iterator[Any]:
+    """``fn(shared, item)`` for each item as Ray tasks, results in input order.
+
+    ``shared`` goes to the object store once; at most IN_FLIGHT_PER_CPU tasks per cluster CPU are
+    queued, so a long input streams through in bounded memory.
+    """
+    remote = ray.remote(num_cpus=1)(fn)
+    shared_ref = ray.put(shared)
+    limit = IN_FLIGHT_PER_CPU * cluster_cpus(ray)
+    pending: deque = deque()
+    for item in items:
+        pending.append(remote.remote(shared_ref, item))
+        if len(pending) >= limit:
+            yield ray.get(pending.popleft())
+    while pending:
+        yield ray.get(pending.popleft())
+
+
+def actor_pool_map(
+    ray: Any, worker: type, args: tuple, items: Iterable[Any], actors: int | None = None
+) -> Iterator[Any]:
+    """``worker(*args)(item)`` for each item, on a pool of actors (one per cluster CPU), results in input order.
+
+    An actor keeps what it loaded (a model, an environment's tables) across the items it serves.
+    """
+    from ray.util import ActorPool
+
+    actor = ray.remote(num_cpus=1)(worker)
+    pool = ActorPool([actor.remote(*args) for _ in range(actors or cluster_cpus(ray))])
+    yield from pool.map(lambda a, item: a.__call__.remote(item), list(items))
+
+
+@contextmanager
+def engine_session(options: EngineOptions | None) -> Iterator[Any]:
+    """None for engine=local; for engine=ray, the ``ray`` module connected to the configured cluster."""
+    if options is None or options.engine == "local":
+        yield None
+        return
+    with ray_session(options.ray_address) as ray:
+        yield ray

@@ -1,0 +1,78 @@
+"""A real two-node Ray cluster on 127.0.0.1 for tests: a head and a second node, one CPU each.
+
+Each node is its own set of processes (GCS on the head, a raylet and object
+store per node, their workers), started by Ray's ``cluster_utils.Cluster``
+with a temp folder of its own. ``ray start --address`` would refuse: it adds a
+node only where Ray may use the machine's external interface, and the tests
+must stay on loopback (RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0, read when ray is
+imported). Teardown stops the nodes, then kills any process this test started
+that is still alive, and reports what is left (nothing, normally).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+# Read by ray when imported: every Ray process stays on 127.0.0.1, without token auth or usage reports.
+RAY_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+
+
+def our_processes(before: set[int]) -> list[psutil.Process]:
+    """Descendants of this process started since ``before`` was taken, zombies aside."""
+    found = []
+    for process in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if process.pid not in before and process.status() != psutil.STATUS_ZOMBIE:
+                found.append(process)
+    return found
+
+
+class LocalCluster:
+    def __init__(self):
+        # Short: Ray's Unix sockets live under it and socket paths are limited to 107 characters.
+        self.temp = tempfile.mkdtemp(prefix="afray", dir="/tmp")
+        self.cluster = None
+        self.before = {p.pid for p in psutil.Process().children(recursive=True)}
+
+    @property
+    def address(self) -> str:
+        return self.cluster.address
+
+    def start(self) -> LocalCluster:
+        os.environ.update(RAY_ENV)
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+        from ray._private import ray_constants
+        from ray.cluster_utils import Cluster
+
+        if ray_constants.ENABLE_RAY_CLUSTER:
+            raise RuntimeError("ray was imported before RAY_ENV was set: the nodes would not stay on 127.0.0.1")
+
+        head = {"num_cpus": 1, "include_dashboard": False, "temp_dir": self.temp}
+        self.cluster = Cluster(initialize_head=True, head_node_args=head)
+        self.cluster.add_node(num_cpus=1)
+        self.cluster.wait_for_nodes()
+        return self
+
+    def stop(self) -> list[int]:
+        """Stop the nodes and kill what is left of them; return the pids still alive (none, normally)."""
+        import ray
+
+        ray.shutdown()
+        if self.cluster is not None:
+            self.cluster.shutdown()
+        for process in our_processes(self.before):
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.kill()
+        deadline = time.monotonic() + 10
+        while (left := our_processes(self.before)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        shutil.rmtree(self.temp, ignore_errors=True)
+        return [p.pid for p in left]

@@ -1,0 +1,158 @@
+"""engine=ray on a real two-node cluster on 127.0.0.1 gives the local engine's outputs.
+
+One cluster (a head and a second node, one CPU each, tests/ray_cluster.py) serves
+the module: convert, embeddings (score), dedup and a rollout batch run on it
+and are compared with the same stages run locally. The cluster is stopped in
+teardown, even when a test fails, and no process of it may be left.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from tests.ray_cluster import RAY_ENV, LocalCluster
+
+os.environ.update(RAY_ENV)  # before ray is imported: it reads them then
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    local = LocalCluster()
+    try:
+        local.start()
+        ray.init(address=local.address, log_to_driver=False)
+        assert sorted(n["NodeManagerAddress"] for n in ray.nodes() if n["Alive"]) == ["127.0.0.1", "127.0.0.1"]
+        yield local
+    finally:
+        left = local.stop()
+    assert left == [], f"Ray processes left running: {left}"
+
+
+def chat_input(path, cases: int = 120):
+    """Demo chats (with the demo's four bad lines), two repeated and three more broken lines."""
+    from data_catalog.demo import chat_lines, make_cases
+
+    lines = chat_lines(make_cases(cases, seed=3))
+    lines[10:10] = ['{"messages": [{"role": "user", "content": "hi"', json.dumps({"messages": "not a list"})]
+    lines += [lines[3], lines[50], "not json"]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def read_quarantine(path):
+    table = pq.read_table(path)
+    return list(zip(table["source"].to_pylist(), table["index"].to_pylist(), table["error"].to_pylist()))
+
+
+def test_convert_on_ray_writes_the_same_records_quarantine_and_counts(cluster, tmp_path, monkeypatch):
+    from data_catalog.convert import ConvertConfig, convert_files
+    from data_catalog.sources import reader
+    from data_catalog.sources.base import ConvertOptions
+
+    monkeypatch.setattr(reader, "CHUNK_BYTES", 16_384)  # about 20 chunks, spread over both nodes
+    raw = chat_input(tmp_path / "chats.jsonl")
+    options = ConvertOptions(dataset="chats")
+    local = convert_files("openai_chat", [str(raw)], tmp_path / "local.parquet", options=options)
+    on_ray = convert_files(
+        "openai_chat", [str(raw)], tmp_path / "ray.parquet", options=options, engine=ConvertConfig(engine="ray")
+    )
+    assert local.as_dict() | {"output": None} == on_ray.as_dict() | {"output": None}
+    assert (local.read, local.converted, local.quarantined) == (129, 120, 9)  # the demo plants four bad lines
+    assert pq.read_table(tmp_path / "local.parquet").equals(pq.read_table(tmp_path / "ray.parquet"))
+    quarantine = read_quarantine(on_ray.quarantine)
+    assert quarantine == read_quarantine(local.quarantine)
+    assert sum(error.startswith("duplicate record") for _, _, error in quarantine) == 2  # seen across chunks
+    assert local.errors == on_ray.errors
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    """Converted demo chats: templated conversations, so near and semantic duplicates abound."""
+    from data_catalog.convert import convert_files
+
+    folder = tmp_path_factory.mktemp("records")
+    convert_files("openai_chat", [str(chat_input(folder / "chats.jsonl", 150))], folder / "chats.parquet")
+    return folder / "chats.parquet"
+
+
+@pytest.fixture(scope="module")
+def scored_locally(records):
+    """The local score of the records; its signatures sidecar serves both dedup runs (same vectors)."""
+    from curation.config import ScoreConfig
+    from curation.score_stage import run_score
+
+    return run_score(records, records.with_name("scored.parquet"), ScoreConfig(learner="none"))
+
+
+def test_score_embeds_on_an_actor_pool_with_the_local_vectors(cluster, records, scored_locally, tmp_path):
+    from curation.config import ScoreConfig
+    from curation.facts import read_facts
+    from curation.score_stage import run_score
+    from curation.signatures import read_signatures
+
+    local = scored_locally
+    on_ray = run_score(records, tmp_path / "ray.parquet", ScoreConfig(learner="none", engine="ray"))
+    assert local.table["id"].to_list() == on_ray.table["id"].to_list()
+    facts = read_facts(local.output)
+    a, _ = read_signatures(local.signatures_path, facts)
+    b, _ = read_signatures(on_ray.signatures_path, facts)
+    assert np.abs(a.text - b.text).max() < 1e-5 and np.abs(a.action - b.action).max() < 1e-5
+    assert np.linalg.norm(a.text, axis=1).min() > 0.99  # real vectors, not zeros on both sides
+
+
+def removed_ids(path) -> dict[str, str]:
+    table = pq.read_table(path)
+    return dict(zip(table["removed_id"].to_pylist(), table["kind"].to_pylist()))
+
+
+def test_dedup_on_ray_agrees_with_the_exact_local_result(cluster, scored_locally, tmp_path):
+    from curation.config import DedupConfig
+    from curation.dedup_stage import run_dedup
+
+    scored = scored_locally.output  # with its embeddings: both runs compare the same vectors
+    local = run_dedup(scored, tmp_path / "local.parquet", DedupConfig(kinds=["minhash", "semantic"]))
+    cfg = DedupConfig(kinds=["minhash", "semantic"], engine="ray", semantic_cluster_size=25)  # 6 clusters
+    on_ray = run_dedup(scored, tmp_path / "ray.parquet", cfg)
+    expected, got = removed_ids(local.audit_path), removed_ids(on_ray.audit_path)
+    assert local.removed["minhash"] >= 20 and local.removed["semantic"] >= 5  # the kinds are exercised
+    minhash = {i for i, kind in expected.items() if kind == "minhash"}
+    assert minhash <= set(got)  # the band shuffle finds every LSH candidate
+    ids = pq.read_table(scored)["id"].to_pylist()
+    agreement = np.mean([(i in expected) == (i in got) for i in ids])
+    print(f"dedup agreement ray vs exact local: {agreement:.4f} ({len(expected)} vs {len(got)} removed)")
+    assert agreement >= 0.99
+
+
+def test_rollouts_on_ray_actors_give_the_local_records_and_verdicts(cluster):
+    from generators.rollouts.config import RolloutConfig
+    from generators.rollouts.runner import RolloutSummary, run_rollouts
+    from tests.generators.rollouts.helpers import balance_task, cancel_task
+
+    tasks = [cancel_task(), balance_task()] * 3  # three shards of up to four tasks over two actors
+    runs = {}
+    for engine in ("local", "ray"):
+        summary = RolloutSummary()
+        cfg = RolloutConfig(agent="perturbed", k=2, engine=engine)
+        runs[engine] = (list(run_rollouts(tasks, cfg, None, "unit", summary)), summary)
+    (local, local_summary), (on_ray, ray_summary) = runs["local"], runs["ray"]
+    assert [r.id for r in local] == [r.id for r in on_ray] and len(local) == 12
+    assert [r.verifier.result.passed for r in local] == [r.verifier.result.passed for r in on_ray]
+    assert [r.model_dump() for r in local] == [r.model_dump() for r in on_ray]
+    assert (ray_summary.tasks, ray_summary.rollouts, ray_summary.failed) == (6, 12, local_summary.failed)
+    assert ray_summary.faults == local_summary.faults
+
+
+def test_the_pipelines_engine_reaches_every_section_that_scales_out_unless_it_names_its_own():
+    from pipelines.pipeline_config import PipelineConfig
+
+    cfg = PipelineConfig.from_mapping({"engine": "ray", "ray_address": "auto", "dedup": {"engine": "local"}})
+    sections = [cfg.ingest, cfg.score, *cfg.rollouts.runs]
+    assert {(s.engine, s.ray_address) for s in sections} == {("ray", "auto")}
+    assert (cfg.dedup.engine, cfg.dedup.ray_address) == ("local", "")
+    assert {s.engine for s in (PipelineConfig().score, PipelineConfig().ingest)} == {"local"}

@@ -62,8 +62,6 @@ class TrainConfig(StageConfig):
     """Sequences per device in each micro-batch."""
     gradient_accumulation: int = Field(1, ge=1)
     """Micro-batches per optimizer step."""
-    max_length: int = Field(1024, ge=16)
-    """Longest training sequence in tokens (SFT cuts longer ones; an RL episode ends before outgrowing it)."""
     precision: Literal["auto", "fp32", "bf16"] = "auto"
     """Weights and compute: auto is bf16 on a GPU that supports it, fp32 otherwise (CPU)."""
     logging_steps: int = Field(10, ge=1)

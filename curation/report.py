@@ -111,14 +111,29 @@ def _table(title: str, counts: dict, header: str = "count") -> list[str]:
     return [*lines, ""]
 
 
+def _or_unscored(value: object) -> str:
+    return "not scored (`aceforge score` computes it)" if value is None else str(value)
+
+
 def render_markdown(n: dict, plots: dict[str, Path]) -> str:
     lines = ["## ACE summary", ""]
+    if n["tasks_with_pass_rate"]:
+        learner = (
+            f"{n['tasks_with_pass_rate']} tasks rolled out, mean {n['pass_rate_mean']}; frontier (0 < p < 1) "
+            f"{n['frontier']}, always solved {n['always_solved']}, never solved {n['never_solved']}"
+        )
+    else:
+        learner = "none in this input (`aceforge score --learner ...` rolls the tasks out)"
+    if "sft" in n or "rl" in n:
+        selection = f"SFT {n.get('sft', 0)}, RL {n.get('rl', 0)}"
+    else:
+        selection = "not in this input (report a `select` output directory to see the sets)"
     lines += [
-        f"- records: {n['records']} ({n['tasks']} tasks)",
-        f"- mean structural complexity: {n['complexity_mean']}; mean diversity: {n['diversity_mean']}",
-        f"- learner pass rate: {n['tasks_with_pass_rate']} tasks rolled out, mean {n['pass_rate_mean']}; "
-        f"frontier (0 < p < 1) {n['frontier']}, always solved {n['always_solved']}, never solved {n['never_solved']}",
-        f"- selection: SFT {n.get('sft', '-')}, RL {n.get('rl', '-')}",
+        f"- records: {n['records']} ({n['tasks']} tasks, {n['records'] - n['tasks']} trajectories)",
+        f"- mean structural complexity: {_or_unscored(n['complexity_mean'])}; "
+        f"mean diversity: {_or_unscored(n['diversity_mean'])}",
+        f"- learner pass rate: {learner}",
+        f"- selection: {selection}",
         "",
     ]
     lines += _table("source", n["by_source"]) + _table("accuracy level", n["accuracy_levels"])
@@ -128,6 +143,13 @@ def render_markdown(n: dict, plots: dict[str, Path]) -> str:
         for group, share in n["coverage"][kind].items()
     }
     lines += _table(f"cluster coverage of {n['clusters']} clusters", coverage_rows, "share")
+    if coverage_rows:
+        lines += [
+            f"Coverage: the share of the {n['clusters']} task-text clusters in which a source (or environment) has "
+            "at least one record. A cluster can hold several sources, so the shares of one column add up to more "
+            "than 100%; a source at 100% reaches every cluster.",
+            "",
+        ]
     lines += _table("dedup removed, by kind", n["dedup_removed"]) + _table("left out, by reason", n["left_out"])
     lines += [f"![{name}]({path.name})" for name, path in plots.items()]
     return "\n".join(lines) + "\n"
@@ -167,7 +189,9 @@ def ace_report(
     plots = {
         "complexity": complexity_plot(table, out_dir / "complexity.png"),
         "pass_rate": pass_rate_plot(table, out_dir / "pass_rate.png"),
-        "embedding_map": embedding_map(signatures.text, table["dataset"].to_list(), out_dir / "embedding_map.png", cfg),
+        "embedding_map": embedding_map(
+            signatures.text, table["dataset"].to_list(), table["is_task"].to_list(), out_dir / "embedding_map.png", cfg
+        ),
         "dedup": bar_plot(dedup, "records removed per dedup kind", out_dir / "dedup.png"),
         "rejects": bar_plot(rejects, "records left out of selection, per reason", out_dir / "rejects.png"),
     }

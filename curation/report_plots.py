@@ -51,8 +51,10 @@ def complexity_plot(table: pl.DataFrame, path: Path) -> Path:
         names = sorted(set(sources))
         stacks = [values[[s == name for s in sources]] for name in names]
         ax.hist(stacks, bins=np.linspace(0, 1, 21), stacked=True, label=names)
-        for cut in (1 / 3, 2 / 3):
+        for cut, label in ((1 / 3, "low | medium"), (2 / 3, "medium | high")):
             ax.axvline(cut, color="gray", linestyle=":", linewidth=1)
+            ax.text(cut, 0.98, f" {label} ({cut:.2f})", transform=ax.get_xaxis_transform(), fontsize=7,
+                    color="gray", va="top")  # fmt: skip
         ax.legend(fontsize=7, title="source", title_fontsize=8)
         ax.set_xlabel("structural complexity (low | medium | high)")
         ax.set_ylabel("records")
@@ -91,24 +93,34 @@ def pca_2d(vectors: np.ndarray) -> np.ndarray:
     return coords if coords.shape[1] == 2 else np.hstack([coords, np.zeros((len(coords), 1))])
 
 
-def embedding_map(vectors: np.ndarray, sources: list[str], path: Path, cfg: ReportConfig) -> Path:
-    fig, ax = _figure(7, 6)
+def embedding_map(vectors: np.ndarray, sources: list[str], is_task: list[bool], path: Path, cfg: ReportConfig) -> Path:
+    """Task-text embeddings by source, tasks and trajectories in two panels on the same axes: a rollout shares its
+    task's text, so drawn together each task would hide its rollouts."""
+    fig = Figure(figsize=(11, 5))
+    axes = fig.subplots(1, 2, sharex=True, sharey=True)
     present = np.flatnonzero(np.linalg.norm(vectors, axis=1) > 0)
     if len(present):
         rng = np.random.default_rng(cfg.seed)
         rows = np.sort(rng.choice(present, cfg.map_points, replace=False)) if len(present) > cfg.map_points else present
         coords = pca_2d(vectors[rows])
         labels = _grouped([sources[i] for i in rows])
-        for name in sorted(set(labels)):
-            mask = np.array([label == name for label in labels])
-            ax.scatter(coords[mask, 0], coords[mask, 1], s=10, alpha=0.7, label=f"{name} ({mask.sum()})")
-        ax.legend(fontsize=7, markerscale=1.5, title="source", title_fontsize=8)
-        ax.set_xlabel("PC 1")
-        ax.set_ylabel("PC 2")
-        ax.set_title(f"Task-text embeddings (PCA), {len(rows)} of {len(present)} records")
+        tasks = np.array([is_task[i] for i in rows])
+        for ax, kind, of_kind in ((axes[0], "tasks", tasks), (axes[1], "trajectories", ~tasks)):
+            for name in sorted(set(labels)):
+                mask = np.array([label == name for label in labels]) & of_kind
+                if mask.any():
+                    ax.scatter(coords[mask, 0], coords[mask, 1], s=10, alpha=0.7, label=f"{name} ({mask.sum()})")
+            if of_kind.any():
+                ax.legend(fontsize=7, markerscale=1.5, title="source", title_fontsize=8)
+            else:
+                _empty(ax, f"no {kind}")
+            ax.set_xlabel("PC 1")
+            ax.set_title(f"{kind}: {int(of_kind.sum())}")
+        axes[0].set_ylabel("PC 2")
+        fig.suptitle(f"Task-text embeddings (PCA), {len(rows)} of {len(present)} records")
     else:
-        _empty(ax, "no task texts to embed")
-        ax.set_title("Task-text embeddings")
+        _empty(axes[0], "no task texts to embed")
+        fig.suptitle("Task-text embeddings")
     return _save(fig, path)
 
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import yaml
 from huggingface_hub import DatasetCardData
 
-from data_catalog.dataset_stats import DatasetStats
+from data_catalog.dataset_stats import DatasetStats, SourceRow
+from data_catalog.hub_chat import SFT
 from data_catalog.hub_shards import DEFAULT_CONFIG, TASKS, TRAIN, TRAJECTORIES, Shard
 
 # Licence ids the Hub knows (https://huggingface.co/docs/hub/repositories-licenses), the common ones.
@@ -41,6 +42,7 @@ SIZE_CATEGORIES = [
 WHAT_ROWS_ARE = {
     TRAJECTORIES: "trajectories: an agent's steps in its environment, with the verifier's verdict",
     TASKS: "tasks: instruction, environment and constraints with no steps yet (for RL and evaluation)",
+    SFT: "the trajectories as chat `messages` + `tools`, ready for TRL's SFTTrainer",
 }
 COLUMNS = [
     ("id", "stable record id (same input, same id)"),
@@ -75,6 +77,20 @@ def hub_license(text: str | None) -> str:
     return normal if normal in HUB_LICENSES else "other"
 
 
+SYNTHETIC_PREFIX = "synth_"  # the source formats of what aceforge synthesizes (synth_tasks, synth_rollouts, ...)
+
+
+def row_license(source: SourceRow, declared: str | None) -> str | None:
+    """A source's own licence; for aceforge's synthetic rows without one, the licence the exporter declared."""
+    if source.license or not source.format.startswith(SYNTHETIC_PREFIX):
+        return source.license
+    return declared
+
+
+def declared_license(inputs: CardInputs) -> str | None:
+    return (inputs.recipe.get("export") or {}).get("synthetic_license")
+
+
 def recipe_yaml(recipe: dict) -> str:
     """The recipe as YAML: keys in their order, short lists on one line."""
     return yaml.safe_dump(recipe, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
@@ -89,7 +105,7 @@ def config_files(shards: Iterable[Shard]) -> dict[str, dict[str, list[Shard]]]:
     grouped: dict[str, dict[str, list[Shard]]] = defaultdict(lambda: defaultdict(list))
     for shard in shards:
         grouped[shard.config][shard.split].append(shard)
-    order = [DEFAULT_CONFIG, TRAJECTORIES, TASKS]
+    order = [DEFAULT_CONFIG, TRAJECTORIES, TASKS, SFT]
     return {c: dict(sorted(grouped[c].items(), key=_split_order)) for c in sorted(grouped, key=order.index)}
 
 
@@ -99,7 +115,8 @@ def _split_order(item: tuple[str, list[Shard]]) -> tuple[bool, str]:
 
 def card_metadata(inputs: CardInputs) -> DatasetCardData:
     stats, configs = inputs.stats, config_files(inputs.shards)
-    licenses = sorted({hub_license(text) for text in stats.licenses})
+    declared = declared_license(inputs)
+    licenses = sorted({hub_license(row_license(source, declared)) for source in stats.sources})
     categories = (["text-generation"] if stats.trajectories else []) + (
         ["reinforcement-learning"] if stats.tasks else []
     )
@@ -137,8 +154,10 @@ def render_card(inputs: CardInputs) -> str:
     ]
     if inputs.summary or inputs.plots:
         plots = "\n\n".join(f"![{p.rsplit('/', 1)[-1]}]({p})" for p in inputs.plots if p not in (inputs.summary or ""))
-        sections.append("\n\n".join(part for part in ("## ACE summary", inputs.summary or "", plots) if part))
-    sections += [_sources_section(inputs.stats), _recipe_section(inputs)]
+        # `aceforge report`'s summary.md brings its own heading: the card does not add a second one.
+        heading = "" if (inputs.summary or "").lstrip().startswith("## ACE summary") else "## ACE summary"
+        sections.append("\n\n".join(part for part in (heading, inputs.summary or "", plots) if part))
+    sections += [_sources_section(inputs.stats, declared_license(inputs)), _recipe_section(inputs)]
     return "\n\n".join(s.strip() for s in sections) + "\n"
 
 
@@ -166,6 +185,13 @@ def _configs_section(inputs: CardInputs) -> str:
     call = f'load_dataset("{inputs.repo_id}"{name}, split="{next(iter(splits))}")'
     load = f"```python\nfrom datasets import load_dataset\n\nds = {call}\n```"
     table = _table(["config", "split", "rows", "shards", "rows are"], rows, "## Configurations and splits")
+    if SFT in configs:
+        load += (
+            f"\n\nThe `{SFT}` config feeds TRL as it is (a trajectory that renders to no chat has no row there):\n\n"
+            "```python\nfrom trl import SFTConfig, SFTTrainer\n\n"
+            f'trainer = SFTTrainer(model=MODEL, args=SFTConfig(...), train_dataset=load_dataset("{inputs.repo_id}", '
+            f'"{SFT}", split="train"))\n```'
+        )
     return f"{table}\n\n{load}"
 
 
@@ -178,11 +204,12 @@ def _contents_section(stats: DatasetStats) -> str:
     return f"## Contents\n\n{envs}\n\n{verifiers}"
 
 
-def _sources_section(stats: DatasetStats) -> str:
-    rows = [
-        (s.dataset, s.format, s.license or "not declared", hub_license(s.license), s.uri or "", f"{s.rows:,}")
-        for s in stats.sources
-    ]
+def _sources_section(stats: DatasetStats, declared: str | None) -> str:
+    rows = []
+    for s in stats.sources:
+        text = row_license(s, declared)
+        stated = s.license or (f"{text} (declared by the exporter for synthetic rows)" if text else "not declared")
+        rows.append((s.dataset, s.format, stated, hub_license(text), s.uri or "", f"{s.rows:,}"))
     table = _table(["source dataset", "format", "licence", "Hub id", "uri", "rows"], rows, "## Sources and licences")
     note = (
         "Each record keeps its source's licence in `source.license`; the metadata above lists them all. "

@@ -103,10 +103,19 @@ SELECT verifier_kind, count(*) AS n,
 FROM r GROUP BY ALL ORDER BY n DESC, 1
 """
 _SEED = "TRY_CAST(json_extract_string(lineage, '$.generator.seed') AS BIGINT)"
+# A rollout's generator is {agent: {name}, backend: {backend, model, ...}?, seed}; a task's {synthesizer, seed}.
+_BACKEND = "json_extract_string(lineage, '$.generator.backend.backend')"
+_AGENT = "json_extract_string(lineage, '$.generator.agent.name')"
+_MODEL = """coalesce(json_extract_string(lineage, '$.generator.backend.model'),
+                  json_extract_string(lineage, '$.generator.model'))"""
 _GENERATORS = f"""
-SELECT coalesce(json_extract_string(lineage, '$.generator.backend'),
+SELECT coalesce(CASE WHEN {_AGENT} IS NOT NULL AND {_BACKEND} IS NOT NULL THEN {_AGENT} || ' agent on ' || {_BACKEND} END,
+                CASE WHEN {_AGENT} IS NOT NULL THEN {_AGENT} || ' agent' END,
+                CASE WHEN json_type(lineage, '$.generator.backend') = 'VARCHAR'
+                     THEN json_extract_string(lineage, '$.generator.backend') END,
                 json_extract_string(lineage, '$.generator.synthesizer')) AS name,
-       json_extract_string(lineage, '$.generator.model') AS model,
+       -- a local model path names only its file or folder: the rest is the exporting machine's own
+       CASE WHEN starts_with({_MODEL}, '/') THEN regexp_extract({_MODEL}, '[^/]+$') ELSE {_MODEL} END AS model,
        count(*) AS n,
        list_sort(list_distinct(list({_SEED})))[1:{MAX_SEEDS_LISTED}],
        count(DISTINCT {_SEED})

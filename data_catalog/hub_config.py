@@ -18,6 +18,9 @@ class HubExportConfig(StageConfig):
     """Seed of the train/test draw."""
     private: bool = False
     """Create the Hub repository as private (an existing repository keeps its visibility)."""
+    synthetic_license: str | None = None
+    """Licence you declare for the rows aceforge synthesized (source formats synth_*) that carry none, e.g.
+    cc-by-4.0; the card states it as yours (default: such rows count as licence unknown)."""
     pretty_name: str | None = None
     """Title of the dataset card (default: the repository's name)."""
     commit_message: str = "Upload dataset exported by aceforge"

@@ -35,6 +35,7 @@ import pyarrow.parquet as pq
 from data_catalog.catalog import Catalog, DatasetVersion, safe_name
 from data_catalog.dataset_card import CardInputs, recipe_yaml, render_card
 from data_catalog.dataset_stats import DatasetStats, dataset_stats
+from data_catalog.hub_chat import ChatRow, write_chat_config
 from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
@@ -135,8 +136,12 @@ def build_hub_folder(
     summary: str | None = None,
     plots: Sequence[Path] = (),
     run_config: dict[str, Any] | None = None,
+    to_chat: ChatRow | None = None,
 ) -> HubFolder:
-    """Write the Hub-ready folder ``out``: ``data/`` shards, ``README.md``, ``recipe.yaml``, ``plots/``."""
+    """Write the Hub-ready folder ``out``: ``data/`` shards, ``README.md``, ``recipe.yaml``, ``plots/``.
+
+    ``to_chat`` (a record as ``{messages, tools}``, None when it has none) adds the ``sft`` config (hub_chat.py).
+    """
     check_repo_id(repo_id)
     earlier = _earlier_export_files(out)
     stats = dataset_stats(source.files)
@@ -151,6 +156,8 @@ def build_hub_folder(
         written = sum(s.rows for s in shards)
         if written != stats.rows:
             raise HubExportError(f"wrote {written} rows of {stats.rows}: the input changed during the export?")
+        if to_chat is not None:
+            shards += write_chat_config(staging, shards, to_chat)
         plot_paths, summary = _copy_plots(plots, staging, summary)
         recipe = build_recipe(source, cfg, stats, run_config)
         (staging / RECIPE_FILE).write_text(recipe_yaml(recipe))

@@ -20,7 +20,7 @@ from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.catalog import Catalog, safe_name
 from pipelines.catalog_names import adhoc_name
 from pipelines.cli_app import app
-from pipelines.cli_common import USAGE, err, fail, one_line, out, print_json, say
+from pipelines.cli_common import FAILED, USAGE, err, fail, one_line, out, print_json, say
 from pipelines.cli_config import with_config
 from pipelines.cli_records import check_file
 from schemas.record import SCHEMA_VERSION, stable_id
@@ -29,6 +29,23 @@ from schemas.stage_config import StageConfig
 Input = Annotated[Path, typer.Argument(help="Records (.parquet or .jsonl), e.g. the output of the previous stage.")]
 Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the records (.parquet).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object on stdout.")]
+AllowEmpty = Annotated[
+    bool, typer.Option("--allow-empty", help="An empty input gives empty outputs and exit 0 (default: error, exit 1).")
+]
+
+
+def is_empty(path: Path, allow_empty: bool) -> bool:
+    """Whether the input holds no record; exit 1 with one line when it does not and that is not allowed."""
+    if path.suffix == ".jsonl":
+        with path.open("rb") as handle:
+            empty = not any(line.strip() for line in handle)
+    else:
+        import pyarrow.parquet as pq
+
+        empty = pq.ParquetFile(path).metadata.num_rows == 0
+    if empty and not allow_empty:
+        fail(f"{path} holds no records (--allow-empty accepts that)", FAILED)
+    return empty
 
 
 def check_paths(input: Path, output: Path | None = None) -> None:
@@ -115,6 +132,7 @@ def score_cmd(
         typer.Option("--rollouts", help="Rollout records to count for the 'recorded' learner, besides the input's."),
     ] = None,
     as_json: AsJson = False,
+    allow_empty: AllowEmpty = False,
 ) -> None:
     """Score every record: accuracy (level from v), complexity (structural; the learner's pass rate p and the
     frontier flag 0 < p < 1 for tasks), diversity (nearest-neighbour novelty of the task text and action signature,
@@ -125,6 +143,7 @@ def score_cmd(
     from schemas.io import RecordWriter
 
     check_paths(input, output)
+    is_empty(input, allow_empty)
     if rollouts is not None:
         check_file(rollouts)
     name = safe_name(cfg.dataset or output.stem)
@@ -169,12 +188,14 @@ def dedup_cmd(
         typer.Option("--signatures", help="Signatures of an earlier run (default: the input's .signatures.parquet)."),
     ] = None,
     as_json: AsJson = False,
+    allow_empty: AllowEmpty = False,
 ) -> None:
     """Remove duplicates (exact, structural, MinHash near-duplicate text, semantic); every removed record is named
     with the kept record it duplicates, the kind and the similarity in OUTPUT-stem.dedup.parquet."""
     from curation.dedup_stage import run_dedup
 
     check_paths(input, output)
+    is_empty(input, allow_empty)
     if signatures is not None:
         check_file(signatures)
     result = run_stage(lambda: run_dedup(input, output, cfg, signatures, progress()))
@@ -205,12 +226,14 @@ def select_cmd(
         Path, typer.Option("--out-dir", help="Directory for sft.parquet, rl.parquet, left_out.parquet.")
     ],
     as_json: AsJson = False,
+    allow_empty: AllowEmpty = False,
 ) -> None:
     """Choose an SFT set of verified successes (diverse under --budget, keeping the mix of complexity levels), an RL
     set of tasks at the learner's frontier (0 < p < 1), and list every record left out with its reason."""
     from curation.select_stage import run_select
 
     check_paths(input)
+    is_empty(input, allow_empty)
     result = run_stage(lambda: run_select(input, out_dir, cfg, progress()))
     summary = result.summary()
     name = safe_name(cfg.dataset or out_dir.name)
@@ -243,6 +266,7 @@ def report_cmd(
     ],
     out_dir: Annotated[Path, typer.Option("-o", "--output", help="Directory for the PNG plots and summary.md.")],
     as_json: AsJson = False,
+    allow_empty: AllowEmpty = False,
 ) -> None:
     """Render the ACE report: complexity and pass-rate histograms, a 2-D map of the embeddings by source, dedup
     counts by kind, rejects by reason, and a markdown summary with the numbers (OUTPUT/summary.md)."""
@@ -252,6 +276,11 @@ def report_cmd(
         fail(f"not found: {input}")
     inputs = report_inputs(input)
     check_file(inputs.records)
+    if is_empty(inputs.records, allow_empty):
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "summary.md").write_text(f"## ACE summary\n\nNo records in `{inputs.records}`.\n")
+        say(f"{inputs.records} holds no records: wrote an empty summary.md to {out_dir}")
+        return
     report = run_stage(lambda: ace_report(inputs.records, out_dir, cfg, inputs.audit, inputs.left_out, inputs.sets))
     if as_json:
         print_json({"summary": str(out_dir / "summary.md"), "plots": {k: str(v) for k, v in report.plots.items()}})

@@ -61,6 +61,7 @@ def hub(
         default_out_dir,
         resolve_source,
     )
+    from training.export_openai import chat_row
 
     try:
         check_repo_id(repo_id)
@@ -74,7 +75,9 @@ def hub(
     folder_path = out_dir or default_out_dir(repo_id)
     say(f"building {folder_path} from {source.label}")
     try:
-        folder = build_hub_folder(source, folder_path, repo_id, cfg, summary_text, plots or (), run_cfg)
+        folder = build_hub_folder(
+            source, folder_path, repo_id, cfg, summary_text, plots or (), run_cfg, to_chat=chat_row
+        )
     except HubExportError as exc:
         fail(str(exc))
     except OSError as exc:

@@ -1,7 +1,9 @@
 """``aceforge export verl|sharegpt|openai``: record sets written for other trainers.
 
-Each prints its counts as one JSON line (records = written + skipped, with
-reasons) and exits 1 when nothing could be written.
+Each reads AgentRecords or plain chat files (``messages`` + ``tools``, through
+the openai_chat converter: training/inputs.py), prints its counts as one JSON
+line (records = written + skipped, with reasons) and exits 1 when nothing could
+be written, or when the input is empty, unless ``--allow-empty``.
 """
 
 from __future__ import annotations
@@ -11,47 +13,74 @@ from typing import Annotated, Any
 
 import typer
 
-from pipelines.cli_common import FAILED, fail, print_json, say
+from pipelines.cli_common import FAILED, USAGE, fail, print_json, say
 from pipelines.cli_export import export_app
-from pipelines.cli_records import check_file
 
-INPUT_HELP = "A Parquet (or JSONL) file of AgentRecords."
+INPUT_HELP = "A Parquet or JSONL file of AgentRecords, or of chat conversations (messages + tools)."
+ALLOW_EMPTY_HELP = "An empty input writes empty outputs and exits 0 (default: an error, exit 1)."
+AllowEmpty = Annotated[bool, typer.Option("--allow-empty", help=ALLOW_EMPTY_HELP)]
 
 
-def _report(summary: dict[str, Any]) -> None:
+def read_input(file: Path, allow_empty: bool) -> list:
+    """The records of ``file``, or one error line (exit 1 for an empty file, 2 for a file of something else)."""
+    from training.inputs import EmptyInput, InputError, read_training_input
+
+    try:
+        return read_training_input(file, allow_empty)
+    except InputError as exc:
+        fail(str(exc), FAILED if isinstance(exc, EmptyInput) else USAGE)
+
+
+def _report(summary: dict[str, Any], allow_empty: bool) -> None:
     say(f"wrote {summary['written']} of {summary['records']} records to {summary['output']}")
     print_json(summary)
-    if not summary["written"]:
+    if not summary["written"] and not (allow_empty and not summary["records"]):
         fail("no record could be exported", FAILED)
 
 
 @export_app.command("verl")
 def verl(
     file: Annotated[Path, typer.Argument(help=INPUT_HELP + " Tasks (an RL set).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Output folder: <split>.parquet and tools.json.")],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output", "-o", help="Output folder: <split>.parquet, the reward module, tool and interaction configs."
+        ),
+    ],
     split: Annotated[str, typer.Option(help="Split name: the file name and extra_info.split.")] = "train",
+    allow_empty: AllowEmpty = False,
 ) -> None:
     """verl's RL Parquet (data_source, prompt, ability, reward_model, extra_info with tools/interaction kwargs)."""
-    from schemas.io import read_records
     from training.export_verl import export_verl
+    from training.rl import no_task_message, usable_tasks
 
-    check_file(file)
-    _report(export_verl(read_records(file), output, split))
+    records = read_input(file, allow_empty)
+    tasks, skipped = usable_tasks(records)
+    if records and not tasks:  # the same refusal as `train rl`: trajectories are not tasks
+        fail(no_task_message(file, skipped), FAILED)
+    summary = export_verl(tasks, output, split)
+    summary["records"] += sum(skipped.values())
+    summary["skipped"] = {**summary["skipped"], **skipped}
+    _report(summary, allow_empty)
 
 
 @export_app.command("sharegpt")
 def sharegpt(
     file: Annotated[Path, typer.Argument(help=INPUT_HELP)],
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="Output JSONL file; dataset_info.json goes beside it.")
+        Path,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Output file: a JSON array (.json) or JSON Lines (.jsonl); dataset_info.json goes beside it.",
+        ),
     ],
+    allow_empty: AllowEmpty = False,
 ) -> None:
     """LLaMA-Factory's ShareGPT format with tools (function_call / observation turns)."""
-    from schemas.io import read_records
     from training.export_sharegpt import export_sharegpt
 
-    check_file(file)
-    _report(export_sharegpt(read_records(file), output))
+    _report(export_sharegpt(read_input(file, allow_empty), output), allow_empty)
 
 
 @export_app.command("openai")
@@ -61,10 +90,9 @@ def openai(
     arguments_as_strings: Annotated[
         bool, typer.Option(help="Tool-call arguments as JSON strings (OpenAI fine-tuning files) instead of objects.")
     ] = False,
+    allow_empty: AllowEmpty = False,
 ) -> None:
     """Chat messages + tools per record, as TRL's SFTTrainer reads them."""
-    from schemas.io import read_records
     from training.export_openai import export_openai
 
-    check_file(file)
-    _report(export_openai(read_records(file), output, arguments_as_strings))
+    _report(export_openai(read_input(file, allow_empty), output, arguments_as_strings), allow_empty)

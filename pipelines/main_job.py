@@ -13,6 +13,7 @@ midway and started again ends with the same files and catalog versions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -108,10 +109,19 @@ class StageOutcome:
     checks: dict[str, bool]
     error: str | None = None
     path: str | None = None
+    seconds: float | None = None  # from the step's start to its end
 
     @property
     def ok(self) -> bool:
         return self.success and all(self.checks.values())
+
+    def line(self) -> str:
+        """One progress line: what the stage made and how long it took."""
+        took = "" if self.seconds is None else f" in {self.seconds:.1f}s"
+        if not self.ok:
+            return f"{self.stage}: FAILED{took}: {self.error or 'a check failed'}"
+        rows = "" if self.rows is None else f": {self.rows:,} rows"
+        return f"{self.stage}: done{rows}{took}"
 
 
 # Per-stage run config: the asset (op) name -> the PipelineConfig section it reads.
@@ -147,7 +157,25 @@ def pipeline_run_config(cfg: PipelineConfig, keys: tuple[str, ...], log_level: s
     }
 
 
-def _stage_outcomes(result, keys: tuple[str, ...], partition: str | None) -> list[StageOutcome]:
+def _step_seconds(instance: DagsterInstance, run_id: str) -> dict[str, float]:
+    """Seconds from each step's start to its success or failure, by step key (the op's name)."""
+    from dagster import DagsterEventType
+
+    starts, seconds = {}, {}
+    for entry in instance.all_logs(run_id):
+        event = entry.dagster_event
+        if event is None or entry.step_key is None:
+            continue
+        if event.event_type == DagsterEventType.STEP_START:
+            starts[entry.step_key] = entry.timestamp
+        elif event.event_type in (DagsterEventType.STEP_SUCCESS, DagsterEventType.STEP_FAILURE):
+            seconds[entry.step_key] = entry.timestamp - starts.get(entry.step_key, entry.timestamp)
+    return seconds
+
+
+def _stage_outcomes(
+    result, keys: tuple[str, ...], partition: str | None, seconds: dict[str, float] | None = None
+) -> list[StageOutcome]:
     checks: dict[str, dict[str, bool]] = {}
     for evaluation in result.get_asset_check_evaluations():
         checks.setdefault(evaluation.asset_key.to_user_string(), {})[evaluation.check_name] = evaluation.passed
@@ -159,11 +187,12 @@ def _stage_outcomes(result, keys: tuple[str, ...], partition: str | None) -> lis
             StageOutcome(
                 stage=key + (f"[{partition}]" if partition else ""),
                 success=bool(events),
-                rows=metadata.get("dagster/row_count"),
+                rows=metadata.get("dagster/row_count", metadata.get("written")),
                 pass_rate=metadata.get("pass_rate"),
                 checks=checks.get(key, {}),
                 error=None if events else (_error(result) or "not materialized: an upstream stage failed"),
-                path=str(metadata.get("path") or metadata.get("folder") or "") or None,
+                path=str(metadata.get("path") or metadata.get("folder") or metadata.get("output") or "") or None,
+                seconds=(seconds or {}).get("selected" if key in ("sft_set", "rl_set") else key),
             )
         )
     return outcomes
@@ -190,19 +219,33 @@ def _materialize_stages(
             raise_on_error=False,
             tags={"aceforge/job": "run"},
         )
-    return _stage_outcomes(result, keys, partition)
+        seconds = _step_seconds(instance, result.run_id)
+    return _stage_outcomes(result, keys, partition, seconds)
 
 
 def run_pipeline(
-    cfg: PipelineConfig, entries_dir: str | Path | None = None, log_level: str = "WARNING", workers: int = 1
+    cfg: PipelineConfig,
+    entries_dir: str | Path | None = None,
+    log_level: str = "WARNING",
+    workers: int = 1,
+    progress: Callable[[str], None] = lambda _: None,
 ) -> tuple[list[SourceOutcome], list[StageOutcome]]:
     """Ingest, then synthesize per environment, then curate and publish; every outcome, in order.
+
+    ``progress`` gets a line as each group of stages starts and one per stage as the group ends.
 
     A source that fails (or fails its blocking quarantine check) stops the run after ingest: curating
     what is left would publish a dataset silently missing that source.
     """
+    progress("ingest: converting the catalog sources ...")
     with DagsterInstance.get() as instance:
         sources = run_ingest(instance, entries_dir, cfg.ingest, log_level)
+    for source in sources:
+        converted = source.metadata.get("converted")
+        progress(
+            f"ingest[{source.source}]: {'done' if source.ok else 'FAILED'}"
+            + (f": {converted:,} records" if converted is not None else "")
+        )
     if not all(o.ok for o in sources):
         return sources, []
     entries = str(entries_dir) if entries_dir else None
@@ -210,12 +253,22 @@ def run_pipeline(
     with (
         ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) if workers > 1 else _Inline() as pool
     ):
-        futures = [
-            pool.submit(_materialize_stages, cfg_json, entries, SYNTHESIZE, env, log_level) for env in cfg.environments
-        ]
-        stages = [outcome for future in futures for outcome in future.result()]
-    stages += _materialize_stages(cfg_json, entries, CURATE_AND_PUBLISH, None, log_level)
+        futures = []
+        for env in cfg.environments:
+            progress(f"synthesize[{env}]: {', '.join(SYNTHESIZE)} ...")
+            futures.append(pool.submit(_materialize_stages, cfg_json, entries, SYNTHESIZE, env, log_level))
+        stages = []
+        for future in futures:
+            stages += _reported(future.result(), progress)
+    progress(f"curate and publish: {', '.join(CURATE_AND_PUBLISH)} ...")
+    stages += _reported(_materialize_stages(cfg_json, entries, CURATE_AND_PUBLISH, None, log_level), progress)
     return sources, stages
+
+
+def _reported(outcomes: list[StageOutcome], progress: Callable[[str], None]) -> list[StageOutcome]:
+    for outcome in outcomes:
+        progress(outcome.line())
+    return outcomes
 
 
 class _Inline:

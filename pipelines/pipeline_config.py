@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.hub_config import HubExportConfig
@@ -86,3 +86,16 @@ class PipelineConfig(EngineOptions):
         for section in (self.ingest, self.score, self.dedup, *self.rollouts.runs):
             if "engine" not in section.model_fields_set or section.engine == "ray":
                 section.engine, section.ray_address = "ray", address
+
+    @field_validator("environments")
+    @classmethod
+    def _known_environments(cls, names: list[str]) -> list[str]:
+        """Checked before any work: an unknown name would otherwise fail every stage after ingest."""
+        from environments.registry import ENVIRONMENTS
+
+        if not names:
+            raise ValueError("give at least one environment")
+        unknown = [name for name in names if name not in ENVIRONMENTS]
+        if unknown:
+            raise ValueError(f"unknown environment(s) {', '.join(unknown)}; known: {', '.join(ENVIRONMENTS.names())}")
+        return names

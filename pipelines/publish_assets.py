@@ -25,6 +25,8 @@ def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         kinds={"parquet", "huggingface"},
     )
     def hub_folder(context: AssetExecutionContext, sft: RecordSet, rl: RecordSet, storage: StorageResource):
+        from training.export_openai import chat_row
+
         storage.activate()
         cfg = HubExportConfig.from_mapping(context.op_execution_context.op_config, "run config")
         report = storage.asset_dir(["ace_report"], None)
@@ -32,7 +34,13 @@ def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         out = asset_dir(storage, context) / "folder"
         source = ExportSource("selected sets (sft_set + rl_set)", [*sft.paths, *rl.paths])
         folder = build_hub_folder(
-            source, out, defaults.hub_repo_id, cfg, summary=summary, plots=sorted(report.glob("*.png"))
+            source,
+            out,
+            defaults.hub_repo_id,
+            cfg,
+            summary=summary,
+            plots=sorted(report.glob("*.png")),
+            to_chat=chat_row,
         )
         read = check_hub_folder(folder)
         return MaterializeResult(

@@ -17,7 +17,7 @@ from typing import Any
 from generators.prompting import wire_messages
 from schemas.io import write_jsonl_rows
 from schemas.record import AgentRecord
-from training.render import Chat, RenderStats, render_records
+from training.render import Chat, RenderError, RenderStats, record_to_chat, render_records
 
 
 def openai_row(record: AgentRecord, chat: Chat, arguments_as_strings: bool = False) -> dict[str, Any]:
@@ -31,3 +31,11 @@ def export_openai(records: Iterable[AgentRecord], output: Path, arguments_as_str
     rows = (openai_row(record, chat, arguments_as_strings) for record, chat in render_records(records, stats))
     written = write_jsonl_rows(rows, output)
     return {"format": "openai", "output": str(output), "written": written, **stats.as_dict()}
+
+
+def chat_row(record: AgentRecord) -> dict[str, Any] | None:
+    """The record as ``{id, messages, tools}``, or None when it renders to no chat (the Hub's sft config)."""
+    try:
+        return openai_row(record, record_to_chat(record))
+    except RenderError:
+        return None

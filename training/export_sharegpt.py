@@ -1,6 +1,6 @@
 """Export records in LLaMA-Factory's ShareGPT format with tools, and the dataset_info.json entry that reads it.
 
-One JSON line per record::
+One row per record (a JSON array in a ``.json`` file, one JSON line each in a ``.jsonl`` one)::
 
     {"id": ..., "system": "<policy>", "tools": "<JSON list of function specs>",
      "conversations": [{"from": "human"|"gpt"|"function_call"|"observation", "value": str}, ...]}
@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from schemas.io import write_jsonl_rows
+from schemas.io import atomic_output, write_jsonl_rows
 from schemas.record import AgentRecord
 from training.render import Chat, RenderStats, render_records
 
@@ -88,9 +88,17 @@ def dataset_info(file_name: str) -> dict[str, Any]:
 
 
 def export_sharegpt(records: Iterable[AgentRecord], output: Path) -> dict[str, Any]:
-    """Write the JSONL file and ``dataset_info.json`` beside it; returns the counts."""
+    """Write the file (a JSON array when it ends in .json, else JSON Lines) and ``dataset_info.json`` beside it;
+    returns the counts."""
     stats, notes = RenderStats(), Counter()
-    written = write_jsonl_rows((sharegpt_row(r, chat, notes) for r, chat in render_records(records, stats)), output)
+    rows = (sharegpt_row(r, chat, notes) for r, chat in render_records(records, stats))
+    if output.suffix == ".json":
+        listed = list(rows)
+        with atomic_output(output) as tmp:
+            tmp.write_text(json.dumps(listed, ensure_ascii=False, indent=1) + "\n")
+        written = len(listed)
+    else:
+        written = write_jsonl_rows(rows, output)
     info_path = output.with_name("dataset_info.json")
     # A LLaMA-Factory data folder lists every dataset in one dataset_info.json: add this one, keep the others.
     entries = json.loads(info_path.read_text()) if info_path.is_file() else {}

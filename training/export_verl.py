@@ -3,19 +3,30 @@
 One row per task, in the columns verl's RLHFDataset reads:
 
 - ``data_source``: ``aceforge/<environment>`` (verl picks the reward function by it);
-- ``prompt``: the chat that opens the episode: E's policy as system message, the
-  user's request (q's instruction, else τ's first user turn);
+- ``prompt``: the chat that opens the episode: E's policy as system message, then
+  the user's opening turn as aceforge's scripted user says it (from q's user
+  scenario: what the user wants, not the outcome q's instruction summarizes;
+  without a scenario, q's instruction, else τ's first user turn);
 - ``ability``: ``tool_use``;
 - ``reward_model``: ``{"style": "rule", "ground_truth": <JSON of q's constraints and expected outputs>}``;
 - ``extra_info``: ``split``, ``index``, ``task_id``, ``complexity``, ``environment``
   (E as JSON: what rebuilds the task's world), ``need_tools_kwargs``,
-  ``tools_kwargs`` ({tool: {"create_kwargs": {"task_id"}}}: each tool instance
-  knows its task) and ``interaction_kwargs`` (``name`` of the user-simulator
-  interaction, ``task_id``, ``user_scenario`` as JSON).
+  ``tools_kwargs`` ({tool: {"create_kwargs": {"task_id", "environment"}}}: each
+  tool instance builds the task's world) and ``interaction_kwargs`` (``name`` of
+  the user-simulator interaction, ``task_id``, ``user_scenario`` as JSON).
 
-``tools.json`` beside it holds the OpenAI function schemas of each environment's
-tools, for verl's tool config. A task with no request to open with is skipped
-with the reason ``no_prompt``; counts add up.
+Beside it, what verl needs to run and judge the episodes (training/verl_reward.py):
+
+- ``reward.py``: verl's ``custom_reward_function.path`` (``name: compute_score``):
+  the verifier's score of each episode;
+- ``tool_config.yaml``: ``actor_rollout_ref.rollout.multi_turn.tool_config_path``:
+  every tool of the tasks' environments as an ``AceforgeTool``;
+- ``interaction_config.yaml``: ``...multi_turn.interaction_config_path``: the
+  scripted user as the ``aceforge_user`` interaction;
+- ``tools.json``: the OpenAI function schemas of each environment's tools.
+
+aceforge must be installed where verl runs. A task with no request to open with
+is skipped with the reason ``no_prompt``; counts add up.
 """
 
 from __future__ import annotations
@@ -29,6 +40,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from generators.rollouts.scenario import scenario_problem
+from generators.rollouts.scripted_user import first_person
 from generators.tool_calls import normalize_tools
 from schemas.io import atomic_output
 from schemas.record import AgentRecord
@@ -36,10 +49,16 @@ from schemas.steps import TextObservation
 
 ABILITY = "tool_use"
 INTERACTION = "aceforge_user"
+TOOL_CLASS = "training.verl_reward.AceforgeTool"
+USER_CLASS = "training.verl_reward.AceforgeUser"
 
 
 def opening_request(record: AgentRecord) -> str | None:
-    """What the user asks first: q's instruction, else τ's first user turn."""
+    """What the user says first: the scripted user's opening from q's scenario, else q's instruction, else τ's
+    first user turn."""
+    scenario = record.task.user_scenario
+    if scenario_problem(scenario) is None:
+        return first_person(scenario["reason"])
     if record.task.instruction.strip():
         return record.task.instruction
     for step in record.trajectory:
@@ -66,7 +85,10 @@ def verl_row(record: AgentRecord, index: int, split: str, request: str) -> dict[
             "complexity": record.task.metadata.get("complexity"),
             "environment": env.model_dump_json(),
             "need_tools_kwargs": True,
-            "tools_kwargs": {tool.name: {"create_kwargs": {"task_id": record.id}} for tool in env.tools},
+            "tools_kwargs": {
+                tool.name: {"create_kwargs": {"task_id": record.id, "environment": env.model_dump_json()}}
+                for tool in env.tools
+            },
             "interaction_kwargs": {
                 "name": INTERACTION,
                 "task_id": record.id,
@@ -74,6 +96,32 @@ def verl_row(record: AgentRecord, index: int, split: str, request: str) -> dict[
             },
         },
     }
+
+
+REWARD_MODULE = '''"""verl reward function for this aceforge export: custom_reward_function.path = this file, name = compute_score."""
+
+from training.verl_reward import compute_score  # noqa: F401  (aceforge must be installed where verl runs)
+'''
+
+
+def write_verl_configs(out_dir: Path, tools: dict[str, list[dict[str, Any]]]) -> None:
+    """reward.py, tool_config.yaml and interaction_config.yaml (see the module docstring)."""
+    import yaml
+
+    schemas = {}
+    for env_tools in tools.values():
+        for tool in env_tools:
+            schemas.setdefault(tool["function"]["name"], tool)
+    tool_config = {
+        "tools": [
+            {"class_name": f"{TOOL_CLASS}", "config": {"type": "native"}, "tool_schema": schema}
+            for schema in schemas.values()
+        ]
+    }
+    interaction = {"interaction": [{"name": INTERACTION, "class_name": USER_CLASS, "config": {}}]}
+    (out_dir / "reward.py").write_text(REWARD_MODULE)
+    (out_dir / "tool_config.yaml").write_text(yaml.safe_dump(tool_config, sort_keys=False, allow_unicode=True))
+    (out_dir / "interaction_config.yaml").write_text(yaml.safe_dump(interaction, sort_keys=False))
 
 
 def export_verl(records: Iterable[AgentRecord], out_dir: Path, split: str = "train") -> dict[str, Any]:
@@ -92,6 +140,7 @@ def export_verl(records: Iterable[AgentRecord], out_dir: Path, split: str = "tra
     with atomic_output(output) as tmp:
         pq.write_table(pa.Table.from_pylist(rows), tmp)
     (out_dir / "tools.json").write_text(json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
+    write_verl_configs(out_dir, tools)
     return {
         "format": "verl",
         "output": str(output),

@@ -21,9 +21,9 @@ from typing import Any
 from generators.model_store import resolve_model
 from generators.rollouts.records import task_problem
 from generators.rollouts.scenario import scenario_problem
-from schemas.io import read_records
 from schemas.record import AgentRecord
 from training.episodes import EpisodeRunner, EpisodeSettings
+from training.inputs import read_training_input
 from training.model_io import load_model, load_tokenizer, save_model_folder
 from training.rl_config import RlConfig
 from training.run_files import (
@@ -49,12 +49,21 @@ def usable_tasks(records: Any) -> tuple[list[AgentRecord], Counter]:
             try:
                 build_environment(record.environment, default_env_factory)
             except InitialStateError as exc:
-                problem = exc.code
+                problem = f"has an initial state that cannot be rebuilt ({exc.code})"
         if problem is None:
             tasks.append(record)
         else:
             skipped[problem] += 1
     return tasks, skipped
+
+
+def no_task_message(path: Any, skipped: Counter) -> str:
+    """Why a file gives no task to train (or export for RL) on, in one line."""
+    reasons = "; ".join(f"{count} record(s): {reason}" for reason, count in skipped.most_common())
+    return (
+        f"{path}: no task to train on ({reasons}); RL takes tasks with constraints, "
+        "as `aceforge select` writes them in its RL set or `aceforge synth tasks` makes them"
+    )
 
 
 def verifier_reward(prompts: list, completions: list, episode_reward: list[float], **kwargs: Any) -> list[float]:
@@ -109,10 +118,11 @@ def build_trainer(cfg: RlConfig, model_path: str, tokenizer: Any, template: str,
 def run_rl(cfg: RlConfig, resume: bool = False) -> dict[str, Any]:
     """Train, save the model folder and the run files; return the summary."""
     started = time.perf_counter()
+    records = read_training_input(cfg.data)
     checkpoint = checkpoint_to_resume(cfg.output_dir) if resume else None
-    tasks, skipped = usable_tasks(read_records(cfg.data))
+    tasks, skipped = usable_tasks(records)
     if not tasks:
-        raise TrainingError(f"{cfg.data}: no task to train on (skipped: {dict(skipped)})")
+        raise TrainingError(no_task_message(cfg.data, skipped))
     model_path = resolve_model(cfg.model)
     tokenizer, template = load_tokenizer(model_path, cfg.chat_template)
     cfg.output_dir.mkdir(parents=True, exist_ok=True)

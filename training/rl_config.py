@@ -20,6 +20,8 @@ class RlConfig(TrainConfig):
     """Episodes per device in each micro-batch, a multiple of num_generations (default: num_generations)."""
     num_generations: int = Field(4, ge=2)
     """k: episodes per task in each GRPO group; advantages compare them."""
+    max_length: int = Field(1024, ge=16)
+    """Longest episode in tokens, prompt included: an episode ends (reason max_length) before outgrowing it."""
     max_turn_tokens: int = Field(128, ge=1)
     """Most tokens the policy generates in one turn; a reply cut there is read as it stands (its end token is added,
     without loss)."""

@@ -9,21 +9,26 @@ TRL's trainer takes the device and the process group from accelerate.
 
 Records that cannot be rendered, and those whose first loss token lies beyond
 ``max_length``, are skipped with a reason; longer ones are cut at
-``max_length``. Counts add up: records = train + eval + skipped.
+``max_length``. Left open, ``max_length`` is chosen from the data: the shortest
+length that holds 95% of the records whole, up to ``max_length_cap``. Counts add
+up: records = train + eval + skipped; ``SftData.notes`` says in words what was
+chosen, cut and skipped.
 """
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from generators.model_store import resolve_model
-from schemas.io import read_records
 from schemas.record import AgentRecord, stable_id
 from schemas.task_identity import task_of
+from training.inputs import read_training_input
 from training.model_io import load_model, load_tokenizer, save_model_folder
-from training.render import Chat, RenderError, RenderStats, render_records, tokenize_chat
+from training.render import RenderStats, render_records, tokenize_chat
 from training.run_files import (
     CHECKPOINTS,
     TrainingError,
@@ -34,6 +39,19 @@ from training.run_files import (
 )
 from training.sft_config import SftConfig
 
+# What holds most records whole without letting a few long ones set the memory of every batch.
+COVERAGE = 0.95
+LENGTH_STEP = 64
+
+# Why a record was skipped, in words a user reads (render reason codes are in training/render.py).
+SKIP_REASONS = {
+    "too_long": "have no assistant token within max_length (raise --max-length)",
+    "tool_without_spec": "call a tool their environment does not declare",
+    "tool_result_without_call": "have a tool result that answers no call",
+    "unsupported_step": "hold images or other steps with no text",
+    "no_assistant_turn": "have no assistant turn to learn from",
+}
+
 
 @dataclass
 class SftData:
@@ -41,29 +59,67 @@ class SftData:
     eval: list[dict[str, Any]] = field(default_factory=list)
     stats: RenderStats = field(default_factory=RenderStats)
     truncated: int = 0
+    max_length: int = 0
+    max_length_chosen: bool = False  # picked from the data rather than given
 
     def tokens(self) -> int:
         """Tokens in the training rows (one epoch)."""
         return sum(len(row["input_ids"]) for row in self.train)
 
     def counts(self) -> dict[str, Any]:
-        return {**self.stats.as_dict(), "truncated": self.truncated, "train": len(self.train), "eval": len(self.eval)}
+        return {
+            **self.stats.as_dict(),
+            "truncated": self.truncated,
+            "train": len(self.train),
+            "eval": len(self.eval),
+            "max_length": self.max_length,
+        }
+
+    def notes(self) -> list[str]:
+        """What was chosen, cut and skipped, in plain words with the flag that changes it."""
+        records = self.stats.records
+        lines = []
+        if self.max_length_chosen:
+            lines.append(
+                f"max_length {self.max_length}: chosen from the data to hold {COVERAGE:.0%} of the records whole "
+                "(at most --max-length-cap; --max-length sets it)"
+            )
+        if self.truncated:
+            lines.append(
+                f"cut {self.truncated} of {records} records at {self.max_length} tokens: their later turns are not "
+                "trained on (--max-length raises the limit)"
+            )
+        for reason, count in self.stats.skipped.most_common():
+            lines.append(f"skipped {count} of {records} records that {SKIP_REASONS.get(reason, reason)}")
+        return lines
+
+
+def choose_max_length(lengths: list[int], cap: int) -> int:
+    """The shortest multiple of LENGTH_STEP that holds COVERAGE of the lengths whole, at most ``cap``."""
+    if not lengths:
+        return cap
+    needed = sorted(lengths)[math.ceil(COVERAGE * len(lengths)) - 1]
+    return min(cap, -(-needed // LENGTH_STEP) * LENGTH_STEP)
 
 
 def prepare_data(records: list[AgentRecord] | Any, tokenizer: Any, template: str, cfg: SftConfig) -> SftData:
-    """Tokenized rows (input_ids, assistant_masks), split into train and eval by record id."""
+    """Tokenized rows (input_ids, assistant_masks), cut to max_length, split into train and eval by task."""
     data = SftData()
-
-    def fit(record: AgentRecord, chat: Chat) -> dict[str, Any]:
-        tokens = tokenize_chat(tokenizer, chat, template)
-        if len(tokens["input_ids"]) > cfg.max_length:
-            tokens = {key: value[: cfg.max_length] for key, value in tokens.items()}
-            if not any(tokens["assistant_masks"]):
-                raise RenderError("too_long", f"no assistant token within the first {cfg.max_length} tokens")
+    tokenized = list(render_records(records, data.stats, lambda _, chat: tokenize_chat(tokenizer, chat, template)))
+    data.max_length_chosen = cfg.max_length is None
+    data.max_length = cfg.max_length or choose_max_length(
+        [len(tokens["input_ids"]) for _, tokens in tokenized], cfg.max_length_cap
+    )
+    rows = []
+    for record, tokens in tokenized:
+        if len(tokens["input_ids"]) > data.max_length:
+            tokens = {key: value[: data.max_length] for key, value in tokens.items()}
+            if not any(tokens["assistant_masks"]):  # nothing left to learn from: a skip, not a render
+                data.stats.rendered -= 1
+                data.stats.skipped["too_long"] += 1
+                continue
             data.truncated += 1
-        return {"id": record.id, "task": task_of(record), **tokens}
-
-    rows = [row for _, row in render_records(records, data.stats, fit)]
+        rows.append({"id": record.id, "task": task_of(record), **tokens})
     tasks = [row.pop("task") for row in rows]
     held_out = _eval_ids(list(dict.fromkeys(tasks)), cfg.eval_fraction, cfg.seed)
     for row, task in zip(rows, tasks):
@@ -90,7 +146,7 @@ def build_trainer(cfg: SftConfig, model_path: str, tokenizer: Any, data: SftData
 
     return SFTTrainer(
         model=load_model(model_path),
-        args=cfg.trl_config(cfg.output_dir / CHECKPOINTS, has_eval=bool(data.eval)),
+        args=cfg.trl_config(cfg.output_dir / CHECKPOINTS, has_eval=bool(data.eval), max_length=data.max_length),
         train_dataset=dataset(data.train),
         eval_dataset=dataset(data.eval) if data.eval else None,
         processing_class=tokenizer,
@@ -99,15 +155,18 @@ def build_trainer(cfg: SftConfig, model_path: str, tokenizer: Any, data: SftData
     )
 
 
-def run_sft(cfg: SftConfig, resume: bool = False) -> dict[str, Any]:
-    """Train, save the model folder and the run files; return the summary."""
+def run_sft(cfg: SftConfig, resume: bool = False, say: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    """Train, save the model folder and the run files; return the summary. ``say`` gets the notes on the data."""
     started = time.perf_counter()
+    records = read_training_input(cfg.data)
     checkpoint = checkpoint_to_resume(cfg.output_dir) if resume else None
     model_path = resolve_model(cfg.model)
     tokenizer, template = load_tokenizer(model_path, cfg.chat_template)
-    data = prepare_data(read_records(cfg.data), tokenizer, template, cfg)
+    data = prepare_data(records, tokenizer, template, cfg)
     if not data.train:
-        raise TrainingError(f"{cfg.data}: no record to train on ({data.counts()})")
+        raise TrainingError("; ".join([f"{cfg.data}: no record to train on", *data.notes()]))
+    for note in data.notes():
+        say(note)
     cfg.output_dir.mkdir(parents=True, exist_ok=True)
     trainer = build_trainer(cfg, model_path, tokenizer, data, [log_callback(cfg.output_dir)])
     result = trainer.train(resume_from_checkpoint=checkpoint)

@@ -13,6 +13,11 @@ from training.train_config import TrainConfig
 class SftConfig(TrainConfig):
     data: Path
     """The SFT set: a Parquet (or JSONL) file of AgentRecords, as `aceforge select` writes it."""
+    max_length: int | None = Field(None, ge=16)
+    """Longest training sequence in tokens; longer records are cut there (default: chosen from the data, the
+    shortest length that holds 95% of the records whole, at most max_length_cap)."""
+    max_length_cap: int = Field(4096, ge=16)
+    """The most tokens a max_length chosen from the data may take (memory grows with it)."""
     packing: bool = False
     """Pack several conversations into each max_length sequence (best-fit; fewer pad tokens)."""
     eval_fraction: float = Field(0.0, ge=0.0, lt=1.0)
@@ -28,7 +33,8 @@ class SftConfig(TrainConfig):
             self.check_trainer_args(SFTConfig)
         return self
 
-    def trl_config(self, run_dir: Path, has_eval: bool) -> Any:
+    def trl_config(self, run_dir: Path, has_eval: bool, max_length: int | None = None) -> Any:
+        """TRL's SFTConfig; ``max_length`` is the one chosen from the data when the config leaves it open."""
         from trl import SFTConfig
 
         evaluation = {}
@@ -41,7 +47,7 @@ class SftConfig(TrainConfig):
         return SFTConfig(
             **self.common_args(run_dir),
             **evaluation,
-            max_length=self.max_length,
+            max_length=max_length or self.max_length,
             packing=self.packing,
             # aceforge renders and tokenizes (training.render): TRL gets input_ids with assistant masks.
             assistant_only_loss=False,

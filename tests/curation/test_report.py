@@ -50,6 +50,8 @@ def test_report_renders_every_plot_and_a_summary_with_the_numbers(tmp_path):
     assert sum(numbers["dedup_removed"].values()) >= 1  # copy-of-r repeats rollout t0-r0 but for its id
     assert numbers["sft"] == 2 and numbers["rl"] == 1
     assert "frontier (0 < p < 1) 1" in report.markdown and "![embedding_map](embedding_map.png)" in report.markdown
+    assert "- selection: SFT 2, RL 1" in report.markdown
+    assert "a source at 100% reaches every cluster" in report.markdown  # why coverage shares add up over 100%
     assert (tmp_path / "report" / "summary.md").read_text() == report.markdown
 
 
@@ -60,6 +62,13 @@ def test_report_of_a_records_file_with_no_learner_and_no_dedup_still_draws_every
     report = ace_report(inputs.records, tmp_path / "report")
     assert all(png_size(path) for path in report.plots.values())
     assert report.numbers["tasks_with_pass_rate"] == 0 and report.numbers["dedup_removed"] == {}
+    # What the input does not hold is said in words, not as "SFT -, RL -, mean None".
+    assert "- records: 2 (0 tasks, 2 trajectories)" in report.markdown
+    assert "- learner pass rate: none in this input (`aceforge score --learner ...` rolls the tasks out)" in (
+        report.markdown
+    )
+    assert "- selection: not in this input (report a `select` output directory to see the sets)" in report.markdown
+    assert "None" not in report.markdown
 
 
 def test_pca_keeps_the_direction_of_largest_spread_first():

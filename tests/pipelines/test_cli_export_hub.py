@@ -16,6 +16,9 @@ from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records
 from tests.pipelines.cli_helpers import invoke, last_json
 from tests.pipelines.fake_hub import FakeHub, serve
 
+# Trajectories that render to a chat: all but the SWE-agent (5) and mini-coder (1) ones, which call tools their
+# records do not declare.
+SFT_ROWS = ADP_ROWS - 6 + TASKS
 TOKEN = "hf_aceforgeTestToken0123456789abcdefXYZ"
 # The client logs every request (and HF_DEBUG its curl command): the token must not show there either.
 CLIENT_DEBUG_LOG = {"HF_HUB_VERBOSITY": "debug", "HF_DEBUG": "1"}
@@ -67,7 +70,7 @@ def test_dry_run_builds_a_folder_that_datasets_loads_and_registers_it(data_home,
     assert result.exit_code == 0, result.output
     reply = last_json(result)
     assert reply["uploaded"] is False
-    assert reply["splits"] == {"tasks/train": TASKS, "trajectories/train": ADP_ROWS + TASKS}
+    assert reply["splits"] == {"sft/train": SFT_ROWS, "tasks/train": TASKS, "trajectories/train": ADP_ROWS + TASKS}
     assert reply["catalog"] == "hub_acme_agents@1"
     # A glob of shards is readable to `catalog sql`, locked down to the datasets' files as it is.
     counted = invoke("catalog", "sql", "SELECT count(*) AS n FROM hub_acme_agents", "--json")
@@ -78,6 +81,30 @@ def test_dry_run_builds_a_folder_that_datasets_loads_and_registers_it(data_home,
     again = export_hub("hub_acme_agents", "--repo-id", "acme/again", "--out", tmp_path / "again", "--dry-run", "--json")
     assert again.exit_code == 0, again.output
     assert last_json(again)["rows"] == ADP_ROWS + 2 * TASKS
+
+
+@pytest.mark.slow
+def test_sft_config_feeds_trls_sft_trainer_unchanged(data_home, records, tmp_path, smol_path):
+    """load_dataset(folder, "sft") -> SFTTrainer as it is: one optimizer step on SmolLM2."""
+    from datasets import load_dataset
+    from transformers import AutoTokenizer
+    from trl import SFTConfig, SFTTrainer
+
+    from generators.model_store import tool_chat_template
+
+    out = tmp_path / "hub"
+    assert export_hub(records, "--repo-id", "acme/sft", "--out", out, "--dry-run").exit_code == 0
+    chats = load_dataset(str(out), "sft", split="train", cache_dir=str(tmp_path / "cache"))
+    assert chats.num_rows == SFT_ROWS and set(chats.column_names) == {"id", "messages", "tools"}
+    tokenizer = AutoTokenizer.from_pretrained(smol_path)
+    tokenizer.chat_template = tool_chat_template()
+    short = chats.select(range(2))
+    args = SFTConfig(
+        output_dir=str(tmp_path / "run"), max_steps=1, per_device_train_batch_size=1, max_length=256,
+        use_cpu=True, report_to="none", save_strategy="no",
+    )  # fmt: skip
+    trainer = SFTTrainer(model=smol_path, args=args, train_dataset=short, processing_class=tokenizer)
+    assert trainer.train().global_step == 1
 
 
 def test_bad_repo_id_and_unknown_dataset_are_usage_errors(data_home, records):

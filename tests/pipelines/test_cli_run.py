@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -54,6 +55,13 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     for source, (_, converted, quarantined) in DEMO.items():
         assert rows[source] == (converted, 1) and rows[f"{source}_quarantine"] == (quarantined, 1)
     assert catalog.sql("SELECT count(*) FROM demo_bookstore_chat WHERE env_kind IS NOT NULL").rows == [(24,)]
+    # Progress as it goes: a line as each group starts, one per stage as it ends, with rows and time.
+    assert "synthesize[retail]: synth_tasks, rollouts ..." in first.stderr
+    assert re.search(r"^synth_tasks\[retail\]: done: 3 rows in \d+\.\ds$", first.stderr, re.MULTILINE)
+    assert re.search(r"^verl_export: done: \d+ rows in ", first.stderr, re.MULTILINE)
+    verl_row = next(line for line in first.stdout.splitlines() if line.startswith("│ verl_export"))
+    assert " - " not in verl_row.split("│")[2] and "verl_export" in verl_row.split("│")[-2]
+    assert f"verl export: {data_home / 'assets' / 'verl_export' / 'all'}" in first.stderr
 
     # A second run converts the same bytes: same files, same catalog versions, five more Dagster runs.
     second = run_main_job(env, config)
@@ -80,6 +88,17 @@ def test_run_exits_1_and_names_a_failing_source(data_home, tmp_path, monkeypatch
     assert "gone: FileNotFoundError: source 'gone': no input matches" in result.stderr
     assert next(line for line in result.stdout.splitlines() if " gone " in line).rstrip(" │").endswith("FAILED")
     assert Catalog().get("demo_bookstore_qa").rows == 16
+    assert "report:" not in result.stderr and "hub folder:" not in result.stderr  # those stages never ran
+
+
+def test_run_refuses_an_unknown_environment_before_any_work(data_home):
+    result = invoke("run", "--environments", "moon")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert (
+        result.stderr.strip()
+        == "error: options: environments: unknown environment(s) moon; known: airline, code, retail"
+    )
+    assert not data_home.exists()
 
 
 def test_run_refuses_invalid_entries_with_usage_error(data_home, tmp_path, monkeypatch):

@@ -135,3 +135,52 @@ def test_unknown_config_keys_fail_before_any_model_loads(sft_set, tmp_path):
     result = invoke("train", "sft", "--config", config)
     assert result.exit_code == 2 and "weight_decai" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_max_length_left_open_holds_95_percent_of_the_records_up_to_the_cap():
+    from training.sft import choose_max_length
+
+    lengths = [100] * 19 + [5000]  # 19 of 20 records (95%) fit in 100 tokens: the long one does not set it
+    assert choose_max_length(lengths, cap=4096) == 128
+    assert choose_max_length([3142, 3431, 3650, 4089, 4391], cap=4096) == 4096
+    assert choose_max_length([300, 700], cap=4096) == 704
+
+
+def test_sft_data_says_what_it_chose_cut_and_skipped_in_words(smol_tokenizer, training_template, tmp_path):
+    from schemas.steps import MessageAction
+    from training.sft import prepare_data
+    from training.sft_config import SftConfig
+
+    bad = literal_record("bad")
+    bad.trajectory[1] = ApiAction(function="refund", tool_call_id="c1")
+    long = short_chat("long")
+    long.trajectory[1] = MessageAction(content="one " * 200)  # about 240 tokens, its answer starts near 30
+    records = [short_chat(f"r{i}") for i in range(3)] + [long, bad]
+    cfg = SftConfig(data=tmp_path / "x.parquet", output_dir=tmp_path, max_length_cap=64)
+    data = prepare_data(records, smol_tokenizer, training_template, cfg)
+    assert (data.max_length, data.truncated, len(data.train)) == (64, 1, 4)
+    assert data.counts()["skipped"] == {"tool_without_spec": 1}
+    assert data.notes() == [
+        "max_length 64: chosen from the data to hold 95% of the records whole (at most --max-length-cap; "
+        "--max-length sets it)",
+        "cut 1 of 5 records at 64 tokens: their later turns are not trained on (--max-length raises the limit)",
+        "skipped 1 of 5 records that call a tool their environment does not declare",
+    ]
+    tight = prepare_data(records, smol_tokenizer, training_template, cfg.model_copy(update={"max_length": 16}))
+    assert tight.counts()["skipped"] == {"too_long": 4, "tool_without_spec": 1} and not tight.train
+    assert tight.notes()[0] == (
+        "skipped 4 of 5 records that have no assistant token within max_length (raise --max-length)"
+    )
+
+
+def test_gradient_checkpointing_is_on_by_default_for_both_stages(tmp_path):
+    from training.rl_config import RlConfig
+    from training.sft_config import SftConfig
+
+    sft = SftConfig(data=tmp_path / "x.parquet", output_dir=tmp_path).trl_config(tmp_path, False, max_length=64)
+    assert sft.gradient_checkpointing is True and sft.gradient_checkpointing_kwargs == {"use_reentrant": False}
+    assert sft.max_length == 64
+    rl = RlConfig(data=tmp_path / "x.parquet", output_dir=tmp_path).trl_config(tmp_path)
+    assert rl.gradient_checkpointing is True
+    plain = SftConfig(data=tmp_path / "x.parquet", output_dir=tmp_path, gradient_checkpointing=False)
+    assert plain.trl_config(tmp_path, False, max_length=64).gradient_checkpointing is False

@@ -1,0 +1,64 @@
+"""The ``sft`` config of a Hub export: each trajectory as chat ``messages`` + ``tools``, as TRL's SFTTrainer reads them.
+
+``load_dataset(repo, "sft")`` gives rows ``{id, messages, tools}`` that
+``SFTTrainer(train_dataset=...)`` takes unchanged. Both columns are ``datasets``
+``Json`` values (JSON text in Parquet, Python objects when read): as plain Arrow
+structs, every row's tool-call arguments and tool schemas would be unified
+across rows, and each call would render with every other call's argument names
+set to null.
+
+The rows come from the trajectory shards already written, split by split, so a
+chat is in the same split as its record. How a record becomes a chat is the
+caller's (training.render, through ``to_chat``): a record it cannot render
+(``None``) has no chat row, and the card says how many rows each config holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from data_catalog.hub_shards import DEFAULT_CONFIG, TRAJECTORIES, Shard, iter_batches
+from schemas.arrow_schema import row_to_record
+from schemas.record import AgentRecord
+
+SFT = "sft"
+ChatRow = Callable[[AgentRecord], dict[str, Any] | None]
+
+
+def write_chat_config(folder: Path, shards: list[Shard], to_chat: ChatRow) -> list[Shard]:
+    """``sft/{split}-00000-of-00001.parquet`` for each split that has trajectories; their Shards.
+
+    Outside ``data/``, which holds record shards only (the catalog reads ``data/**`` as records).
+    """
+    from datasets import Dataset, Features, Json, List, Value
+
+    features = Features({"id": Value("string"), "messages": List(Json()), "tools": List(Json())})
+    trajectories = [s for s in shards if s.config in (TRAJECTORIES, DEFAULT_CONFIG) and _has_steps(folder, s)]
+    written = []
+    for split in sorted({s.split for s in trajectories}):
+        files = [folder / s.path for s in trajectories if s.split == split]
+        rows = [chat for batch in iter_batches(files) for row in batch.to_pylist() if (chat := _chat(row, to_chat))]
+        if not rows:
+            continue
+        path = Path(SFT) / f"{split}-00000-of-00001.parquet"
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        Dataset.from_list(rows, features=features).to_parquet(folder / path)
+        written.append(Shard(SFT, split, path, len(rows), (folder / path).stat().st_size))
+    return written
+
+
+def _chat(row: dict[str, Any], to_chat: ChatRow) -> dict[str, Any] | None:
+    chat = to_chat(row_to_record(row))
+    return None if chat is None else {"id": row["id"], "messages": chat["messages"], "tools": chat["tools"]}
+
+
+def _has_steps(folder: Path, shard: Shard) -> bool:
+    """A default-config shard holds trajectories unless the export is of tasks alone."""
+    import pyarrow.parquet as pq
+
+    if shard.config == TRAJECTORIES:
+        return True
+    column = pq.read_table(folder / shard.path, columns=["num_steps"]).column("num_steps")
+    return any(n for n in column.to_pylist())

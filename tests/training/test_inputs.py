@@ -1,0 +1,104 @@
+"""What train and the trainer exports read: records, plain chat JSONL/Parquet, and one-line errors for the rest."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from schemas.io import write_records
+from tests.training.helpers import literal_record
+from training.inputs import EmptyInput, InputError, read_training_input
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_order",
+            "description": "Look up an order by id.",
+            "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}},
+        },
+    }
+]
+CHAT = {
+    "messages": [
+        {"role": "user", "content": "Where is order 12?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": '{"order_id": "12"}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": '{"status": "shipped"}'},
+        {"role": "assistant", "content": "It has shipped."},
+    ],
+    "tools": TOOLS,
+}
+
+
+def test_chat_jsonl_goes_through_the_openai_chat_converter(tmp_path):
+    path = tmp_path / "chats.jsonl"
+    path.write_text(json.dumps(CHAT) + "\n\n" + json.dumps({**CHAT, "tools": []}) + "\n")
+    first, second = read_training_input(path)
+    assert first.source.format == "openai_chat" and first.source.dataset == "chats"
+    assert [tool.name for tool in first.environment.tools] == ["get_order"]
+    assert [step.class_ for step in first.trajectory] == [
+        "text_observation",
+        "api_action",
+        "text_observation",
+        "message_action",
+    ]
+    assert first.trajectory[1].kwargs == {"order_id": "12"} and second.environment.tools == []
+
+
+def test_chat_parquet_written_by_arrow_is_read_too(tmp_path):
+    path = tmp_path / "chats.parquet"
+    table = pa.Table.from_pylist([{"messages": CHAT["messages"], "tools": json.dumps(TOOLS)}])
+    pq.write_table(table, path)
+    [record] = read_training_input(path)
+    assert record.trajectory[1].function == "get_order" and record.trajectory[-1].content == "It has shipped."
+
+
+def test_record_files_are_read_as_they_are(tmp_path):
+    write_records([literal_record("a"), literal_record("b")], tmp_path / "r.parquet")
+    assert [r.id for r in read_training_input(tmp_path / "r.parquet")] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("summary.md", "# ACE summary\n", "summary.md: expected a .parquet or .jsonl file of AgentRecords"),
+        ("bad.jsonl", "{not json\n", "bad.jsonl line 1 is not JSON"),
+        (
+            "other.jsonl",
+            '{"id": "x", "text": "hello"}\n',
+            "other.jsonl row 1 is not an AgentRecord (source: Field required)",
+        ),
+        ("broken.jsonl", json.dumps({"messages": []}) + "\n", "broken.jsonl row 1 is not a chat conversation: field"),
+        ("fake.parquet", "not parquet", "fake.parquet is not a Parquet file"),
+    ],
+)
+def test_anything_else_is_one_line_naming_the_file(tmp_path, name, content, message):
+    (tmp_path / name).write_text(content)
+    with pytest.raises(InputError) as caught:
+        read_training_input(tmp_path / name)
+    assert str(caught.value).startswith(str(tmp_path / message)) and "\n" not in str(caught.value)
+
+
+def test_parquet_of_other_columns_names_what_is_missing(tmp_path):
+    pq.write_table(pa.table({"id": ["a"], "scores": ["{}"]}), tmp_path / "scores.parquet")
+    with pytest.raises(InputError, match="has columns id, scores: neither the record schema nor a 'messages' column"):
+        read_training_input(tmp_path / "scores.parquet")
+
+
+def test_empty_input_is_an_error_unless_allowed(tmp_path):
+    (tmp_path / "empty.jsonl").write_text("")
+    with pytest.raises(EmptyInput, match="holds no records .--allow-empty accepts that."):
+        read_training_input(tmp_path / "empty.jsonl")
+    assert read_training_input(tmp_path / "empty.jsonl", allow_empty=True) == []
+    write_records([], tmp_path / "empty.parquet")
+    with pytest.raises(EmptyInput):
+        read_training_input(tmp_path / "empty.parquet")

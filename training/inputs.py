@@ -1,0 +1,120 @@
+"""What the training stages and trainer exports read: AgentRecords, or the plain chat files TRL users have.
+
+A file is one of:
+
+- AgentRecords: Parquet in the record schema, or JSONL of records (what every
+  aceforge stage writes);
+- chat conversations: JSONL or Parquet rows with ``messages`` (and optionally
+  ``tools``), as TRL's SFTTrainer reads them; each row goes through the
+  ``openai_chat`` converter on the way in.
+
+Anything else is an ``InputError`` with one line saying what the file is and
+what was expected; an empty file is one too unless the caller allows it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from schemas.record import AgentRecord
+
+SUFFIXES = (".parquet", ".jsonl")
+CHAT_FORMAT = "openai_chat"
+EXPECTED = "a .parquet or .jsonl file of AgentRecords or of chat conversations (messages + tools)"
+
+
+class InputError(ValueError):
+    """A file a stage cannot read as records; the message is one line for the user."""
+
+
+class EmptyInput(InputError):
+    """A readable file with no record in it."""
+
+
+def read_training_input(path: Path, allow_empty: bool = False) -> list[AgentRecord]:
+    """Every record of ``path`` (chat rows converted); InputError for anything else or, unless allowed, nothing."""
+    if not path.is_file():
+        raise InputError(f"file not found: {path}")
+    if path.suffix not in SUFFIXES:
+        raise InputError(f"{path}: expected {EXPECTED}")
+    rows = _jsonl_rows(path) if path.suffix == ".jsonl" else _parquet_rows(path)
+    if not rows:
+        if allow_empty:
+            return []
+        raise EmptyInput(f"{path} holds no records (--allow-empty accepts that)")
+    if _is_chat(rows[0]):
+        return _converted(path, rows)
+    return _records(path, rows)
+
+
+def _jsonl_rows(path: Path) -> list[Any]:
+    rows = []
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(orjson.loads(line))
+            except orjson.JSONDecodeError as exc:
+                raise InputError(f"{path} line {number} is not JSON ({exc}); expected {EXPECTED}") from None
+    return rows
+
+
+def _parquet_rows(path: Path) -> list[Any]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from schemas.arrow_schema import RECORD_SCHEMA
+
+    try:
+        schema = pq.read_schema(path).remove_metadata()
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{path} is not a Parquet file ({exc})") from None
+    if "messages" not in schema.names and not schema.equals(RECORD_SCHEMA):
+        columns = ", ".join(schema.names[:8]) + (", ..." if len(schema.names) > 8 else "")
+        raise InputError(
+            f"{path} has columns {columns}: neither the record schema nor a 'messages' column; expected {EXPECTED}"
+        )
+    from schemas.io import iter_parquet_rows
+
+    return list(iter_parquet_rows(path))
+
+
+def _is_chat(row: Any) -> bool:
+    return isinstance(row, dict) and "messages" in row and "trajectory" not in row
+
+
+def _converted(path: Path, rows: list[Any]) -> list[AgentRecord]:
+    from data_catalog.sources import FORMATS
+    from data_catalog.sources.base import ConvertOptions, describe_error
+
+    converter = FORMATS.get(CHAT_FORMAT)(ConvertOptions(dataset=path.stem))
+    records = []
+    for number, row in enumerate(rows, 1):
+        if not _is_chat(row):
+            raise InputError(f"{path} row {number} has no 'messages' list, unlike row 1")
+        try:
+            records.append(converter.convert(row))
+        except Exception as exc:  # a converter's errors are typed, but a bad row must give a line, not a traceback
+            raise InputError(f"{path} row {number} is not a chat conversation: {describe_error(exc)}") from None
+    return records
+
+
+def _records(path: Path, rows: list[Any]) -> list[AgentRecord]:
+    from pydantic import ValidationError
+
+    from schemas.arrow_schema import row_to_record
+
+    parse = AgentRecord.model_validate if path.suffix == ".jsonl" else row_to_record
+    records = []
+    for number, row in enumerate(rows, 1):
+        try:
+            records.append(parse(row))
+        except (ValidationError, ValueError, TypeError, KeyError) as exc:
+            first = exc.errors()[0] if isinstance(exc, ValidationError) else None
+            why = f"{'.'.join(map(str, first['loc']))}: {first['msg']}" if first else " ".join(str(exc).split())
+            raise InputError(f"{path} row {number} is not an AgentRecord ({why[:200]}); expected {EXPECTED}") from None
+    return records

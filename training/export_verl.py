@@ -83,6 +83,9 @@ def verl_row(record: AgentRecord, index: int, split: str, request: str) -> dict[
             "index": index,
             "task_id": record.id,
             "complexity": record.task.metadata.get("complexity"),
+            # the prompt's user turn, which verl leaves out of solution_str: the reward reads it back (what the
+            # user said counts as shown to the agent)
+            "opening": prompt[-1]["content"],
             "environment": env.model_dump_json(),
             "need_tools_kwargs": True,
             "tools_kwargs": {

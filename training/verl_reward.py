@@ -97,7 +97,8 @@ def verdict(solution_str: str, ground_truth: str | dict[str, Any], extra_info: d
     from verifiers.runner import verify_record
 
     task = task_record(ground_truth, extra_info)
-    steps = episode_steps(solution_str, build_environment(task.environment, default_env_factory))
+    opening = [TextObservation(content=extra_info["opening"], source="user")] if extra_info.get("opening") else []
+    steps = opening + episode_steps(solution_str, build_environment(task.environment, default_env_factory))
     return verify_record(task.model_copy(update={"trajectory": steps}))
 
 

@@ -16,7 +16,8 @@ Read from the replayed trajectory (verifiers/claims.py says what a claim is):
   write, such as a passenger's date of birth) appeared in an earlier user turn or tool result: an agent
   never invents or guesses an id.
 
-Reason codes: ``ungrounded_amount``, ``ungrounded_id``, ``ungrounded_date``, ``ungrounded_fact``,
+Score: 1 / (1 + ungrounded claims), so a reward built on the chain's score still tells a slip from a
+fabrication (``passed`` is False either way). Reason codes: ``ungrounded_amount``, ``ungrounded_id``, ``ungrounded_date``, ``ungrounded_fact``,
 ``ungrounded_contradicted``, ``ungrounded_argument``.
 Evidence: ``claims``, up to MAX_EVIDENCE of {step, kind, value}.
 """
@@ -68,7 +69,7 @@ def contradictions(index: int, text: str, terms: tuple[str, ...], seen: Seen) ->
 
 class GroundingVerifier(RecordVerifier):
     name = "grounding"
-    version = "2"
+    version = "3"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:
@@ -98,4 +99,6 @@ class GroundingVerifier(RecordVerifier):
             claims += [{"step": index, "kind": "fact", "value": t} for t in sorted(asserted) if not seen.has_term(t)]
             claims += contradictions(index, text, terms, seen)
         reasons = [f"ungrounded_{kind}" for kind in dict.fromkeys(c["kind"] for c in claims)]
-        return self.result(not claims, reasons=reasons, evidence={"claims": claims[:MAX_EVIDENCE]})
+        # Partial credit for a reward (GRPO): one ungrounded claim fails the check but does not zero the score.
+        score = 1.0 / (1 + len(claims))
+        return self.result(not claims, score=score, reasons=reasons, evidence={"claims": claims[:MAX_EVIDENCE]})

@@ -18,7 +18,8 @@ without policy text passes trivially (nothing to break).
   made, successfully, with the same arguments; that the reason is said is one of the goal's constraints.
 
 Reason codes: ``identity_not_verified``, ``write_without_confirmation``, ``confirmation_incomplete``,
-``write_out_of_scope``, ``refusal_ungrounded``. Evidence: ``violations``, {step, rule, detail}.
+``write_out_of_scope``, ``refusal_ungrounded``. Evidence: ``violations``, {step, rule, detail}. Score:
+1 / (1 + violations) (partial credit for rewards; any violation fails the check).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def explicit_yes(text: str) -> bool:
 
 class PolicyVerifier(RecordVerifier):
     name = "policy"
-    version = "1"
+    version = "2"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:
@@ -72,7 +73,10 @@ class PolicyVerifier(RecordVerifier):
         violations = self._identity(trajectory, env, ok) + self._confirmations(ctx, access, ok)
         violations += self._scope(ctx, access) + self._refusals(ctx, ok)
         reasons = list(dict.fromkeys(v["rule"] for v in violations))
-        return self.result(not violations, reasons=reasons, evidence={"violations": violations[:MAX_EVIDENCE]})
+        score = 1.0 / (1 + len(violations))  # partial credit for a reward; passed is False with any violation
+        return self.result(
+            not violations, score=score, reasons=reasons, evidence={"violations": violations[:MAX_EVIDENCE]}
+        )
 
     @staticmethod
     def _identity(trajectory: list, env: Any, results: dict[int, bool]) -> list[dict]:

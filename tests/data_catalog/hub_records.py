@@ -49,6 +49,7 @@ def rollout(task: AgentRecord, n: int) -> AgentRecord:
     return task.model_copy(
         update={
             "id": f"rollout-{stable_id(task.id, 0)}",
+            "details": {"rollout_index": 0},  # as generators/rollouts records one: the task is its parent
             "trajectory": [
                 TextObservation(content=task.task.instruction, source="user"),
                 MessageAction(content=f"Order #{n} is cancelled; the refund is on its way."),

@@ -31,7 +31,7 @@ def test_oracle_rollouts_are_written_verified_valid_and_registered(data_home, tm
     assert [r.source.format for r in records] == ["synth_rollouts"] * 4
     assert all(r.verifier.result.passed for r in records)
     assert invoke("validate", output).exit_code == 0
-    entry = Catalog().get("rollouts")
+    entry = Catalog().get("cli_rollouts")  # an ad-hoc output never takes the pipeline asset's name
     assert entry.rows == 4 and entry.details["command"] == "synth rollouts" and entry.details["passed"] == 4
 
 

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from generators.rollouts.oracle import confirmation
+from generators.rollouts.scripted_user import YES
 from schemas.record import AgentRecord, Environment, Source, Task, Tool, Verifier
 from schemas.steps import ApiAction, MessageAction, TextObservation
+from verifiers.money import amounts_of_last_call
 
 ORDER_TOOL = Tool(
     name="get_order",
@@ -86,14 +89,19 @@ def retail_cancel_task(task_id: str = "task-cancel", complexity: int = 2) -> Age
 
 
 def oracle_rollout(task: AgentRecord, record_id: str | None = None) -> AgentRecord:
-    """The task solved by its gold actions in a fresh world: user turn, calls with live results, final reply."""
+    """The task solved by its gold actions in a fresh world: user turn, calls with live results (each write
+    confirmed first, naming the call and the money it moves, and the user's yes), final reply."""
     env = get_environment("retail", users=20)
     steps: list = [TextObservation(content=task.task.instruction, source="user")]
     for index, action in enumerate(task.task.expected_outputs["gold_actions"]):
         call_id = f"call_{index}"
+        result = env.call(action["name"], action["arguments"])
+        if env.tool_spec(action["name"]).access == "write":
+            amounts = amounts_of_last_call(env)
+            steps.append(MessageAction(content=confirmation(action["name"], action["arguments"], amounts)))
+            steps.append(TextObservation(content=YES, source="user"))
         steps.append(ApiAction(function=action["name"], kwargs=action["arguments"], tool_call_id=call_id))
-        result = env.call(action["name"], action["arguments"]).as_text()
-        steps.append(TextObservation(content=result, source="tool", tool_call_id=call_id))
+        steps.append(TextObservation(content=result.as_text(), source="tool", tool_call_id=call_id))
     steps.append(MessageAction(content="Your order is cancelled and the refund is on its way."))
     return task.model_copy(update={"id": record_id or f"{task.id}-oracle", "trajectory": steps}, deep=True)
 
@@ -126,3 +134,31 @@ def small_retail_task(task_id: str = "task-small") -> AgentRecord:
     q = task.task.model_copy(update={"constraints": [*task.task.constraints, told]}, deep=True)
     q.metadata["complexity"] = 3
     return task.model_copy(update={"environment": environment, "task": q})
+
+
+# A plain OpenAI-chat row (messages + tools), as TRL users keep their data.
+CHAT_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_order",
+            "description": "Look up an order by id.",
+            "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}},
+        },
+    }
+]
+CHAT = {
+    "messages": [
+        {"role": "user", "content": "Where is order 12?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": '{"order_id": "12"}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": '{"status": "shipped"}'},
+        {"role": "assistant", "content": "It has shipped."},
+    ],
+    "tools": CHAT_TOOLS,
+}

@@ -22,10 +22,12 @@ def test_pass_hat_k_is_taus_estimate():
 
 
 def _rollouts(task, verdicts: list[bool | None]):
+    """Rollouts as generators/rollouts records them: the task as parent, a rollout index, a verdict."""
     return [
         task.model_copy(
             update={
                 "id": f"{task.id}-{i}",
+                "details": {"rollout_index": i},
                 "lineage": task.lineage.model_copy(update={"parents": [task.id]}),
                 "verifier": task.verifier.model_copy(update={"result": VerifierResult(passed=passed)}),
             }

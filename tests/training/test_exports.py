@@ -165,7 +165,7 @@ def test_export_commands(tmp_path):
 
 
 def test_exports_read_plain_chat_jsonl_and_say_one_line_for_other_files(tmp_path):
-    from tests.training.test_inputs import CHAT
+    from tests.training.helpers import CHAT
 
     chats = tmp_path / "chats.jsonl"
     chats.write_text(json.dumps(CHAT) + "\n")

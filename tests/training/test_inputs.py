@@ -9,34 +9,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from schemas.io import write_records
-from tests.training.helpers import literal_record
+from tests.training.helpers import CHAT, literal_record
+from tests.training.helpers import CHAT_TOOLS as TOOLS
 from training.inputs import EmptyInput, InputError, read_training_input
-
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_order",
-            "description": "Look up an order by id.",
-            "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}},
-        },
-    }
-]
-CHAT = {
-    "messages": [
-        {"role": "user", "content": "Where is order 12?"},
-        {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [
-                {"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": '{"order_id": "12"}'}}
-            ],
-        },
-        {"role": "tool", "tool_call_id": "c1", "content": '{"status": "shipped"}'},
-        {"role": "assistant", "content": "It has shipped."},
-    ],
-    "tools": TOOLS,
-}
 
 
 def test_chat_jsonl_goes_through_the_openai_chat_converter(tmp_path):

@@ -30,13 +30,15 @@ EXCERPT = 120
 _GOLD: OrderedDict[bytes, dict | None] = OrderedDict()
 
 
-def gold_actions(record) -> list[dict] | None:
+def gold_actions(record) -> list[dict[str, Any]] | None:
+    """q's gold actions as {"name", "arguments"} dicts (copies); None when q has none or they are malformed."""
     actions = (record.task.expected_outputs or {}).get("gold_actions")
     if not isinstance(actions, list) or not all(
-        isinstance(a, dict) and isinstance(a.get("name"), str) for a in actions
+        isinstance(a, dict) and isinstance(a.get("name"), str) and isinstance(a.get("arguments", {}), dict)
+        for a in actions
     ):
         return None
-    return actions
+    return [{"name": a["name"], "arguments": dict(a.get("arguments", {}))} for a in actions]
 
 
 def gold_end_rows(ctx: CheckContext, actions: list[dict]) -> dict[tuple[str, ...], Any] | None:
@@ -53,7 +55,7 @@ def gold_end_rows(ctx: CheckContext, actions: list[dict]) -> dict[tuple[str, ...
     gold = build_environment(env, ctx.env_factory)
     rows: dict[tuple[str, ...], Any] | None = {}
     for action in actions:
-        if not gold.call(action["name"], dict(action.get("arguments") or {})).ok:
+        if not gold.call(action["name"], action["arguments"]).ok:
             rows = None
             break
     if rows is not None:

@@ -119,7 +119,7 @@ class PolicyVerifier(RecordVerifier):
         actions = gold_actions(ctx.record)
         if actions is None:
             return []
-        allowed = {target(a.get("arguments") or {}) for a in actions if access.get(a["name"]) == "write"}
+        allowed = {target(a["arguments"]) for a in actions if access.get(a["name"]) == "write"}
         return [
             {"step": index, "rule": "write_out_of_scope", "detail": f"{step.function} on {target(step.kwargs)}"}
             for index, step in enumerate(ctx.record.trajectory)

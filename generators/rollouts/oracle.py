@@ -22,6 +22,7 @@ from schemas.generation import GenerationResult
 from schemas.record import Tool
 from schemas.steps import ApiAction, TextObservation
 from verifiers.base import default_env_factory
+from verifiers.final_state import gold_actions as gold_actions_of
 from verifiers.initial_state import InitialStateError, build_environment
 from verifiers.money import amounts_of_last_call
 
@@ -36,14 +37,7 @@ CLOSINGS = {
 
 def gold_actions(conv: Conversation) -> list[dict[str, Any]] | None:
     """The task's gold actions as (name, arguments) dicts; None when q has none or they are malformed."""
-    expected = conv.context.task.task.expected_outputs or {}
-    actions = expected.get("gold_actions")
-    if not isinstance(actions, list) or not all(
-        isinstance(a, dict) and isinstance(a.get("name"), str) and isinstance(a.get("arguments", {}), dict)
-        for a in actions
-    ):
-        return None
-    return [{"name": a["name"], "arguments": dict(a.get("arguments", {}))} for a in actions]
+    return gold_actions_of(conv.context.task)
 
 
 def needs_confirmation(tool: Tool | None) -> bool:

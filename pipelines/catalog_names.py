@@ -11,22 +11,20 @@ output whose name is the pipeline's is registered as ``cli_<name>`` instead.
 
 from __future__ import annotations
 
-# The pipeline's assets (definitions.py); their catalog names are these, or these + "__<partition>".
-PIPELINE_ASSETS = frozenset(
-    {
-        "converted",
-        "synth_tasks",
-        "rollouts",
-        "verified",
-        "scored",
-        "deduplicated",
-        "sft_set",
-        "rl_set",
-        "ace_report",
-        "hub_folder",
-        "verl_export",
-    }
+# The pipeline's assets (definitions.py), in the groups the main job materializes them (main_job.py); their
+# catalog names are these, or these + "__<partition>". Dagster-free, so the CLI's commands import it cheaply.
+SYNTHESIZE = ("synth_tasks", "rollouts")
+CURATE_AND_PUBLISH = (
+    "verified",
+    "scored",
+    "deduplicated",
+    "sft_set",
+    "rl_set",
+    "ace_report",
+    "hub_folder",
+    "verl_export",
 )
+PIPELINE_ASSETS = frozenset({"converted", *SYNTHESIZE, *CURATE_AND_PUBLISH})
 ADHOC_PREFIX = "cli_"
 
 

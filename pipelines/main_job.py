@@ -24,6 +24,7 @@ from dagster import AssetKey, AssetSelection, DagsterInstance, materialize
 
 from data_catalog.entries import load_entries
 from data_catalog.ingest import IngestConfig
+from pipelines.catalog_names import CURATE_AND_PUBLISH, SYNTHESIZE
 from pipelines.ingest_assets import ASSET_NAME, build_ingest_assets
 from pipelines.pipeline_config import PipelineConfig
 
@@ -134,17 +135,6 @@ SECTIONS = {
     "ace_report": "report",
     "hub_folder": "hub",
 }
-SYNTHESIZE = ("synth_tasks", "rollouts")
-CURATE_AND_PUBLISH = (
-    "verified",
-    "scored",
-    "deduplicated",
-    "sft_set",
-    "rl_set",
-    "ace_report",
-    "hub_folder",
-    "verl_export",
-)
 
 
 def pipeline_run_config(cfg: PipelineConfig, keys: tuple[str, ...], log_level: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from typing import Protocol
 from curation.views import task_id
 from generators.config import BackendConfig
 from schemas.record import AgentRecord
+from schemas.task_identity import is_rollout_of_a_task
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class Learner(Protocol):
 
 
 def is_rollout(record: AgentRecord) -> bool:
-    return "rollout_index" in record.details and bool(record.lineage.parents) and bool(record.trajectory)
+    return is_rollout_of_a_task(record.details, record.lineage.parents) and bool(record.trajectory)
 
 
 def rollout_outcomes(records: Iterable[AgentRecord]) -> Iterator[tuple[str, bool | None]]:

@@ -69,7 +69,7 @@ def child_pipeline(size: int, folder: Path) -> dict:
     for stale in folder.glob(f"scored_{size}.*"):
         stale.unlink()
     start = time.perf_counter()
-    score = run_score(source, scored, ScoreConfig(learner="none"))
+    score = run_score(source, scored, ScoreConfig())
     score_s = time.perf_counter() - start
     start = time.perf_counter()
     dedup = run_dedup(scored, deduped, DedupConfig(semantic_threshold=ARGS.threshold))

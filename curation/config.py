@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field, field_validator
 
-from generators.config import BackendConfig
+from generators.rollouts.config import PolicyConfig
 from generators.synthesis.config import OutputOptions
 from schemas.engine import EngineOptions
 from schemas.stage_config import StageConfig
@@ -17,16 +15,12 @@ DEDUP_KINDS: tuple[str, ...] = ("exact", "structural", "minhash", "semantic")
 class ScoreConfig(OutputOptions, EngineOptions):
     """``aceforge score``: accuracy, complexity (structural and learner-relative) and diversity columns."""
 
-    learner: Literal["recorded", "oracle", "perturbed", "llm", "none"] = "recorded"
-    """Declared learner for pass rates: 'recorded' counts the rollouts already in the input (or --rollouts); oracle, perturbed and llm roll that agent out k times per task; 'none' skips pass rates."""
-    k: int = Field(4, ge=1)
-    """Rollouts per task for the learner (a rollout learner only)."""
-    user: str = "scripted"
-    """User simulator of a rollout learner: scripted or llm (the llm section's model)."""
+    learner: PolicyConfig | None = None
+    """The declared learner, rolled out k times per task now (agent, model and backend, tool-call format, budget, sampling, k, seed); its rollouts are written beside the output. Unset: the learner is the policy whose rollouts --rollouts gives (or none)."""
+    learner_id: str | None = None
+    """Which policy's rollouts in --rollouts are the learner's (their lineage.config_hash), when it holds several."""
     seed: int = 0
-    """Seed of the learner's rollouts and of the clustering."""
-    llm: BackendConfig = Field(default_factory=BackendConfig)
-    """Backend of the 'llm' learner."""
+    """Seed of the clustering."""
     loss_model: str | None = None
     """Learner whose mean token loss on the assistant turns becomes the 'loss' column ('default' is SmolLM2, or a model folder); unset: no loss column."""
 

@@ -1,16 +1,17 @@
-"""The declared learner: given tasks, k and a seed, how often does it solve each task?
+"""The declared learner: how often it solves each task, counted from its own rollouts only.
 
-A learner is anything with ``name`` and ``pass_counts(tasks, k, seed)``,
-which returns ``{task id: PassCount(passes, rollouts)}`` for the tasks it
-could roll out (a task it could not, e.g. one without a verifier, is absent
-and gets no pass rate). Two kinds:
+A learner is a policy with its execution configuration (``PolicyConfig`` of
+generators/rollouts/config.py: agent, model and backend, tool-call format,
+budget, sampling, k, seed). Its id is the hash of that configuration, which
+every rollout it makes carries as ``lineage.config_hash``; the id is written
+beside each pass rate (``scores.learner``). Pass rates come from:
 
-- ``RecordedLearner``: rollouts that already exist (records whose
-  ``details.rollout_index`` is set and whose ``lineage.parents[0]`` names the
-  task), counted by their verdicts; the agent is whoever made those rollouts.
-- ``RolloutLearner``: rolls an agent policy of the synthesis stage (``oracle``,
-  ``perturbed``, ``llm`` with a backend) out k times per task through the
-  rollout runner of generators/rollouts and counts the verified passes.
+- ``recorded_counts``: rollouts already made (``aceforge synth rollouts``, the
+  main job's ``learner_rollouts`` asset). They must be one policy's, or the
+  learner's id must say which: rollouts of other policies (the oracle that
+  wrote the demonstrations, a perturbed agent) are never pooled in.
+- ``roll_out``: the policy rolled out now, k times per task, through the
+  rollout runner of generators/rollouts.
 
 A rollout with no verdict (passed None) counts as a rollout, not a pass: an
 undecided run is no evidence the learner can solve the task.
@@ -19,14 +20,19 @@ undecided run is no evidence the learner can solve the task.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Protocol
 
 from curation.views import task_id
-from generators.config import BackendConfig
+from generators.rollouts.config import PolicyConfig
 from schemas.record import AgentRecord
 from schemas.task_identity import is_rollout_of_a_task
+
+UNRECORDED = "(none recorded)"  # rollouts whose lineage names no configuration
+
+
+class LearnerError(ValueError):
+    """The learner's rollouts cannot be told apart, or there are none."""
 
 
 @dataclass(frozen=True)
@@ -39,22 +45,14 @@ class PassCount:
         return self.passes / self.rollouts
 
 
-class Learner(Protocol):
-    name: str
-
-    def pass_counts(self, tasks: list[AgentRecord], k: int, seed: int) -> dict[str, PassCount]: ...
+@dataclass(frozen=True)
+class LearnerCounts:
+    learner_id: str
+    counts: dict[str, PassCount]  # by task id
 
 
 def is_rollout(record: AgentRecord) -> bool:
     return is_rollout_of_a_task(record.details, record.lineage.parents) and bool(record.trajectory)
-
-
-def rollout_outcomes(records: Iterable[AgentRecord]) -> Iterator[tuple[str, bool | None]]:
-    """(task id, verdict) of each rollout record among ``records``."""
-    for record in records:
-        if is_rollout(record):
-            result = record.verifier.result
-            yield task_id(record), (result.passed if result is not None else None)
 
 
 def count_passes(outcomes: Iterable[tuple[str, bool | None]]) -> dict[str, PassCount]:
@@ -67,61 +65,46 @@ def count_passes(outcomes: Iterable[tuple[str, bool | None]]) -> dict[str, PassC
     return {key: PassCount(passes[key], total[key]) for key in total}
 
 
-class RecordedLearner:
-    """Pass rates from rollouts already made (by `aceforge synth rollouts`, or present in the scored input)."""
-
-    def __init__(self, counts: dict[str, PassCount], name: str = "recorded"):
-        self.name = name
-        self._counts = dict(counts)
-
-    @classmethod
-    def from_rollouts(cls, rollouts: Iterable[AgentRecord], name: str = "recorded") -> RecordedLearner:
-        return cls(count_passes(rollout_outcomes(rollouts)), name)
-
-    def pass_counts(self, tasks: list[AgentRecord], k: int, seed: int) -> dict[str, PassCount]:
-        """The recorded counts of these tasks (all recorded rollouts count, whatever ``k`` and ``seed`` say)."""
-        return {record.id: self._counts[record.id] for record in tasks if record.id in self._counts}
-
-    @property
-    def counts(self) -> dict[str, PassCount]:
-        return dict(self._counts)
+def _outcome(record: AgentRecord) -> tuple[str, bool | None]:
+    result = record.verifier.result
+    return task_id(record), (result.passed if result is not None else None)
 
 
-class RolloutLearner:
-    """An agent policy of the synthesis stage, rolled out k times per task and verified (generators/rollouts).
+def recorded_counts(rollouts: Iterable[AgentRecord], learner_id: str | None = None) -> LearnerCounts:
+    """Pass counts of one policy's rollouts among ``rollouts``: ``learner_id``'s, or the only policy's there is."""
+    by_policy: dict[str, list[tuple[str, bool | None]]] = defaultdict(list)
+    for record in rollouts:
+        if is_rollout(record):
+            by_policy[record.lineage.config_hash or UNRECORDED].append(_outcome(record))
+    found = ", ".join(f"{key} ({len(rows)} rollouts)" for key, rows in sorted(by_policy.items())) or "none"
+    if learner_id is None:
+        if len(by_policy) != 1:
+            raise LearnerError(
+                f"the rollouts are not one policy's (found: {found}): name the learner's with --learner-id"
+            )
+        (learner_id,) = by_policy
+    if learner_id not in by_policy:
+        raise LearnerError(f"no rollouts of the learner {learner_id} (found: {found})")
+    return LearnerCounts(learner_id, count_passes(by_policy[learner_id]))
 
-    ``backend`` is the model of the ``llm`` agent (and of an ``llm`` user); the
-    oracle and perturbed agents with the scripted user need none. Each rollout
-    record can be kept through ``on_rollout`` (the score command writes them
-    beside its output, as the evidence behind every pass rate).
-    """
 
-    def __init__(
-        self,
-        agent: str,
-        backend: BackendConfig | None = None,
-        user: str = "scripted",
-        on_rollout: Callable[[AgentRecord], None] | None = None,
-    ):
-        self.agent, self.user, self.backend = agent, user, backend or BackendConfig()
-        self.on_rollout = on_rollout
-        self.name = agent if agent != "llm" else f"llm:{self.backend.model}"
+def roll_out(
+    policy: PolicyConfig, tasks: list[AgentRecord], on_rollout: Callable[[AgentRecord], None] | None = None
+) -> LearnerCounts:
+    """Roll ``policy`` out k times per task and count its verified passes; ``on_rollout`` keeps each record
+    (the score command writes them beside its output, as the evidence behind every pass rate)."""
+    from generators.rollouts.config import RolloutConfig
+    from generators.rollouts.runner import run_rollouts
 
-    def pass_counts(self, tasks: list[AgentRecord], k: int, seed: int) -> dict[str, PassCount]:
-        from generators.rollouts.config import RolloutConfig
-        from generators.rollouts.runner import run_rollouts
-
-        cfg = RolloutConfig(
-            **self.backend.model_dump(exclude_unset=True), k=k, agent=self.agent, user=self.user, seed=seed
-        )
-        generator = cfg.make_generator() if cfg.uses_model() else None
-        outcomes: list[tuple[str, bool | None]] = []
-        try:
-            for record in run_rollouts(tasks, cfg, generator, dataset="learner_rollouts"):
-                outcomes.extend(rollout_outcomes([record]))
-                if self.on_rollout is not None:
-                    self.on_rollout(record)
-        finally:
-            if generator is not None:
-                generator.close()
-        return count_passes(outcomes)
+    cfg = RolloutConfig.model_validate({**policy.model_dump(), "dataset": "learner_rollouts", "catalog": False})
+    generator = cfg.make_generator() if cfg.uses_model() else None
+    outcomes: list[tuple[str, bool | None]] = []
+    try:
+        for record in run_rollouts(tasks, cfg, generator, dataset="learner_rollouts"):
+            outcomes.append(_outcome(record))
+            if on_rollout is not None:
+                on_rollout(record)
+    finally:
+        if generator is not None:
+            generator.close()
+    return LearnerCounts(policy.policy_id(), count_passes(outcomes))

@@ -12,7 +12,8 @@ Where the scores live:
   and in ``extra`` every other numeric column (features, pass_rate, difficulty,
   frontier, learner_k, novelty_text, novelty_action, cluster, accuracy_level as
   its index in ACCURACY_LEVELS) plus ``missing_<marker>: 1.0`` for each missing
-  marker. A column that cannot be computed is left out, never filled with 0.
+  marker. A column that cannot be computed is left out, never filled with 0;
+  ``learner``: the id of the declared learner whose pass rate is in ``extra``.
 - ``<output stem>.scores.parquet``: the same columns flat, with the levels and
   markers as text, for DuckDB or polars (registered in the catalog as
   ``<name>_scores``).
@@ -31,14 +32,17 @@ from curation.accuracy import ACCURACY_LEVELS
 from curation.complexity import FEATURE_CAPS, complexity_level, learner_columns
 from curation.diversity import Embedded, clusters, diversity, novelty
 from curation.facts import RecordFacts
-from curation.learner import PassCount
+from curation.learner import LearnerCounts
 from curation.signatures import Signatures
 from schemas.record import AgentRecord, Scores
 
 Columns = dict[str, list[Any]]
 ScoreFunction = Callable[[list[RecordFacts]], Columns]
 # Text columns of the table; every other column is numeric and may go to scores.extra.
-TEXT_COLUMNS = ("id", "task_id", "dataset", "format", "environment", "accuracy_level", "complexity_level", "missing")
+TEXT_COLUMNS = (
+    *("id", "task_id", "dataset", "format", "environment"),
+    *("accuracy_level", "complexity_level", "missing", "learner"),
+)
 MAIN_COLUMNS = ("accuracy", "complexity", "diversity")
 
 
@@ -53,17 +57,19 @@ def complexity_columns(facts: list[RecordFacts]) -> Columns:
     return columns
 
 
-def pass_rate_columns(counts: dict[str, PassCount]) -> ScoreFunction:
-    """The learner's columns for tasks it rolled out, and for their rollouts (by the task they belong to)."""
+def pass_rate_columns(learner: LearnerCounts) -> ScoreFunction:
+    """The learner's columns for tasks it rolled out, and for their rollouts (by the task they belong to), with
+    the learner's id beside them."""
     names = ("pass_rate", "difficulty", "frontier", "learner_k")
 
     def columns(facts: list[RecordFacts]) -> Columns:
-        out: Columns = {name: [] for name in names}
+        out: Columns = {name: [] for name in (*names, "learner")}
         for f in facts:
-            count = counts.get(f.task_id)
+            count = learner.counts.get(f.task_id)
             values = learner_columns(count.passes, count.rollouts) if count else {}
             for name in names:
                 out[name].append(values.get(name))
+            out["learner"].append(learner.learner_id if count else None)
         return out
 
     return columns
@@ -126,7 +132,7 @@ def scores_of(row: dict[str, Any]) -> Scores:
     if row.get("accuracy_level") is not None:
         extra["accuracy_level"] = float(ACCURACY_LEVELS.index(row["accuracy_level"]))
     extra.update({f"missing_{marker}": 1.0 for marker in row.get("missing") or []})
-    return Scores(**{name: row.get(name) for name in MAIN_COLUMNS}, extra=extra)
+    return Scores(**{name: row.get(name) for name in MAIN_COLUMNS}, extra=extra, learner=row.get("learner"))
 
 
 def with_scores(records: Iterable[AgentRecord], table: pl.DataFrame) -> Iterator[AgentRecord]:
@@ -137,4 +143,5 @@ def with_scores(records: Iterable[AgentRecord], table: pl.DataFrame) -> Iterator
         scores = scores_of(row)
         # Columns an earlier stage wrote and this one did not compute (a loss, a pass rate) are kept.
         scores.extra = {**record.scores.extra, **scores.extra}
+        scores.learner = scores.learner or record.scores.learner
         yield record.model_copy(update={"scores": scores})

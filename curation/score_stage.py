@@ -7,9 +7,11 @@ Outputs, for ``-o scored.parquet``:
 - ``scored.scores.parquet``: the flat scores table;
 - ``scored.signatures.parquet``: the embeddings, so dedup and select reuse them.
 
-The learner's pass rates: ``recorded`` counts the rollouts present in the
-input (and in ``rollouts`` when given); a ``Learner`` object (a rollout
-learner) is asked for the task records of the input.
+The learner's pass rates (curation/learner.py): a declared learner
+(``cfg.learner``) is rolled out now on the input's task records; otherwise
+the rollouts of ``rollouts`` (or, with ``cfg.learner_id``, that policy's
+rollouts in the input) are counted. Nothing declared, nothing given: no pass
+rates.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from pathlib import Path
 import polars as pl
 
 from curation.config import ScoreConfig
-from curation.facts import RecordFacts, iter_records, read_facts
-from curation.learner import Learner, PassCount, count_passes, rollout_outcomes
+from curation.facts import iter_records, read_facts
+from curation.learner import LearnerCounts, recorded_counts, roll_out
 from curation.score_columns import (
     accuracy_columns,
     complexity_columns,
@@ -47,7 +49,7 @@ class ScoreResult:
     scores_path: Path
     signatures_path: Path
     table: pl.DataFrame
-    learner: str | None
+    learner: str | None  # the learner's id
 
     def summary(self) -> dict:
         table = self.table
@@ -66,37 +68,39 @@ class ScoreResult:
 
 
 def learner_counts(
-    input: Path, facts: list[RecordFacts], cfg: ScoreConfig, learner: Learner | None, rollouts: Path | None
-) -> dict[str, PassCount] | None:
-    """Pass counts per task id, or None when no learner is declared."""
-    if cfg.learner == "none":
-        return None
-    if learner is None:  # recorded: the rollouts at hand
-        outcomes = [(f.task_id, f.verdict) for f in facts if f.is_rollout]
-        if rollouts is not None:
-            outcomes += list(rollout_outcomes(iter_records(rollouts)))
-        return count_passes(outcomes)
-    tasks = [record for record in iter_records(input) if not record.trajectory]
-    return learner.pass_counts(tasks, cfg.k, cfg.seed)
+    input: Path,
+    cfg: ScoreConfig,
+    rollouts: Path | None,
+    on_rollout: Callable[[AgentRecord], None] | None,
+) -> LearnerCounts | None:
+    """The declared learner's pass counts per task id, or None when there is no learner."""
+    if cfg.learner is not None:
+        tasks = [record for record in iter_records(input) if not record.trajectory]
+        return roll_out(cfg.learner, tasks, on_rollout)
+    if rollouts is not None:
+        return recorded_counts(iter_records(rollouts), cfg.learner_id)
+    if cfg.learner_id is not None:
+        return recorded_counts(iter_records(input), cfg.learner_id)
+    return None
 
 
 def run_score(
     input: Path,
     output: Path,
     cfg: ScoreConfig,
-    learner: Learner | None = None,
     rollouts: Path | None = None,
     progress: bool = False,
     record_columns: dict[str, RecordColumn] | None = None,
+    on_rollout: Callable[[AgentRecord], None] | None = None,
 ) -> ScoreResult:
     """``record_columns``: more columns computed from the records themselves (e.g. curation/loss.py's loss)."""
     facts = read_facts(input, progress)
-    counts = learner_counts(input, facts, cfg, learner, rollouts)
+    learner = learner_counts(input, cfg, rollouts, on_rollout)
     with engine_session(cfg) as ray:
         signatures = embeddings_for(facts, sidecar(input, SIGNATURES), progress, ray)
     functions = [accuracy_columns, complexity_columns, diversity_columns(signatures, cfg.seed, progress)]
-    if counts is not None:
-        functions.append(pass_rate_columns(counts))
+    if learner is not None:
+        functions.append(pass_rate_columns(learner))
     for name, column in (record_columns or {}).items():
         values = column(iter_records(input, progress, f"scoring {name}"))
         functions.append(lambda facts, name=name, values=values: {name: values})
@@ -106,5 +110,4 @@ def run_score(
     with atomic_output(scores_path) as tmp:
         table.write_parquet(tmp)
     signatures_path = write_signatures(sidecar(output, SIGNATURES), facts, signatures)
-    name = None if counts is None else (learner.name if learner is not None else "recorded")
-    return ScoreResult(output, scores_path, signatures_path, table, name)
+    return ScoreResult(output, scores_path, signatures_path, table, learner.learner_id if learner else None)

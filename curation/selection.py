@@ -1,7 +1,8 @@
 """Budgeted selection: the SFT set, the RL set, and the reason every other record was left out.
 
 - **SFT** candidates are records with a trajectory whose accuracy level is
-  ``passed`` (verified successes); when there are more than the budget, greedy
+  ``passed`` (verified successes) of tasks the declared learner never solves
+  (or that it did not roll out: imported data); when there are more than the budget, greedy
   facility location over their embeddings (curation/facility_location.py)
   picks a diverse, representative set that keeps the mix of complexity levels.
   A record's vector is its text and action-signature embeddings concatenated
@@ -15,7 +16,8 @@
   ``undecided``, ``failed``, ``imported_verdict`` (a success only the source vouches for: aceforge
   never re-checked it; ``accept_imported_verdicts`` lets it in), ``agent_excluded`` (a rollout of an
   agent in ``sft_exclude_agents``, by default the perturbed one), ``no_successful_call`` (a tool-world
-  trajectory whose every call failed, or that made none) (SFT side); ``no_verifier``, ``no_pass_rate``,
+  trajectory whose every call failed, or that made none), ``learner_solves`` (its task's p = 1: nothing to
+  teach), ``frontier_task`` (0 < p < 1: its task is an RL candidate instead) (SFT side); ``no_verifier``, ``no_pass_rate``,
   ``always_solved`` (p = 1), ``never_solved`` (p = 0) (RL side); and
   ``outside_budget`` for candidates the budget had no room for.
 
@@ -72,6 +74,8 @@ def sft_reason(f: RecordFacts, cfg: SelectConfig) -> str | None:
         return "agent_excluded"
     if reason is None and f.tool_calls_ok == 0:
         return "no_successful_call"
+    if reason is None and f.pass_rate is not None and f.pass_rate > 0.0:
+        return "learner_solves" if f.pass_rate >= 1.0 else "frontier_task"
     return reason
 
 
@@ -128,7 +132,7 @@ def select(facts: list[RecordFacts], signatures: Signatures, cfg: SelectConfig) 
 def _detail(f: RecordFacts, reason: str) -> str:
     if reason == "invalid":
         return ",".join(f.accuracy.structure_reasons)
-    if reason in ("always_solved", "never_solved"):
+    if reason in ("always_solved", "never_solved", "learner_solves", "frontier_task"):
         return f"pass_rate={f.pass_rate:g}"
     if reason == "no_verifier":
         return f"v.kind={f.verifier_kind}"

@@ -25,7 +25,7 @@ import orjson
 from schemas.record import SCHEMA_VERSION, Environment, Lineage, Task, Tool, Verifier
 
 _PARTS = {"environment": Environment, "task": Task, "verifier": Verifier, "lineage": Lineage}
-_SCORES = {"accuracy": None, "complexity": None, "diversity": None, "extra": "{}"}
+_SCORES = {"accuracy": None, "complexity": None, "diversity": None, "extra": "{}", "learner": None}
 
 
 @cache

@@ -59,8 +59,12 @@ def check_paths(input: Path, output: Path | None = None) -> None:
 
 def run_stage(stage: Callable[[], Any]) -> Any:
     """Run a curation stage; an input row that is not a record is a one-line usage error, not a traceback."""
+    from curation.learner import LearnerError
+
     try:
         return stage()
+    except LearnerError as exc:
+        fail(f"cannot place complexity: {exc}", USAGE)
     except (ValidationError, ValueError, KeyError) as exc:
         fail(f"cannot curate this input: {one_line(exc, 300)} (does `aceforge validate` accept it?)", USAGE)
 
@@ -129,15 +133,20 @@ def score_cmd(
     output: Output,
     rollouts: Annotated[
         Path | None,
-        typer.Option("--rollouts", help="Rollout records to count for the 'recorded' learner, besides the input's."),
+        typer.Option(
+            "--rollouts",
+            help="The learner's rollouts (from synth rollouts): their pass rates place complexity; rollouts of "
+            "other policies never count.",
+        ),
     ] = None,
     as_json: AsJson = False,
     allow_empty: AllowEmpty = False,
 ) -> None:
-    """Score every record: accuracy (level from v), complexity (structural; the learner's pass rate p and the
-    frontier flag 0 < p < 1 for tasks), diversity (nearest-neighbour novelty of the task text and action signature,
-    clusters). Writes OUTPUT, OUTPUT-stem.scores.parquet (flat columns) and .signatures.parquet (embeddings)."""
-    from curation.learner import RolloutLearner
+    """Score every record: accuracy (level from v), complexity (structural features; for tasks, the declared
+    learner's pass rate p, its id, and the frontier flag 0 < p < 1), diversity (nearest-neighbour novelty of the
+    task text and action signature, clusters). The learner is declared with the --learner-* flags (rolled out now,
+    k times per task) or given by its rollouts (--rollouts). Writes OUTPUT, OUTPUT-stem.scores.parquet (flat
+    columns) and .signatures.parquet (embeddings)."""
     from curation.score_stage import run_score
     from curation.signatures import sidecar
     from schemas.io import RecordWriter
@@ -147,13 +156,11 @@ def score_cmd(
     if rollouts is not None:
         check_file(rollouts)
     name = safe_name(cfg.dataset or output.stem)
-    learner, writer = None, None
-    if cfg.learner in ("oracle", "perturbed", "llm"):
-        writer = RecordWriter(sidecar(output, "rollouts"))
-        learner = RolloutLearner(cfg.learner, cfg.llm, cfg.user, on_rollout=writer.write_record)
+    writer = RecordWriter(sidecar(output, "rollouts")) if cfg.learner is not None else None
     columns = {"loss": loss_column_of(cfg.loss_model)} if cfg.loss_model else None
+    on_rollout = writer.write_record if writer is not None else None
     try:
-        result = run_stage(lambda: run_score(input, output, cfg, learner, rollouts, progress(), columns))
+        result = run_stage(lambda: run_score(input, output, cfg, rollouts, progress(), columns, on_rollout))
     finally:
         if writer is not None:
             writer.close()
@@ -168,7 +175,7 @@ def score_cmd(
     if as_json:
         print_json(summary)
         return
-    out.print(f"scored {summary['records']} records; learner: {summary['learner'] or 'none'}")
+    out.print(f"scored {summary['records']} records; learner: {summary['learner'] or 'none declared'}")
     out.print("accuracy levels: " + ", ".join(f"{k} {v}" for k, v in summary["accuracy_levels"].items()))
     out.print("complexity levels: " + ", ".join(f"{k} {v}" for k, v in summary["complexity_levels"].items()))
     out.print(f"with a pass rate: {summary['with_pass_rate']}, at the frontier: {summary['frontier']}")

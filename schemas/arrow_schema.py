@@ -72,6 +72,7 @@ SCORES_TYPE = pa.struct(
         ("complexity", pa.float64()),
         ("diversity", pa.float64()),
         ("extra", pa.string()),  # JSON object
+        ("learner", pa.string()),
     ]
 )
 

@@ -117,6 +117,8 @@ class Scores(_Model):
     complexity: float | None = None
     diversity: float | None = None
     extra: dict[str, float] = Field(default_factory=dict)
+    # Id of the declared learner whose pass rate is in extra (the hash of its policy configuration).
+    learner: str | None = None
 
 
 class AgentRecord(_Model):

@@ -10,10 +10,20 @@ from generators.config import BackendConfig
 from generators.synthesis.config import OutputOptions
 from schemas.engine import EngineOptions
 from schemas.generation import SamplingParams
+from schemas.record import stable_id
 from schemas.stage_config import StageConfig
 
 # Fields that change neither what is generated nor how it is judged: left out of config hashes.
-THROUGHPUT_AND_OUTPUT = {"live", "batch_size", "max_concurrency", "dataset", "catalog", "engine", "ray_address"}
+THROUGHPUT_AND_OUTPUT = {
+    "live",
+    "batch_size",
+    "max_concurrency",
+    "dataset",
+    "catalog",
+    "engine",
+    "ray_address",
+    "cache",
+}
 
 
 # Rollouts sample (a task's k rollouts must differ); a partial sampling section keeps these for the rest
@@ -35,8 +45,10 @@ class RolloutBudget(StageConfig):
 FAULTS = ("wrong_argument", "skipped_read", "extra_write", "early_end")
 
 
-class RolloutConfig(BackendConfig, OutputOptions, EngineOptions):
-    """``aceforge synth rollouts``: k verified rollouts per task (agent x user simulator x environment)."""
+class PolicyConfig(BackendConfig):
+    """A policy and its execution configuration: agent, user simulator, model and backend, tool-call format,
+    budget, sampling, k and seed. Its ``policy_id`` is what its rollout records carry as lineage.config_hash,
+    so a declared learner (curation) is matched with exactly its own rollouts."""
 
     k: int = Field(4, ge=1)
     """Rollouts per task, each with its own seed."""
@@ -54,8 +66,6 @@ class RolloutConfig(BackendConfig, OutputOptions, EngineOptions):
     """Limits that end a rollout with a reason code."""
     sampling: SamplingParams = Field(default_factory=lambda: SamplingParams(**ROLLOUT_SAMPLING))
     """Sampling of every model turn (agent and llm user); its seed is replaced by each rollout's own."""
-    live: int = Field(16, ge=1)
-    """Conversations advanced together, each step served in one backend batch (throughput only)."""
     max_model_len: int = Field(8192, ge=16)
     """Context length: prompt + max_tokens must fit (the retail policy and tools alone take about 2.7k tokens)."""
 
@@ -89,3 +99,18 @@ class RolloutConfig(BackendConfig, OutputOptions, EngineOptions):
         from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS
 
         return AGENT_POLICIES.get(self.agent).uses_model or USER_SIMULATORS.get(self.user).uses_model
+
+    def policy_id(self) -> str:
+        """Hash of every field that decides the rollouts (not throughput or output options); a model policy's
+        backend is hashed as resolved here (the default differs with and without a GPU)."""
+        fields = self.model_dump(mode="json", include=set(PolicyConfig.model_fields) - THROUGHPUT_AND_OUTPUT)
+        if self.uses_model():
+            fields["backend"] = self.backend_name()
+        return stable_id("synth rollouts", fields)
+
+
+class RolloutConfig(PolicyConfig, OutputOptions, EngineOptions):
+    """``aceforge synth rollouts``: k verified rollouts per task (agent x user simulator x environment)."""
+
+    live: int = Field(16, ge=1)
+    """Conversations advanced together, each step served in one backend batch (throughput only)."""

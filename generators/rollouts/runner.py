@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS, AgentPolicy, UserSimulator
-from generators.rollouts.config import THROUGHPUT_AND_OUTPUT, RolloutConfig
+from generators.rollouts.config import RolloutConfig
 from generators.rollouts.conversation import USER_STOPS, Budget, Conversation, TaskContext
 from generators.rollouts.records import rollout_record, rollout_seed, task_problem
 from generators.rollouts.scenario import scenario_problem
 from generators.rollouts.scheduler import RolloutScheduler, SchedulerStats
 from schemas.generation import Generator
-from schemas.record import AgentRecord, stable_id
+from schemas.record import AgentRecord
 from verifiers.base import default_env_factory
 from verifiers.initial_state import InitialStateError, build_environment
 
@@ -146,7 +146,7 @@ def run_rollouts(
     agent, user = make_actors(cfg)
     model = {"backend": cfg.backend_name(), **generator.model_id} if agent.uses_model or user.uses_model else None
     components = {"agent": agent.describe(), "user": user.describe(), "model": model}
-    config_hash = stable_id("synth rollouts", cfg.model_dump(mode="json", exclude=THROUGHPUT_AND_OUTPUT))
+    config_hash = cfg.policy_id()
     scheduler = RolloutScheduler(agent, user, generator, cfg.sampling, capacity or cfg.live)
     summary.scheduler = scheduler.stats
     waiting: list[tuple[int, AgentRecord]] = []  # finished out of order, held until their turn

@@ -91,15 +91,16 @@ def task_record(record_id: str, order_id: str = "W1", instruction: str | None = 
     )
 
 
-def rollout_of(task: AgentRecord, index: int, passed: bool) -> AgentRecord:
-    """A rollout of ``task`` as generators/rollouts records one: parent task id, rollout_index, a verdict."""
+def rollout_of(task: AgentRecord, index: int, passed: bool | None, policy: str = "teacher") -> AgentRecord:
+    """A rollout of ``task`` as generators/rollouts records one: parent task id, rollout_index, a verdict, and
+    the id of the policy that made it (lineage.config_hash)."""
     order_id = task.task.constraints[0]["path"].split(".")[1]
     return task.model_copy(
         update={
             "id": f"{task.id}-r{index}",
             "trajectory": cancel_steps(order_id),
             "verifier": verdict(passed),
-            "lineage": Lineage(parents=[task.id]),
+            "lineage": Lineage(parents=[task.id], config_hash=policy),
             "details": {"rollout_index": index, "end_reason": "done"},
             "source": Source(dataset="rollouts", format="synth_rollouts"),
         }

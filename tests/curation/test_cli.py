@@ -16,8 +16,11 @@ def converted(tmp_path):
     assert invoke("convert", "-f", "adp", *adp, "-o", tmp_path / "adp.parquet", "--no-catalog").exit_code == 0
     assert invoke("convert", "-f", "tau_bench", TAU_RUNS, "-o", tmp_path / "tau.parquet", "--no-catalog").exit_code == 0
     records = [*read_records(tmp_path / "adp.parquet"), *read_records(tmp_path / "tau.parquet")]
-    task = task_record("task-1")
-    records += [task, rollout_of(task, 0, True), rollout_of(task, 1, False)]
+    task, other = task_record("task-1"), task_record("task-2", order_id="W7")
+    # The learner ("smol") sometimes solves task-1 (its frontier); the oracle's demonstration of task-2 is the
+    # one verified success an SFT set can take.
+    records += [task, rollout_of(task, 0, True, "smol"), rollout_of(task, 1, False, "smol")]
+    records += [other, rollout_of(other, 0, True, "oracle")]
     no_text = AgentRecord(id="bad-no-text", source=Source(dataset="bad", format="literal"), task=Task())
     records.append(no_text)
     write_records(records, tmp_path / "all.parquet")
@@ -28,12 +31,21 @@ def test_score_dedup_select_report_on_converted_fixtures(data_home, tmp_path):
     records, count = converted(tmp_path)
     scored, deduped, selected = tmp_path / "scored.parquet", tmp_path / "deduped.parquet", tmp_path / "sel"
 
-    result = invoke("score", records, "-o", scored, "--json")
+    mixed = tmp_path / "mixed.parquet"
+    task = task_record("task-1")
+    write_records([rollout_of(task, 0, True, "oracle"), rollout_of(task, 0, False, "smol")], mixed)
+    result = invoke("score", records, "-o", scored, "--rollouts", mixed)
+    assert result.exit_code == 2
+    assert "not one policy's (found: oracle (1 rollouts), smol (1 rollouts)): name the learner's with --learner-id" in (
+        " ".join(result.output.split())
+    )
+
+    result = invoke("score", records, "-o", scored, "--learner-id", "smol", "--json")
     assert result.exit_code == 0, result.output
     summary = last_json(result)
-    assert summary["records"] == count and summary["learner"] == "recorded"
+    assert summary["records"] == count and summary["learner"] == "smol"
     assert summary["with_pass_rate"] == 3  # the task and its two rollouts: p = 1/2
-    assert summary["missing"] == {"empty_trajectory": 2, "no_text": 1, "no_task": 1}
+    assert summary["missing"] == {"empty_trajectory": 3, "no_text": 1, "no_task": 1}  # the tasks have none
     assert summary["accuracy_levels"]["unverified"] >= 20  # converted ADP data carries no verdict
 
     result = invoke("dedup", scored, "-o", deduped, "--json")
@@ -45,7 +57,7 @@ def test_score_dedup_select_report_on_converted_fixtures(data_home, tmp_path):
     assert result.exit_code == 0, result.output
     chosen = last_json(result)
     assert chosen["records"] == count == chosen["sft"] + chosen["rl"] + chosen["left_out"]
-    assert chosen["rl"] == 1 and 1 <= chosen["sft"] <= 3
+    assert chosen["rl"] == 1 and chosen["sft"] == 1
     left = pl.read_parquet(selected / "left_out.parquet")
     assert left.filter(pl.col("id") == "bad-no-text")["reason"].to_list() == ["no_task"]
     assert left.filter(pl.col("reason") == "duplicate")["duplicate_of"].null_count() == 0

@@ -25,12 +25,16 @@ def png_size(path):
 def test_report_renders_every_plot_and_a_summary_with_the_numbers(tmp_path):
     asks = ["Cancel order W0 and tell me when.", "My parcel W1 never came; stop it.", "Drop W2, I bought it twice."]
     tasks = [task_record(f"t{i}", order_id=f"W{i}", instruction=ask) for i, ask in enumerate(asks)]
-    rollouts = [rollout_of(tasks[0], 0, True), rollout_of(tasks[0], 1, False), rollout_of(tasks[1], 0, True)]
+    # The learner sometimes solves t0, always t1, never t2; the oracle's demonstrations of t0 and t2 are data.
+    learner = [rollout_of(tasks[0], 0, True, "smol"), rollout_of(tasks[0], 1, False, "smol")]
+    learner += [rollout_of(tasks[1], 0, True, "smol"), rollout_of(tasks[2], 0, False, "smol")]
+    write_records(learner, tmp_path / "learner.parquet")
+    rollouts = [rollout_of(tasks[0], 0, True, "oracle"), rollout_of(tasks[2], 0, True, "oracle")]
     questions = ["Will it rain in Oslo?", "Best pasta recipe?", "Who wrote Hamlet?", "How far is the Moon?"]
     chats = [chat_record(f"c{i}", question, "An answer.", "quiz") for i, question in enumerate(questions)]
     records = [*tasks, *rollouts, trajectory_record("copy-of-r", order_id="W0"), *chats]
     write_records(records, tmp_path / "in.parquet")
-    run_score(tmp_path / "in.parquet", tmp_path / "scored.parquet", ScoreConfig())
+    run_score(tmp_path / "in.parquet", tmp_path / "scored.parquet", ScoreConfig(), tmp_path / "learner.parquet")
     run_dedup(tmp_path / "scored.parquet", tmp_path / "deduped.parquet", DedupConfig())
     run_select(tmp_path / "deduped.parquet", tmp_path / "sel", SelectConfig(budget=2))
 
@@ -44,13 +48,13 @@ def test_report_renders_every_plot_and_a_summary_with_the_numbers(tmp_path):
         width, height = png_size(path)
         assert width > 300 and height > 300
     numbers = report.numbers
-    assert numbers["tasks"] == 3 and numbers["tasks_with_pass_rate"] == 2
+    assert numbers["tasks"] == 3 and numbers["tasks_with_pass_rate"] == 3
     assert numbers["frontier"] == 1 and numbers["always_solved"] == 1
     assert numbers["by_source"]["quiz"] == 4
     assert sum(numbers["dedup_removed"].values()) >= 1  # copy-of-r repeats rollout t0-r0 but for its id
-    assert numbers["sft"] == 2 and numbers["rl"] == 1
+    assert numbers["sft"] == 1 and numbers["rl"] == 1  # t2's demonstration (never solved); t0 (frontier)
     assert "frontier (0 < p < 1) 1" in report.markdown and "![embedding_map](embedding_map.png)" in report.markdown
-    assert "- selection: SFT 2, RL 1" in report.markdown
+    assert "- selection: SFT 1, RL 1" in report.markdown
     assert "a source at 100% reaches every cluster" in report.markdown  # why coverage shares add up over 100%
     assert (tmp_path / "report" / "summary.md").read_text() == report.markdown
 

@@ -7,7 +7,7 @@ import pytest
 from curation.accuracy import ACCURACY_LEVELS, accuracy
 from curation.complexity import complexity_level, learner_columns, structural_complexity, structural_features
 from curation.facts import facts_of
-from curation.learner import PassCount
+from curation.learner import LearnerCounts, PassCount
 from curation.score_columns import accuracy_columns, complexity_columns, pass_rate_columns, score_table, scores_of
 from schemas.record import Verifier, VerifierResult
 from schemas.steps import ApiAction
@@ -84,10 +84,13 @@ def test_score_table_and_scores_of_put_each_column_in_its_place():
     empty = chat_record("e", "", "")
     empty.trajectory = []
     facts = [facts_of(r) for r in (task, solved, empty)]
-    table = score_table(facts, [accuracy_columns, complexity_columns, pass_rate_columns({"t": PassCount(1, 4)})])
+    table = score_table(
+        facts, [accuracy_columns, complexity_columns, pass_rate_columns(LearnerCounts("smol", {"t": PassCount(1, 4)}))]
+    )
     rows = list(table.iter_rows(named=True))
     assert [row["accuracy_level"] for row in rows] == ["unverified", "passed", "unverified"]
     assert rows[0]["pass_rate"] == 0.25 and rows[1]["pass_rate"] is None
+    assert [row["learner"] for row in rows] == ["smol", None, None]
     assert rows[2]["missing"] == ["no_text", "no_task", "empty_trajectory"]
     scores = scores_of(rows[2])
     assert scores.accuracy is None and scores.diversity is None  # not computable: left empty, never 0
@@ -95,7 +98,7 @@ def test_score_table_and_scores_of_put_each_column_in_its_place():
         "unverified"
     )
     assert "pass_rate" not in scores.extra
-    assert scores_of(rows[0]).extra["frontier"] == 1.0
+    assert scores_of(rows[0]).extra["frontier"] == 1.0 and scores_of(rows[0]).learner == "smol"
 
 
 def test_a_tool_call_without_any_result_observation_is_a_format_not_an_invalid_trajectory():

@@ -96,7 +96,9 @@ def test_the_whole_chain_on_files_counts_every_record_once(tmp_path):
     bad.trajectory = []
     records = [frontier, solved, *rollouts, bad, chat_record("chat", "What is 2+2?", "4")]
     write_records(records, tmp_path / "in.parquet")
-    run_score(tmp_path / "in.parquet", tmp_path / "scored.parquet", ScoreConfig())  # recorded learner: these rollouts
+    run_score(
+        tmp_path / "in.parquet", tmp_path / "scored.parquet", ScoreConfig(learner_id="teacher")
+    )  # the learner: these rollouts
     scored = {r.id: r.scores for r in read_records(tmp_path / "scored.parquet")}
     assert scored["t-frontier"].extra["pass_rate"] == 0.5 and scored["t-solved"].extra["pass_rate"] == 1.0
     assert scored["no-text"].extra["missing_no_text"] == 1.0 and scored["no-text"].diversity is None

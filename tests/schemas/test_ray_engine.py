@@ -87,7 +87,7 @@ def scored_locally(records):
     from curation.config import ScoreConfig
     from curation.score_stage import run_score
 
-    return run_score(records, records.with_name("scored.parquet"), ScoreConfig(learner="none"))
+    return run_score(records, records.with_name("scored.parquet"), ScoreConfig())
 
 
 def test_score_embeds_on_an_actor_pool_with_the_local_vectors(cluster, records, scored_locally, tmp_path):
@@ -97,7 +97,7 @@ def test_score_embeds_on_an_actor_pool_with_the_local_vectors(cluster, records, 
     from curation.signatures import read_signatures
 
     local = scored_locally
-    on_ray = run_score(records, tmp_path / "ray.parquet", ScoreConfig(learner="none", engine="ray"))
+    on_ray = run_score(records, tmp_path / "ray.parquet", ScoreConfig(engine="ray"))
     assert local.table["id"].to_list() == on_ray.table["id"].to_list()
     facts = read_facts(local.output)
     a, _ = read_signatures(local.signatures_path, facts)

@@ -70,7 +70,7 @@ class ScoreResult:
 def learner_counts(
     input: Path,
     cfg: ScoreConfig,
-    rollouts: Path | None,
+    rollouts: Iterable[AgentRecord] | None,
     on_rollout: Callable[[AgentRecord], None] | None,
 ) -> LearnerCounts | None:
     """The declared learner's pass counts per task id, or None when there is no learner."""
@@ -78,7 +78,7 @@ def learner_counts(
         tasks = [record for record in iter_records(input) if not record.trajectory]
         return roll_out(cfg.learner, tasks, on_rollout)
     if rollouts is not None:
-        return recorded_counts(iter_records(rollouts), cfg.learner_id)
+        return recorded_counts(rollouts, cfg.learner_id)
     if cfg.learner_id is not None:
         return recorded_counts(iter_records(input), cfg.learner_id)
     return None
@@ -88,12 +88,13 @@ def run_score(
     input: Path,
     output: Path,
     cfg: ScoreConfig,
-    rollouts: Path | None = None,
+    rollouts: Iterable[AgentRecord] | None = None,
     progress: bool = False,
     record_columns: dict[str, RecordColumn] | None = None,
     on_rollout: Callable[[AgentRecord], None] | None = None,
 ) -> ScoreResult:
-    """``record_columns``: more columns computed from the records themselves (e.g. curation/loss.py's loss)."""
+    """``rollouts``: the learner's rollouts (its pass rates); ``record_columns``: more columns computed from the
+    records themselves (e.g. curation/loss.py's loss); ``on_rollout`` keeps each rollout of a declared learner."""
     facts = read_facts(input, progress)
     learner = learner_counts(input, cfg, rollouts, on_rollout)
     with engine_session(cfg) as ray:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 # The pipeline's assets (definitions.py), in the groups the main job materializes them (main_job.py); their
 # catalog names are these, or these + "__<partition>". Dagster-free, so the CLI's commands import it cheaply.
-SYNTHESIZE = ("synth_tasks", "rollouts")
+SYNTHESIZE = ("synth_tasks", "rollouts", "learner_rollouts")
 CURATE_AND_PUBLISH = (
     "verified",
     "scored",

@@ -149,7 +149,7 @@ def score_cmd(
     columns) and .signatures.parquet (embeddings)."""
     from curation.score_stage import run_score
     from curation.signatures import sidecar
-    from schemas.io import RecordWriter
+    from schemas.io import RecordWriter, read_records
 
     check_paths(input, output)
     is_empty(input, allow_empty)
@@ -160,7 +160,8 @@ def score_cmd(
     columns = {"loss": loss_column_of(cfg.loss_model)} if cfg.loss_model else None
     on_rollout = writer.write_record if writer is not None else None
     try:
-        result = run_stage(lambda: run_score(input, output, cfg, rollouts, progress(), columns, on_rollout))
+        learner_rollouts = read_records(rollouts) if rollouts is not None else None
+        result = run_stage(lambda: run_score(input, output, cfg, learner_rollouts, progress(), columns, on_rollout))
     finally:
         if writer is not None:
             writer.close()

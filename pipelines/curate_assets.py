@@ -139,19 +139,24 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
     @asset(
         group_name="curate",
         io_manager_key="record_store",
-        ins={"records": AssetIn("verified")},
+        ins={"records": AssetIn("verified"), "learner": AssetIn("learner_rollouts")},
         config_schema=config_schema(ScoreConfig, defaults.score),
-        description="ACE scores: accuracy, complexity (structural and learner-relative pass rate), diversity.",
+        description="ACE scores: accuracy, complexity (structural, and the pass rate of the declared learner counted "
+        "from its own rollouts, with its id), diversity.",
         kinds={"python", "parquet"},
     )
     def scored(
-        context: AssetExecutionContext, records: RecordSet, storage: StorageResource, embedder: EmbedderResource
+        context: AssetExecutionContext,
+        records: RecordSet,
+        learner: RecordSet,
+        storage: StorageResource,
+        embedder: EmbedderResource,
     ) -> StoredRecords:
         storage.activate()
         embedder.activate()
         cfg = ScoreConfig.from_mapping(context.op_execution_context.op_config, "run config")
         path = asset_dir(storage, context) / RECORDS_FILE
-        result = run_score(_single(records), path, cfg)
+        result = run_score(_single(records), path, cfg, learner)
         return StoredRecords(path, result.summary())
 
     @asset(

@@ -129,6 +129,7 @@ class StageOutcome:
 SECTIONS = {
     "synth_tasks": "tasks",
     "rollouts": "rollouts",
+    "learner_rollouts": "learner",
     "scored": "score",
     "deduplicated": "dedup",
     "selected": "select",

@@ -1,7 +1,7 @@
 """The whole pipeline's configuration: one section per stage, with the embedded defaults of the main job.
 
 ``aceforge run`` uses ``PipelineConfig()`` as it is (a small N on the retail
-world, oracle and perturbed rollouts, a few SmolLM2 rollouts on the CPU);
+world, oracle and perturbed rollouts, SmolLM2 as the declared learner on the CPU);
 ``aceforge run --config my.yaml`` scales the same graph. Each Dagster asset
 takes its own section as run config, with these defaults shown in the UI's
 launchpad.
@@ -16,7 +16,7 @@ from pydantic import Field, field_validator, model_validator
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.hub_config import HubExportConfig
 from data_catalog.ingest import IngestConfig
-from generators.rollouts.config import RolloutBudget, RolloutConfig
+from generators.rollouts.config import PolicyConfig, RolloutBudget, RolloutConfig
 from generators.synthesis.config import SynthTasksConfig
 from schemas.engine import EngineOptions
 from schemas.generation import SamplingParams
@@ -30,18 +30,25 @@ class RolloutsSection(StageConfig):
         default_factory=lambda: [
             RolloutConfig(agent="oracle", k=1),  # deterministic: more would be exact duplicates
             RolloutConfig(agent="perturbed", k=2),
-            # SmolLM2 on a CPU: a 3k-token prompt per turn, so two short conversations keep the job in minutes.
-            RolloutConfig(
-                agent="llm",
-                k=1,
-                budget=RolloutBudget(max_turns=2, max_tokens=512),
-                sampling=SamplingParams(temperature=0.7, max_tokens=96),
-            ),
         ]
     )
-    """One entry per agent policy (oracle, perturbed, llm); an llm agent uses the generation resource's model."""
+    """One entry per agent policy (oracle, perturbed, llm): the data. An llm agent uses the generation resource's
+    model. The learner's own rollouts are the learner_rollouts asset's, not these."""
     model_tasks: int = Field(2, ge=0)
     """Tasks per environment rolled out by agents that call a model (the slow kind on a CPU); the rest get none."""
+
+
+# SmolLM2-135M on the CPU through vLLM (float32: several times faster than bfloat16 on CPUs without
+# AVX512-BF16): 24 tasks x k=2 with at most 8 turns took 7.5 min on two cores (bench: lr_vllm in the closing
+# note of issue 19); 96 tokens a turn is room for one tool call or a short message.
+SMOLLM2_LEARNER = PolicyConfig(
+    agent="llm",
+    backend="vllm",
+    dtype="float32",
+    k=2,
+    budget=RolloutBudget(max_turns=8, max_tokens=1024),
+    sampling=SamplingParams(temperature=0.7, max_tokens=96),
+)
 
 
 class PipelineConfig(EngineOptions):
@@ -59,6 +66,9 @@ class PipelineConfig(EngineOptions):
     """Task synthesis per environment (its env is the partition's)."""
     rollouts: RolloutsSection = Field(default_factory=RolloutsSection)
     """Rollouts per environment."""
+    learner: PolicyConfig = Field(default_factory=lambda: SMOLLM2_LEARNER)
+    """The declared learner, rolled out k times on every task (learner_rollouts): its pass rates place complexity
+    and choose the SFT set (tasks it never solves) and the RL set (its frontier)."""
     score: ScoreConfig = Field(default_factory=lambda: ScoreConfig(catalog=False))
     """ACE scores."""
     dedup: DedupConfig = Field(default_factory=lambda: DedupConfig(catalog=False))

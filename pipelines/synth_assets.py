@@ -1,4 +1,5 @@
-"""Synthesis as Dagster assets, partitioned by environment: tasks, then k rollouts per task and agent policy.
+"""Synthesis as Dagster assets, partitioned by environment: tasks, then k rollouts per task and agent policy,
+and the declared learner's own rollouts.
 
 Thin wrappers: generators/synthesis and generators/rollouts do the work; the
 assets write into their own folders and hand ``StoredRecords`` to the record
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, StaticPartitionsDefinition, asset
 
+from generators.rollouts.config import PolicyConfig, RolloutConfig
 from generators.rollouts.runner import RolloutSummary, run_rollouts
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.stages import run_tasks
@@ -66,20 +68,48 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
                 chosen = list(islice(iter(tasks), section.model_tasks))
                 if not chosen:
                     continue
-            summary = RolloutSummary()
-            generator = generation.make_generator() if cfg.uses_model() else None
-            try:
-                runs.append(list(run_rollouts(chosen, cfg, generator, f"rollouts_{env}", summary)))
-            finally:
-                if generator is not None:
-                    generator.close()
+            records, summary = roll(chosen, cfg, f"rollouts_{env}")
+            runs.append(records)
             summaries[cfg.agent] = summary.as_dict()
             context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
         path = write_into(asset_dir(storage, context), chain.from_iterable(runs))
         verdicts = Counter({agent: s["passed"] for agent, s in summaries.items()})
         return StoredRecords(path, {"by_agent": summaries, "passed_by_agent": dict(verdicts)})
 
-    return [synth_tasks, rollouts]
+    @asset(
+        group_name="synthesize",
+        partitions_def=environments,
+        io_manager_key="record_store",
+        ins={"tasks": AssetIn("synth_tasks")},
+        config_schema=config_schema(PolicyConfig, defaults.learner),
+        description="The declared learner's own rollouts, k per task, each verified: its pass rates (and only its) "
+        "place complexity and choose the SFT and RL sets. The learner's id is the hash of this configuration.",
+        kinds={"python", "parquet"},
+    )
+    def learner_rollouts(context: AssetExecutionContext, tasks: RecordSet, storage: StorageResource) -> StoredRecords:
+        storage.activate()
+        policy = PolicyConfig.from_mapping(context.op_execution_context.op_config, "run config")
+        env = context.partition_key
+        cfg = RolloutConfig.model_validate({**policy.model_dump(), "catalog": False})
+        records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}")
+        path = write_into(asset_dir(storage, context), records)
+        context.log.info(f"{env} learner {policy.policy_id()}: {summary.as_dict()}")
+        return StoredRecords(path, {"learner": policy.policy_id(), **summary.as_dict()})
+
+    return [synth_tasks, rollouts, learner_rollouts]
+
+
+def roll(
+    tasks: list[AgentRecord] | RecordSet, cfg: RolloutConfig, dataset: str
+) -> tuple[list[AgentRecord], RolloutSummary]:
+    """k rollouts per task under ``cfg`` (with its own model, when its agent or user calls one), and their summary."""
+    summary = RolloutSummary()
+    generator = cfg.make_generator() if cfg.uses_model() else None
+    try:
+        return list(run_rollouts(tasks, cfg, generator, dataset, summary)), summary
+    finally:
+        if generator is not None:
+            generator.close()
 
 
 def write_into(folder: Path, records: Iterable[AgentRecord]) -> Path:

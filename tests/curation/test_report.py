@@ -10,7 +10,7 @@ from curation.report import ace_report, report_inputs
 from curation.report_plots import pca_2d
 from curation.score_stage import run_score
 from curation.select_stage import run_select
-from schemas.io import write_records
+from schemas.io import read_records, write_records
 from tests.curation.helpers import chat_record, rollout_of, task_record, trajectory_record
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -34,7 +34,9 @@ def test_report_renders_every_plot_and_a_summary_with_the_numbers(tmp_path):
     chats = [chat_record(f"c{i}", question, "An answer.", "quiz") for i, question in enumerate(questions)]
     records = [*tasks, *rollouts, trajectory_record("copy-of-r", order_id="W0"), *chats]
     write_records(records, tmp_path / "in.parquet")
-    run_score(tmp_path / "in.parquet", tmp_path / "scored.parquet", ScoreConfig(), tmp_path / "learner.parquet")
+    run_score(
+        tmp_path / "in.parquet", tmp_path / "scored.parquet", ScoreConfig(), read_records(tmp_path / "learner.parquet")
+    )
     run_dedup(tmp_path / "scored.parquet", tmp_path / "deduped.parquet", DedupConfig())
     run_select(tmp_path / "deduped.parquet", tmp_path / "sel", SelectConfig(budget=2))
 

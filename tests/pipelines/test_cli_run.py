@@ -28,7 +28,7 @@ DEMO = {
 
 
 # The main job's graph at a small N without model rollouts (tests/pipelines/test_pipeline_graph.py checks the graph).
-SMALL = "tasks: {n: 3}\nrollouts: {model_tasks: 0}\nselect: {budget: 4}\n"
+SMALL = "tasks: {n: 3}\nrollouts: {model_tasks: 0}\nlearner: {agent: perturbed, k: 2}\nselect: {budget: 4}\n"
 
 
 def run_main_job(env: dict, config: Path) -> subprocess.CompletedProcess:
@@ -56,7 +56,7 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
         assert rows[source] == (converted, 1) and rows[f"{source}_quarantine"] == (quarantined, 1)
     assert catalog.sql("SELECT count(*) FROM demo_bookstore_chat WHERE env_kind IS NOT NULL").rows == [(24,)]
     # Progress as it goes: a line as each group starts, one per stage as it ends, with rows and time.
-    assert "synthesize[retail]: synth_tasks, rollouts ..." in first.stderr
+    assert "synthesize[retail]: synth_tasks, rollouts, learner_rollouts ..." in first.stderr
     assert re.search(r"^synth_tasks\[retail\]: done: 3 rows in \d+\.\ds$", first.stderr, re.MULTILINE)
     assert re.search(r"^verl_export: done: \d+ rows in ", first.stderr, re.MULTILINE)
     verl_row = next(line for line in first.stdout.splitlines() if line.startswith("│ verl_export"))

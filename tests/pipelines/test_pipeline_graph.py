@@ -22,6 +22,7 @@ from data_catalog.catalog import Catalog
 from pipelines.definitions import JOBS, defs
 from pipelines.main_job import run_pipeline
 from pipelines.pipeline_config import PipelineConfig
+from schemas.io import read_records
 from tests.conftest import ADP_FIXTURES, ROOT, TAU_FIXTURES
 
 pytestmark = pytest.mark.slow
@@ -29,6 +30,8 @@ pytestmark = pytest.mark.slow
 SMALL = {
     "tasks": {"n": 4},
     "rollouts": {"model_tasks": 0},
+    # The perturbed agent as the declared learner: no model to load, and its faults fail some rollouts, not all.
+    "learner": {"agent": "perturbed", "k": 3},
     "select": {"budget": 6},
 }
 SOURCES = {
@@ -39,7 +42,7 @@ SOURCES = {
     },
 }
 GRAPH = {
-    "converted", "synth_tasks", "rollouts", "verified", "scored", "deduplicated",
+    "converted", "synth_tasks", "rollouts", "learner_rollouts", "verified", "scored", "deduplicated",
     "sft_set", "rl_set", "ace_report", "hub_folder", "verl_export",
 }  # fmt: skip
 
@@ -98,12 +101,19 @@ def test_every_stage_materializes_and_counts_add_up(pipeline_run):
     converted = sum(catalog.get(name).rows for name in SOURCES)
     tasks, rollouts = stages["synth_tasks[retail]"].rows, stages["rollouts[retail]"].rows
     assert tasks == 4 and rollouts == 4 * (1 + 2)  # oracle k=1, perturbed k=2; the llm agent gets no task here
-    assert stages["verified"].rows == converted + rollouts + tasks
+    assert stages["learner_rollouts[retail]"].rows == 4 * 3
+    assert stages["verified"].rows == converted + rollouts + tasks  # the learner's rollouts are evidence, not data
     assert stages["scored"].rows == stages["verified"].rows
     audit = pq.read_table(root / "home" / "assets" / "deduplicated" / "all" / "records.dedup.parquet")
     assert stages["deduplicated"].rows + audit.num_rows == stages["scored"].rows
     assert 0 < stages["sft_set"].rows <= 6 and stages["sft_set"].pass_rate == 1.0
-    assert stages["rl_set"].rows > 0  # tasks the oracle solves and the perturbed agent fails: the frontier
+    assert stages["rl_set"].rows > 0  # tasks the perturbed learner solves in some rollouts, not all: its frontier
+    learner = PipelineConfig.model_validate(SMALL).learner.policy_id()
+    scored = {r.id: r.scores for r in read_records(root / "home" / "assets" / "scored" / "all" / "records.parquet")}
+    for task in read_records(root / "home" / "assets" / "rl_set" / "all" / "records.parquet"):
+        assert scored[task.id].learner == learner and 0 < scored[task.id].extra["pass_rate"] < 1
+    learner_runs = list(read_records(root / "home" / "assets" / "learner_rollouts" / "retail" / "records.parquet"))
+    assert {r.lineage.config_hash for r in learner_runs} == {learner}
     for name in ("verified", "scored", "deduplicated", "sft_set", "rl_set", "synth_tasks__retail", "rollouts__retail"):
         assert catalog.get(name) is not None, name
 

@@ -7,7 +7,7 @@ import numpy as np
 from curation.config import DedupConfig, ScoreConfig, SelectConfig
 from curation.dedup_stage import run_dedup
 from curation.report import ace_report, report_inputs
-from curation.report_plots import pca_2d
+from curation.report_plots import distinct_colors, palette, pca_2d
 from curation.score_stage import run_score
 from curation.select_stage import run_select
 from schemas.io import write_records
@@ -76,3 +76,12 @@ def test_pca_keeps_the_direction_of_largest_spread_first():
     coords = pca_2d(points)
     assert coords.shape == (10, 2)
     assert np.ptp(coords[:, 0]) > 10 * np.ptp(coords[:, 1])
+
+
+def test_every_source_gets_its_own_colour_however_many_there_are():
+    for n in (3, 11, 20, 25, 60):
+        assert len(set(distinct_colors(n))) == n
+    assert all(len(c) == 4 and all(0 <= v <= 1 for v in c) for c in distinct_colors(25))  # RGBA matplotlib takes
+    colors = palette([f"source-{i}" for i in range(25)] * 2)
+    assert len(colors) == 25 and len(set(colors.values())) == 25
+    assert palette(["b", "a"]) == palette(["a", "b", "a"])  # a source has one colour in every plot

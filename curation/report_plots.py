@@ -103,6 +103,33 @@ def pass_rate_plot(table: pl.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
+JITTER = 0.02  # of difficulty: p = passes / k takes few values, so tasks would hide each other
+
+
+def difficulty_plot(table: pl.DataFrame, path: Path, seed: int = 0) -> Path:
+    """Each task a learner rolled out: its difficulty (1 - pass rate, jittered) against its structural
+    complexity, one colour per environment."""
+    fig, ax = _figure(7, 4.5)
+    tasks = table.filter(pl.col("is_task") & pl.col("difficulty").is_not_null())
+    if tasks.height:
+        rng = np.random.default_rng(seed)
+        y = tasks["difficulty"].to_numpy() + rng.uniform(-JITTER, JITTER, tasks.height)
+        x = tasks["complexity"].to_numpy()
+        environments = _grouped(tasks["environment"].to_list())
+        for name, color in palette(environments).items():
+            mask = np.array([e == name for e in environments])
+            ax.scatter(x[mask], y[mask], s=14, alpha=0.7, color=color, label=f"{name} ({mask.sum()})")
+        ax.legend(fontsize=7, title="environment", title_fontsize=8)
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.08, 1.08)
+        ax.set_xlabel("structural complexity")
+        ax.set_ylabel(f"difficulty = 1 - pass rate (jitter ±{JITTER})")
+    else:
+        _empty(ax, "no pass rates: no learner rolled out these tasks")
+    ax.set_title("Learner difficulty vs structural complexity")
+    return _save(fig, path)
+
+
 def pca_2d(vectors: np.ndarray) -> np.ndarray:
     centered = vectors - vectors.mean(axis=0)
     if len(centered) < 2:
@@ -146,9 +173,12 @@ def embedding_map(vectors: np.ndarray, sources: list[str], is_task: list[bool], 
     return _save(fig, path)
 
 
-def bar_plot(counts: Counter, title: str, path: Path) -> Path:
+def bar_plot(counts: Counter | None, title: str, path: Path, absent: str = "none") -> Path:
+    """Bars of ``counts``; ``absent`` is written instead when there are none to count (None: no such table)."""
     fig, ax = _figure(7, 4)
-    if counts:
+    if counts is None:
+        _empty(ax, absent)
+    elif counts:
         names, values = zip(*counts.most_common())
         bars = ax.barh(list(names)[::-1], list(values)[::-1], color="tab:orange")
         ax.bar_label(bars, fontsize=8)

@@ -177,6 +177,8 @@ def _correlations(n: dict) -> list[str]:
     lines = ["### Complexity and learner failure", ""]
     if not found["n"]:
         return [*lines, "No learner pass rates in this input (`aceforge score --learner ...` rolls the tasks out).", ""]
+    if found["levels"] == 1:
+        return [*lines, f"All {found['n']} tasks a learner rolled out have the same pass rate: nothing to rank.", ""]
     lines += [
         f"Spearman rank correlation with difficulty (1 - pass rate) over the {found['n']} tasks a learner rolled "
         "out; undefined where the feature is the same for every task.",

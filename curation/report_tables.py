@@ -27,15 +27,16 @@ TOP_SEQUENCES = 10  # tool sequences listed by name
 
 
 def difficulty_correlations(table: pl.DataFrame) -> dict:
-    """``{"n": tasks with a difficulty, "spearman": {column: rho or None}}``; n is 0 when no task has one."""
+    """``{"n": tasks with a difficulty, "levels": its distinct values, "spearman": {column: rho or None}}``;
+    n is 0 when no task has one."""
     tasks = table.filter(pl.col("is_task") & pl.col("difficulty").is_not_null())
     if tasks.height == 0:
-        return {"n": 0, "spearman": {}}
+        return {"n": 0, "levels": 0, "spearman": {}}
     rho = tasks.select(pl.corr(name, "difficulty", method="spearman").alias(name) for name in CORRELATED).row(0)
     spearman = {
         name: None if value is None or math.isnan(value) else round(value, 3) for name, value in zip(CORRELATED, rho)
     }
-    return {"n": tasks.height, "spearman": spearman}
+    return {"n": tasks.height, "levels": tasks["difficulty"].n_unique(), "spearman": spearman}
 
 
 def goal_kind_counts(table: pl.DataFrame) -> dict[str, dict[str, int]]:

@@ -107,7 +107,7 @@ def test_complexity_relates_to_learner_failure_by_rank_over_the_tasks_with_a_pas
     failed_rollout.scores = Scores(extra={"pass_rate": 0.0, "difficulty": 1.0})  # not a task: not counted
     write_records([*harder, task_with_calls(5, None), failed_rollout], tmp_path / "harder.parquet")
     found = difficulty_correlations(read_scored(tmp_path / "harder.parquet")[1])
-    assert found["n"] == 4
+    assert found["n"] == 4 and found["levels"] == 4
     rho = found["spearman"]
     assert rho["tool_calls"] == rho["distinct_tools"] == rho["tokens"] == rho["complexity"] == 1.0
     assert rho["turns"] is None and rho["write_actions"] is None and rho["constraints"] is None  # same for all
@@ -123,9 +123,19 @@ def test_complexity_relates_to_learner_failure_by_rank_over_the_tasks_with_a_pas
     assert png_size(report.plots["difficulty"])[0] > 300
 
     write_records([task_with_calls(2, None)], tmp_path / "unrolled.parquet")
-    assert difficulty_correlations(read_scored(tmp_path / "unrolled.parquet")[1]) == {"n": 0, "spearman": {}}
+    assert difficulty_correlations(read_scored(tmp_path / "unrolled.parquet")[1]) == {
+        "n": 0,
+        "levels": 0,
+        "spearman": {},
+    }
     report = ace_report(tmp_path / "unrolled.parquet", tmp_path / "report2")
     assert "No learner pass rates in this input" in report.markdown
+
+    # Every task at p = 1/3 (the main job: 1 oracle + 2 perturbed rollouts): no ranking to show.
+    write_records([task_with_calls(n, 1 / 3) for n in (1, 2, 3)], tmp_path / "flat.parquet")
+    report = ace_report(tmp_path / "flat.parquet", tmp_path / "report3")
+    assert "All 3 tasks a learner rolled out have the same pass rate: nothing to rank." in report.markdown
+    assert "Spearman rho" not in report.markdown
 
 
 def test_coverage_counts_goal_kinds_tool_sequences_and_sources(tmp_path):

@@ -10,9 +10,16 @@ task text and of its action signature (the sequence of tool names, e.g.
   among the trajectories of *other* tasks (a task's k rollouts share its text
   by design and are not each other's neighbours). A record whose text a record
   of another task repeats exactly has novelty 0; the only one of a set has 1.
-- **diversity** = the mean of the text novelty and the action novelty; the
-  text novelty alone when the record takes no action; None (with the
-  ``no_text`` marker) when it has no task text.
+- **entity novelty** = ``1 - J``, where ``J`` is the largest Jaccard
+  similarity of the record's grounded entities (the ids and item numbers its
+  actions name, curation/views.py) to those of another record of its
+  kind and of another task: a task on rows no other task touches has 1, two
+  tasks on the same rows have 0 (the same template on other rows is other
+  data; on the same rows it is not). NaN for a record that names no entity.
+- **diversity** = the mean of the novelties a record has: always its text
+  novelty, plus the action novelty when it takes an action, plus the entity
+  novelty when its actions name an entity; None (with the ``no_text`` marker)
+  when it has no task text.
 - **clusters**: k-means (scikit-learn, seeded) over the distinct task-text
   embeddings, ``K = clamp(round(sqrt(distinct / 2)), 1, MAX_CLUSTERS)``.
   **Coverage** of a source (or environment) = the share of the K clusters
@@ -23,7 +30,7 @@ task text and of its action signature (the sequence of tool names, e.g.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -80,9 +87,28 @@ def novelty(embedded: Embedded, progress: bool = False, owners: Sequence[str] | 
     return out
 
 
-def diversity(text_novelty: np.ndarray, action_novelty: np.ndarray) -> np.ndarray:
-    """Mean of the two novelties where both exist, text novelty where only it does, NaN without text."""
-    return np.where(np.isnan(action_novelty), text_novelty, (text_novelty + action_novelty) / 2)
+def entity_novelty(entities: Sequence[frozenset[str]], owners: Sequence[str]) -> np.ndarray:
+    """Per record: 1 - the largest Jaccard similarity of its entities to another owner's; NaN without entities."""
+    holders: dict[str, list[int]] = defaultdict(list)  # entity -> the records naming it
+    for i, names in enumerate(entities):
+        for name in names:
+            holders[name].append(i)
+    out = np.full(len(entities), np.nan, dtype=np.float64)
+    for i, names in enumerate(entities):
+        if not names:
+            continue
+        shared: Counter[int] = Counter(j for name in names for j in holders[name] if owners[j] != owners[i])
+        overlap = max((count / len(names | entities[j]) for j, count in shared.items()), default=0.0)
+        out[i] = 1.0 - overlap
+    return out
+
+
+def diversity(text_novelty: np.ndarray, *other_novelties: np.ndarray) -> np.ndarray:
+    """The mean of the novelties each record has (NaN: it has not that one); NaN without a text novelty."""
+    stacked = np.vstack([text_novelty, *other_novelties])
+    present = ~np.isnan(stacked)
+    mean = np.where(present, stacked, 0.0).sum(axis=0) / present.sum(axis=0).clip(min=1)
+    return np.where(np.isnan(text_novelty), np.nan, mean)
 
 
 def cluster_count(distinct: int) -> int:

@@ -21,12 +21,15 @@ from curation.views import (
     agent_of,
     content_hash,
     dedup_group,
+    goal_kinds,
+    grounded_entities,
     is_task_record,
     missing_markers,
     structural_key,
     successful_calls,
     task_id,
     task_text,
+    tool_sequence,
 )
 from schemas.io import read_records
 from schemas.record import AgentRecord
@@ -44,6 +47,9 @@ class RecordFacts:
     verifier_kind: str
     text: str
     action_text: str
+    tool_sequence: str
+    entities: frozenset[str]  # views.grounded_entities
+    goal_kinds: list[str]
     missing: list[str]
     accuracy: Accuracy
     features: dict[str, int]
@@ -75,6 +81,9 @@ def facts_of(record: AgentRecord) -> RecordFacts:
         verifier_kind=record.verifier.kind,
         text=task_text(record),
         action_text=action_text(record),
+        tool_sequence=tool_sequence(record),
+        entities=grounded_entities(record),
+        goal_kinds=goal_kinds(record),
         missing=missing_markers(record),
         accuracy=accuracy(record),
         features=features,

@@ -1,11 +1,17 @@
 """The ACE report: PNG plots and a markdown summary of accuracy, complexity, diversity, dedup and selection.
 
+The summary says which stages' outputs the input holds (verdicts, scores, a dedup
+audit, the selected sets) and, for each one it lacks, the command that adds it,
+so ``aceforge report`` works on any stage's output.
+
 ``ace_report`` returns the markdown and the plot paths, so the same summary
 serves ``aceforge report``, Dagster materialization metadata and the Hub
 dataset card. Plots (matplotlib, Agg backend, no display needed):
 
 - ``complexity.png``: structural complexity, stacked by source;
 - ``pass_rate.png``: the learner's pass rate over tasks (frontier shaded);
+- ``difficulty.png``: learner difficulty (1 - pass rate) against structural
+  complexity, one point per task, coloured by environment;
 - ``embedding_map.png``: task-text embeddings in 2-D (PCA), coloured by source;
 - ``dedup.png``: records removed per dedup kind;
 - ``rejects.png``: records left out of selection per reason.
@@ -20,11 +26,13 @@ from pathlib import Path
 
 import polars as pl
 
+from curation.complexity import FEATURE_CAPS
 from curation.config import ReportConfig
 from curation.dedup_stage import DEDUP
 from curation.diversity import Embedded, clusters, coverage
 from curation.facts import RecordFacts, facts_of, iter_records
-from curation.report_plots import bar_plot, complexity_plot, embedding_map, pass_rate_plot
+from curation.report_plots import bar_plot, complexity_plot, difficulty_plot, embedding_map, pass_rate_plot
+from curation.report_tables import difficulty_correlations, goal_kind_counts, tool_sequence_counts
 from curation.select_stage import MANIFEST
 from curation.signatures import SIGNATURES, embeddings_for, sidecar
 
@@ -48,6 +56,9 @@ def report_inputs(path: Path) -> ReportInputs:
     return ReportInputs(path, audit if audit.is_file() else None)
 
 
+VERDICTS = {True: "passed", False: "failed", None: "no verdict"}
+
+
 @dataclass
 class AceReport:
     markdown: str
@@ -55,23 +66,38 @@ class AceReport:
     numbers: dict = field(default_factory=dict)
 
 
+NO_LEARNER = (
+    "`aceforge score --rollouts LEARNER.parquet` counts a learner's rollouts; `--learner-agent ...` rolls one out"
+)
+
+
 def read_scored(path: Path) -> tuple[list[RecordFacts], pl.DataFrame]:
     facts, rows = [], []
     for record in iter_records(path):
         f = facts_of(record)
         facts.append(f)
+        pass_rate = record.scores.extra.get("pass_rate")
         rows.append(
             {
                 "dataset": f.dataset,
+                "format": f.format,
                 "environment": f.environment,
                 "is_task": f.is_task,
+                "verdict": VERDICTS[f.verdict],
                 "accuracy_level": f.accuracy.level,
+                **f.features,
                 "complexity": f.complexity,
-                "pass_rate": record.scores.extra.get("pass_rate"),
+                "scored": record.scores.complexity is not None,
+                "pass_rate": pass_rate,
+                "learner": record.scores.learner,
+                "difficulty": record.scores.extra.get("difficulty", None if pass_rate is None else 1.0 - pass_rate),
                 "diversity": record.scores.diversity,
+                "goal_kinds": f.goal_kinds,
+                "tool_sequence": f.tool_sequence,
             }
         )
-    schema = {"pass_rate": pl.Float64, "diversity": pl.Float64}
+    schema = {"pass_rate": pl.Float64, "learner": pl.String, "difficulty": pl.Float64, "diversity": pl.Float64}
+    schema |= {"goal_kinds": pl.List(pl.String), **{name: pl.Int64 for name in FEATURE_CAPS}}
     return facts, pl.DataFrame(rows, schema_overrides=schema, infer_schema_length=None)
 
 
@@ -80,25 +106,40 @@ def _mean(series: pl.Series) -> float | None:
     return round(float(values.mean()), 4) if len(values) else None
 
 
-def report_numbers(table: pl.DataFrame, cover: dict, k: int, dedup: Counter, left_out: Counter, sets: dict) -> dict:
+def report_numbers(
+    table: pl.DataFrame, cover: dict, k: int, dedup: Counter | None, left_out: Counter | None, sets: dict
+) -> dict:
+    """The report's numbers; ``dedup``/``left_out`` None: the input has no dedup audit / no selection."""
     tasks = table.filter(pl.col("is_task"))
     rates = tasks["pass_rate"].drop_nulls()
     return {
         "records": table.height,
         "tasks": tasks.height,
         "by_source": dict(Counter(table["dataset"].to_list()).most_common()),
+        "by_format": dict(Counter(table["format"].to_list()).most_common()),
+        "by_verdict": dict(Counter(table["verdict"].to_list()).most_common()),
         "accuracy_levels": dict(Counter(table["accuracy_level"].to_list()).most_common()),
+        "stages": {
+            "verified": table.height - int((table["verdict"] == VERDICTS[None]).sum()),
+            "scored": int(table["scored"].sum()),
+            "deduplicated": dedup is not None,
+            "selected": bool(sets),
+        },
         "complexity_mean": _mean(table["complexity"]),
         "diversity_mean": _mean(table["diversity"]),
         "tasks_with_pass_rate": len(rates),
+        "learners": sorted(tasks["learner"].drop_nulls().unique().to_list()),
         "pass_rate_mean": _mean(rates),
         "frontier": int(((rates > 0) & (rates < 1)).sum()),
         "always_solved": int((rates >= 1).sum()),
         "never_solved": int((rates <= 0).sum()),
+        "difficulty_correlation": difficulty_correlations(table),
+        "goal_kinds": goal_kind_counts(table),
+        "tool_sequences": tool_sequence_counts(table),
         "clusters": k,
         "coverage": cover,
-        "dedup_removed": dict(dedup.most_common()),
-        "left_out": dict(left_out.most_common()),
+        "dedup_removed": dict((dedup or Counter()).most_common()),
+        "left_out": dict((left_out or Counter()).most_common()),
         **sets,
     }
 
@@ -115,28 +156,62 @@ def _or_unscored(value: object) -> str:
     return "not scored (`aceforge score` computes it)" if value is None else str(value)
 
 
-def render_markdown(n: dict, plots: dict[str, Path]) -> str:
-    lines = ["## ACE summary", ""]
-    if n["tasks_with_pass_rate"]:
-        learner = (
-            f"{n['tasks_with_pass_rate']} tasks rolled out, mean {n['pass_rate_mean']}; frontier (0 < p < 1) "
-            f"{n['frontier']}, always solved {n['always_solved']}, never solved {n['never_solved']}"
-        )
+def _stages(n: dict) -> list[str]:
+    """Which stages' outputs the input holds, and for each one it lacks, the command that adds it."""
+    done, records = n["stages"], n["records"]
+    lines = ["### Stages in this input", ""]
+    if done["verified"]:
+        lines.append(f"- verify: {done['verified']} of {records} records have a verdict")
     else:
-        learner = "none in this input (`aceforge score --learner ...` rolls the tasks out)"
-    if "sft" in n or "rl" in n:
-        selection = f"SFT {n.get('sft', 0)}, RL {n.get('rl', 0)}"
+        lines.append("- verify: no verdicts (`aceforge verify` adds them)")
+    if done["scored"]:
+        lines.append(f"- score: {done['scored']} of {records} records scored")
     else:
-        selection = "not in this input (report a `select` output directory to see the sets)"
+        lines.append("- score: no scores (`aceforge score` adds them)")
+    if done["deduplicated"]:
+        lines.append(f"- dedup: audit of {sum(n['dedup_removed'].values())} removed records")
+    else:
+        lines.append("- dedup: no dedup audit (`aceforge dedup`, then report its output)")
+    if done["selected"]:
+        lines.append(f"- select: SFT {n.get('sft', 0)}, RL {n.get('rl', 0)}")
+    else:
+        lines.append("- select: no sets (`aceforge select`, then report its output directory)")
+    return [*lines, ""]
+
+
+def _correlations(n: dict) -> list[str]:
+    found = n["difficulty_correlation"]
+    lines = ["### Complexity and learner failure", ""]
+    if not found["n"]:
+        return [*lines, f"No learner pass rates in this input ({NO_LEARNER}).", ""]
+    if found["levels"] == 1:
+        return [*lines, f"All {found['n']} tasks a learner rolled out have the same pass rate: nothing to rank.", ""]
     lines += [
-        f"- records: {n['records']} ({n['tasks']} tasks, {n['records'] - n['tasks']} trajectories)",
-        f"- mean structural complexity: {_or_unscored(n['complexity_mean'])}; "
-        f"mean diversity: {_or_unscored(n['diversity_mean'])}",
-        f"- learner pass rate: {learner}",
-        f"- selection: {selection}",
+        f"Spearman rank correlation with difficulty (1 - pass rate) over the {found['n']} tasks a learner rolled "
+        "out; undefined where the feature is the same for every task.",
         "",
+        f"| feature | Spearman rho (n = {found['n']}) |",
+        "|---|---:|",
     ]
-    lines += _table("source", n["by_source"]) + _table("accuracy level", n["accuracy_levels"])
+    lines += [f"| {name} | {'undefined' if rho is None else rho} |" for name, rho in found["spearman"].items()]
+    return [*lines, ""]
+
+
+def _coverage(n: dict) -> list[str]:
+    lines = ["### Coverage", "", f"- sources: {len(n['by_source'])} (records per source above)"]
+    sequences = n["tool_sequences"]
+    lines += [
+        f"- tool sequences: {sequences['distinct']} distinct ordered sequences of tool names among the trajectories "
+        f"({sequences['without_tool_calls']} trajectories call no tool)",
+        "",
+        "| goal kind | tasks | trajectories |",
+        "|---|---:|---:|",
+    ]
+    lines += [f"| {kind} | {c['tasks']} | {c['trajectories']} |" for kind, c in n["goal_kinds"].items()]
+    lines.append("")
+    lines += _table(
+        "most common tool sequences", {f"`{seq}`": c for seq, c in sequences["top"].items()}, "trajectories"
+    )
     coverage_rows = {
         f"{group} ({kind})": f"{share:.0%}"
         for kind in ("source", "environment")
@@ -145,19 +220,46 @@ def render_markdown(n: dict, plots: dict[str, Path]) -> str:
     lines += _table(f"cluster coverage of {n['clusters']} clusters", coverage_rows, "share")
     if coverage_rows:
         lines += [
-            f"Coverage: the share of the {n['clusters']} task-text clusters in which a source (or environment) has "
-            "at least one record. A cluster can hold several sources, so the shares of one column add up to more "
-            "than 100%; a source at 100% reaches every cluster.",
+            f"Cluster coverage: the share of the {n['clusters']} task-text clusters in which a source (or "
+            "environment) has at least one record. A cluster can hold several sources, so the shares of one column "
+            "add up to more than 100%; a source at 100% reaches every cluster.",
             "",
         ]
-    lines += _table("dedup removed, by kind", n["dedup_removed"]) + _table("left out, by reason", n["left_out"])
+    return lines
+
+
+def render_markdown(n: dict, plots: dict[str, Path]) -> str:
+    lines = ["## ACE summary", ""]
+    if n["tasks_with_pass_rate"]:
+        learner = (
+            f"{n['tasks_with_pass_rate']} tasks rolled out, mean {n['pass_rate_mean']}; frontier (0 < p < 1) "
+            f"{n['frontier']}, always solved {n['always_solved']}, never solved {n['never_solved']} "
+            f"(learner {', '.join(n['learners'])})"
+        )
+    else:
+        learner = f"none in this input ({NO_LEARNER})"
+    lines += [
+        f"- records: {n['records']} ({n['tasks']} tasks, {n['records'] - n['tasks']} trajectories)",
+        f"- mean structural complexity: {n['complexity_mean']}; mean diversity: {_or_unscored(n['diversity_mean'])}",
+        f"- learner pass rate: {learner}",
+        "",
+    ]
+    lines += _stages(n)
+    lines += _table("source", n["by_source"]) + _table("format", n["by_format"])
+    lines += _table("verdict", n["by_verdict"]) + _table("accuracy level", n["accuracy_levels"])
+    lines += _correlations(n) + _coverage(n)
+    if n["stages"]["deduplicated"]:
+        lines += _table("dedup removed, by kind", n["dedup_removed"])
+    if n["stages"]["selected"]:
+        lines += _table("left out, by reason", n["left_out"])
     lines += [f"![{name}]({path.name})" for name, path in plots.items()]
     return "\n".join(lines) + "\n"
 
 
-def _counts(path: Path | None, column: str) -> Counter:
+def _counts(path: Path | None, column: str) -> Counter | None:
+    """Counts of ``column`` in a table; None when there is no such table (the stage that writes it has not run)."""
     if path is None or not path.is_file():
-        return Counter()
+        return None
     return Counter(pl.read_parquet(path, columns=[column])[column].to_list())
 
 
@@ -172,7 +274,8 @@ def ace_report(
     """Plots into ``out_dir`` and the summary (also written as ``out_dir/summary.md``).
 
     ``audit``: a dedup audit table; ``left_out``: select's left_out table; ``sets``: the
-    selected set sizes, ``{"sft": n, "rl": m}`` (all optional: what is missing is reported as none).
+    selected set sizes, ``{"sft": n, "rl": m}`` (all optional: what is missing is reported as absent,
+    with the command that adds it).
     """
     cfg = cfg or ReportConfig()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -189,11 +292,14 @@ def ace_report(
     plots = {
         "complexity": complexity_plot(table, out_dir / "complexity.png"),
         "pass_rate": pass_rate_plot(table, out_dir / "pass_rate.png"),
+        "difficulty": difficulty_plot(table, out_dir / "difficulty.png", cfg.seed),
         "embedding_map": embedding_map(
             signatures.text, table["dataset"].to_list(), table["is_task"].to_list(), out_dir / "embedding_map.png", cfg
         ),
-        "dedup": bar_plot(dedup, "records removed per dedup kind", out_dir / "dedup.png"),
-        "rejects": bar_plot(rejects, "records left out of selection, per reason", out_dir / "rejects.png"),
+        "dedup": bar_plot(dedup, "records removed per dedup kind", out_dir / "dedup.png", "no dedup audit"),
+        "rejects": bar_plot(
+            rejects, "records left out of selection, per reason", out_dir / "rejects.png", "no selection"
+        ),
     }
     markdown = render_markdown(numbers, plots)
     (out_dir / "summary.md").write_text(markdown)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from matplotlib import colormaps
+from matplotlib.colors import hsv_to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
@@ -37,6 +39,23 @@ def _empty(ax, message: str) -> None:
     ax.set_yticks([])
 
 
+def distinct_colors(n: int) -> list[tuple[float, ...]]:
+    """``n`` colours no two alike, for any ``n``: tab10, then tab20 (its dark and light pairs), then hues spaced
+    evenly around the circle in three lightness bands (the default colour cycle repeats after 10)."""
+    if n <= 10:
+        return [tuple(colormaps["tab10"](i)) for i in range(n)]
+    if n <= 20:
+        return [tuple(colormaps["tab20"](i)) for i in range(n)]
+    values = (0.95, 0.7, 0.45)  # neighbours in the list differ in lightness as well as hue
+    return [(*hsv_to_rgb((i / n, 0.85, values[i % 3])), 1.0) for i in range(n)]
+
+
+def palette(labels: list[str]) -> dict[str, tuple[float, ...]]:
+    """One colour per distinct label, in sorted order, so a source has the same colour in every plot."""
+    names = sorted(set(labels))
+    return dict(zip(names, distinct_colors(len(names))))
+
+
 def _grouped(labels: list[str]) -> list[str]:
     """Labels beyond the MAX_LEGEND most common become "other"."""
     keep = {label for label, _ in Counter(labels).most_common(MAX_LEGEND)}
@@ -48,9 +67,9 @@ def complexity_plot(table: pl.DataFrame, path: Path) -> Path:
     values = table["complexity"].to_numpy()
     if len(values):
         sources = _grouped(table["dataset"].to_list())
-        names = sorted(set(sources))
-        stacks = [values[[s == name for s in sources]] for name in names]
-        ax.hist(stacks, bins=np.linspace(0, 1, 21), stacked=True, label=names)
+        colors = palette(sources)
+        stacks = [values[[s == name for s in sources]] for name in colors]
+        ax.hist(stacks, bins=np.linspace(0, 1, 21), stacked=True, label=list(colors), color=list(colors.values()))
         for cut, label in ((1 / 3, "low | medium"), (2 / 3, "medium | high")):
             ax.axvline(cut, color="gray", linestyle=":", linewidth=1)
             ax.text(cut, 0.98, f" {label} ({cut:.2f})", transform=ax.get_xaxis_transform(), fontsize=7,
@@ -84,6 +103,33 @@ def pass_rate_plot(table: pl.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
+JITTER = 0.02  # of difficulty: p = passes / k takes few values, so tasks would hide each other
+
+
+def difficulty_plot(table: pl.DataFrame, path: Path, seed: int = 0) -> Path:
+    """Each task a learner rolled out: its difficulty (1 - pass rate, jittered) against its structural
+    complexity, one colour per environment."""
+    fig, ax = _figure(7, 4.5)
+    tasks = table.filter(pl.col("is_task") & pl.col("difficulty").is_not_null())
+    if tasks.height:
+        rng = np.random.default_rng(seed)
+        y = tasks["difficulty"].to_numpy() + rng.uniform(-JITTER, JITTER, tasks.height)
+        x = tasks["complexity"].to_numpy()
+        environments = _grouped(tasks["environment"].to_list())
+        for name, color in palette(environments).items():
+            mask = np.array([e == name for e in environments])
+            ax.scatter(x[mask], y[mask], s=14, alpha=0.7, color=color, label=f"{name} ({mask.sum()})")
+        ax.legend(fontsize=7, title="environment", title_fontsize=8)
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.08, 1.08)
+        ax.set_xlabel("structural complexity")
+        ax.set_ylabel(f"difficulty = 1 - pass rate (jitter ±{JITTER})")
+    else:
+        _empty(ax, "no pass rates: no learner rolled out these tasks")
+    ax.set_title("Learner difficulty vs structural complexity")
+    return _save(fig, path)
+
+
 def pca_2d(vectors: np.ndarray) -> np.ndarray:
     centered = vectors - vectors.mean(axis=0)
     if len(centered) < 2:
@@ -105,11 +151,14 @@ def embedding_map(vectors: np.ndarray, sources: list[str], is_task: list[bool], 
         coords = pca_2d(vectors[rows])
         labels = _grouped([sources[i] for i in rows])
         tasks = np.array([is_task[i] for i in rows])
+        colors = palette(labels)
         for ax, kind, of_kind in ((axes[0], "tasks", tasks), (axes[1], "trajectories", ~tasks)):
-            for name in sorted(set(labels)):
+            for name, color in colors.items():
                 mask = np.array([label == name for label in labels]) & of_kind
                 if mask.any():
-                    ax.scatter(coords[mask, 0], coords[mask, 1], s=10, alpha=0.7, label=f"{name} ({mask.sum()})")
+                    ax.scatter(
+                        coords[mask, 0], coords[mask, 1], s=10, alpha=0.7, color=color, label=f"{name} ({mask.sum()})"
+                    )
             if of_kind.any():
                 ax.legend(fontsize=7, markerscale=1.5, title="source", title_fontsize=8)
             else:
@@ -124,9 +173,12 @@ def embedding_map(vectors: np.ndarray, sources: list[str], is_task: list[bool], 
     return _save(fig, path)
 
 
-def bar_plot(counts: Counter, title: str, path: Path) -> Path:
+def bar_plot(counts: Counter | None, title: str, path: Path, absent: str = "none") -> Path:
+    """Bars of ``counts``; ``absent`` is written instead when there are none to count (None: no such table)."""
     fig, ax = _figure(7, 4)
-    if counts:
+    if counts is None:
+        _empty(ax, absent)
+    elif counts:
         names, values = zip(*counts.most_common())
         bars = ax.barh(list(names)[::-1], list(values)[::-1], color="tab:orange")
         ax.bar_label(bars, fontsize=8)

@@ -30,7 +30,7 @@ import polars as pl
 
 from curation.accuracy import ACCURACY_LEVELS
 from curation.complexity import FEATURE_CAPS, complexity_level, learner_columns
-from curation.diversity import Embedded, clusters, diversity, novelty
+from curation.diversity import Embedded, clusters, diversity, entity_novelty, novelty
 from curation.facts import RecordFacts
 from curation.learner import LearnerCounts
 from curation.signatures import Signatures
@@ -79,6 +79,7 @@ def diversity_columns(signatures: Signatures, seed: int = 0, progress: bool = Fa
     def columns(facts: list[RecordFacts]) -> Columns:
         text_novelty = np.full(len(facts), np.nan)
         action_novelty = np.full(len(facts), np.nan)
+        entities_novelty = np.full(len(facts), np.nan)
         for is_task in (True, False):  # within kind: tasks among tasks, trajectories among other tasks' trajectories
             rows = [i for i, f in enumerate(facts) if f.is_task == is_task]
             if not rows:
@@ -88,11 +89,13 @@ def diversity_columns(signatures: Signatures, seed: int = 0, progress: bool = Fa
             action = Embedded.of([facts[i].action_text for i in rows], signatures.action[rows])
             text_novelty[rows] = novelty(text, progress, owners)
             action_novelty[rows] = novelty(action, progress, owners)
+            entities_novelty[rows] = entity_novelty([facts[i].entities for i in rows], owners)
         cluster, _ = clusters(Embedded.of([f.text for f in facts], signatures.text), seed)
         return {
             "novelty_text": _floats(text_novelty),
             "novelty_action": _floats(action_novelty),
-            "diversity": _floats(diversity(text_novelty, action_novelty)),
+            "novelty_entities": _floats(entities_novelty),
+            "diversity": _floats(diversity(text_novelty, action_novelty, entities_novelty)),
             "cluster": [int(c) if c >= 0 else None for c in cluster],
         }
 

@@ -10,7 +10,14 @@ Every score and dedup kind looks at a record through these pure functions, so
 - **actions**: the tool calls of τ; for a task record (empty τ), the gold actions
   of ``task.expected_outputs`` (what the task asks an agent to do);
 - **action signature**: the sequence of acting steps, a tool call by its name,
-  a code step as ``code:<language>``, a message as ``message``;
+  a code step as ``code:<language>``, a message as ``message``; the **tool
+  sequence** is its tool calls alone;
+- **grounded entities**: the id-like values (verifiers/grounding.py's
+  ``argument_ids``: order, user and reservation ids, item numbers) among the
+  arguments of the actions, nested ones included: the rows a record touches;
+- **goal kinds**: the kinds of the goals a synthesized task is made of
+  (``task.metadata.goal_kinds``, else its ``task_kind``; a rollout keeps its
+  task's q); empty for records that do not name one;
 - **missing markers**: ``no_text`` (no task text), ``no_task`` (neither an
   instruction nor constraints nor expected outputs nor a user turn),
   ``empty_trajectory`` (τ has no step; normal for a task record, fatal for SFT).
@@ -25,6 +32,7 @@ from typing import Any
 from schemas.record import AgentRecord, canonical_json
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation, WebObservation
 from schemas.task_identity import task_of
+from verifiers.grounding import argument_ids
 
 MISSING_MARKERS = ("no_text", "no_task", "empty_trajectory")
 _SPACES = re.compile(r"\s+")
@@ -90,6 +98,34 @@ def action_signature(record: AgentRecord) -> list[str]:
 def action_text(record: AgentRecord) -> str:
     """The action signature as one line, the text its embedding is made of ("" when the record acts not at all)."""
     return " -> ".join(action_signature(record))
+
+
+def tool_sequence(record: AgentRecord) -> str:
+    """The names of the tool calls in order, as one line ("" when the record calls no tool)."""
+    return " -> ".join(name for name, _ in tool_calls(record))
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _leaves(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+def grounded_entities(record: AgentRecord) -> frozenset[str]:
+    """The id-like argument values of the record's actions (see the module docstring)."""
+    return frozenset(
+        token for _, arguments in tool_calls(record) for leaf in _leaves(arguments) for token in argument_ids(leaf)
+    )
+
+
+def goal_kinds(record: AgentRecord) -> list[str]:
+    metadata = record.task.metadata or {}
+    kinds = metadata.get("goal_kinds")
+    if isinstance(kinds, list) and kinds:
+        return [str(kind) for kind in kinds]
+    return [str(metadata["task_kind"])] if metadata.get("task_kind") else []
 
 
 def call_skeleton(record: AgentRecord) -> list[tuple[str, list[str]]]:

@@ -72,7 +72,7 @@ def test_score_dedup_select_report_on_converted_fixtures(data_home, tmp_path):
     result = invoke("report", selected, "-o", tmp_path / "report", "--json")
     assert result.exit_code == 0, result.output
     plots = last_json(result)["plots"]
-    assert sorted(plots) == ["complexity", "dedup", "embedding_map", "pass_rate", "rejects"]
+    assert sorted(plots) == ["complexity", "dedup", "difficulty", "embedding_map", "pass_rate", "rejects"]
     assert all((tmp_path / "report" / f"{name}.png").stat().st_size > 5000 for name in plots)
     assert "## ACE summary" in (tmp_path / "report" / "summary.md").read_text()
 

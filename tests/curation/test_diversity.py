@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from curation.diversity import Embedded, clusters, coverage, diversity, novelty
+from curation.diversity import Embedded, clusters, coverage, diversity, entity_novelty, novelty
 from curation.embedder import encode, load_embedder
 from curation.facts import facts_of
 from curation.neighbors import nearest_neighbors
@@ -43,10 +43,27 @@ def test_novelty_is_one_minus_the_similarity_to_the_nearest_other_record():
     assert novelty(embedded(["a single record"]))[0] == 1.0
 
 
-def test_diversity_averages_text_and_action_novelty_and_needs_a_text():
-    text = np.array([0.2, 0.4, np.nan])
-    action = np.array([0.6, np.nan, 0.5])
+def test_diversity_averages_the_novelties_a_record_has_and_needs_a_text():
+    text = np.array([0.2, 0.4, np.nan, 0.3])
+    action = np.array([0.6, np.nan, 0.5, 0.6])
     assert np.allclose(diversity(text, action)[:2], [0.4, 0.4]) and np.isnan(diversity(text, action)[2])
+    entities = np.array([1.0, 0.1, 1.0, np.nan])
+    assert np.allclose(diversity(text, action, entities)[[0, 1, 3]], [0.6, 0.25, 0.45])
+    assert np.isnan(diversity(text, action, entities)[2])
+
+
+def test_entity_novelty_is_one_minus_the_largest_jaccard_to_another_tasks_entities():
+    entities = [
+        frozenset({"#W1", "u_1"}),  # task a
+        frozenset({"#W1", "u_1"}),  # task b: the same rows
+        frozenset({"#W2", "u_1"}),  # task c: one of its two rows shared with a and b (Jaccard 1/3)
+        frozenset({"#W9"}),  # task d: rows no one else touches
+        frozenset(),  # task e: names no entity
+        frozenset({"#W9"}),  # another record of task d: not d's neighbour
+    ]
+    values = entity_novelty(entities, ["a", "b", "c", "d", "e", "d"])
+    assert values[:4].tolist() == [0.0, 0.0, pytest.approx(1 - 1 / 3), 1.0]
+    assert np.isnan(values[4]) and values[5] == 1.0
 
 
 def test_nearest_neighbors_is_exact_and_blocked():
@@ -85,3 +102,21 @@ def test_three_tasks_with_three_rollouts_each_are_diverse_within_their_kind():
     by_id = dict(zip((f.id for f in facts), columns["diversity"]))
     assert all(by_id[task.id] > 0.1 for task in tasks)
     assert all(by_id[f"{task.id}-r{i}"] > 0.1 for task in tasks for i in range(3))
+    assert all(value is None for value in columns["novelty_entities"])  # "W1" names no id-like row
+
+
+def test_tasks_on_other_rows_are_novel_in_their_entities_and_tasks_on_the_same_rows_are_not():
+    asks = ["Cancel my order, I no longer need it.", "Where is my order?", "Change my order's address to Paris."]
+    tasks = [task_record(f"t{i}", order_id=f"#W100000{i}", instruction=ask) for i, ask in enumerate(asks)]
+    records = [*tasks, *(rollout_of(task, i, i != 1) for task in tasks for i in range(3))]
+    facts = [facts_of(r) for r in records]
+    columns = diversity_columns(embeddings_for(facts))(facts)
+    entities = dict(zip((f.id for f in facts), columns["novelty_entities"]))
+    diverse = dict(zip((f.id for f in facts), columns["diversity"]))
+    assert all(entities[r.id] == 1.0 for r in records)  # every task on its own rows; rollouts among other tasks'
+    assert all(diverse[task.id] > 0.3 for task in tasks)
+
+    same_rows = [task_record("a", "#W1000001", "Cancel my order."), task_record("b", "#W1000001", "Stop my order.")]
+    facts = [facts_of(r) for r in same_rows]
+    columns = diversity_columns(embeddings_for(facts))(facts)
+    assert columns["novelty_entities"] == [0.0, 0.0]

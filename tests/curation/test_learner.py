@@ -71,7 +71,10 @@ def test_selection_follows_the_learners_pass_rate(tmp_path):
     write_records(learner, tmp_path / "learner.parquet")
 
     result = run_score(
-        tmp_path / "pool.parquet", tmp_path / "scored.parquet", ScoreConfig(), tmp_path / "learner.parquet"
+        tmp_path / "pool.parquet",
+        tmp_path / "scored.parquet",
+        ScoreConfig(),
+        read_records(tmp_path / "learner.parquet"),
     )
     assert result.learner == "smol"
     table = pl.read_parquet(result.scores_path)

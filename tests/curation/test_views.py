@@ -4,12 +4,16 @@ from curation.views import (
     action_text,
     call_skeleton,
     content_hash,
+    goal_kinds,
+    grounded_entities,
     missing_markers,
     structural_key,
     task_id,
     task_text,
+    tool_sequence,
 )
 from schemas.record import AgentRecord, Source, Task
+from schemas.steps import ApiAction
 from tests.curation.helpers import chat_record, rollout_of, task_record, trajectory_record
 
 
@@ -25,6 +29,28 @@ def test_actions_of_a_trajectory_and_of_a_task_are_its_calls_and_its_gold_action
     assert action_text(trajectory_record("a")) == "get_order -> cancel_order -> message"
     assert action_text(task_record("t")) == "get_order -> cancel_order"
     assert call_skeleton(task_record("t")) == [("get_order", ["order_id"]), ("cancel_order", ["order_id", "reason"])]
+
+
+def test_tool_sequence_entities_and_goal_kinds_of_a_record():
+    task = task_record("t", order_id="#W1000001")
+    assert tool_sequence(task) == tool_sequence(trajectory_record("a")) == "get_order -> cancel_order"
+    assert tool_sequence(chat_record("c", "hi", "hello")) == ""
+    assert grounded_entities(task) == {"#W1000001"}  # the gold actions' rows
+    assert grounded_entities(rollout_of(task, 0, True)) == {"#W1000001"}  # the rows its calls touch
+    assert grounded_entities(task_record("w", order_id="W1")) == set()  # "W1" is not id-like (verifiers/grounding.py)
+    call = ApiAction(
+        function="exchange_items",
+        kwargs={"order_id": "#W2000002", "item_ids": ["1008292230", "7"], "payment": {"id": "credit_card_4421"}},
+        tool_call_id="x",
+    )
+    record = trajectory_record("b").model_copy(update={"trajectory": [call]})
+    assert grounded_entities(record) == {"#W2000002", "1008292230", "credit_card_4421"}  # nested values too
+    assert goal_kinds(task) == [] and goal_kinds(chat_record("c", "hi", "hello")) == []
+    task.task.metadata = {"goal_kinds": ["cancel_order", "address"], "task_kind": "cancel_order+address"}
+    assert goal_kinds(task) == goal_kinds(rollout_of(task, 0, True)) == ["cancel_order", "address"]
+    code = chat_record("c", "Write f.", "def f(): ...")
+    code.task.metadata = {"task_kind": "code_function"}
+    assert goal_kinds(code) == ["code_function"]
 
 
 def test_records_differing_only_in_ids_share_content_and_structural_keys():

@@ -126,7 +126,8 @@ def test_metadata_a_person_reads_in_the_ui(pipeline_run):
         assert meta["preview"].value.startswith("| id | environment | task | steps | verdict |")
         assert meta["dagster/row_count"].value > 0 and "stage/accuracy_levels" in meta
         report = instance.get_latest_materialization_event(AssetKey("ace_report")).asset_materialization.metadata
-        assert report["plots"].value.count("data:image/png;base64,") == 5
+        assert report["plots"].value.count("data:image/png;base64,") == 6
+        assert "- dedup: audit of " in report["summary"].value and "- select: SFT " in report["summary"].value
         hub = instance.get_latest_materialization_event(AssetKey("hub_folder")).asset_materialization.metadata
         assert "configs:" in hub["card"].value
 

@@ -10,7 +10,7 @@ Where the scores live:
 
 - ``record.scores``: ``accuracy``, ``complexity`` (structural), ``diversity``,
   and in ``extra`` every other numeric column (features, pass_rate, difficulty,
-  frontier, learner_k, novelty_text, novelty_action, cluster, accuracy_level as
+  frontier, learner_k, novelty_text, novelty_action, novelty_entities, cluster, accuracy_level as
   its index in ACCURACY_LEVELS) plus ``missing_<marker>: 1.0`` for each missing
   marker. A column that cannot be computed is left out, never filled with 0;
   ``learner``: the id of the declared learner whose pass rate is in ``extra``.

@@ -25,6 +25,9 @@ from generators.tool_calls import completion_from_text, normalize_tools
 # healthy in 37 s with it against 50 s with 2 GiB: the engine's set-up (profile, KV cache, warm-up) took
 # 0.5-4 s against 12-17 s. Users may set more.
 CPU_ENV = {"VLLM_CPU_KVCACHE_SPACE": "1"}
+# vLLM logs ~40 INFO lines per engine start (config dumps, thread binding) into our progress output; its
+# warnings and errors stay. VLLM_LOGGING_LEVEL set by the user wins.
+QUIET_ENV = {"VLLM_LOGGING_LEVEL": "WARNING"}
 
 
 def on_cpu() -> bool:
@@ -64,6 +67,8 @@ class VllmBackend(LocalModelBackend):
 
     def _loaded(self) -> Any:
         if self._llm is None:
+            for name, value in QUIET_ENV.items():
+                os.environ.setdefault(name, value)
             from vllm import LLM
 
             kwargs = dict(self.engine_kwargs)

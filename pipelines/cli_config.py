@@ -34,11 +34,17 @@ from pipelines.cli_common import USAGE, fail
 from schemas.stage_config import ConfigError, StageConfig
 
 CONFIG_PARAM = "config_file"
+HELP_ALL_PARAM = "help_all"
 SEPARATOR = "__"  # parameter name of a section's flag: sft__lr for --sft-lr
+# A command with more flags than this lists its sections' flags only under --help-all (`aceforge run` has
+# about 190); its --help names the sections instead, so the short view fits a screen or two.
+SHORT_HELP_FLAGS = 60
+STAGE_PANEL = "Stage options (also --config YAML)"
 
 
 def with_config(config_cls: type[StageConfig]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    flags = list(_flags(config_cls))
+    flags = list(_flags(config_cls, hide_sections=len(list(_flags(config_cls))) > SHORT_HELP_FLAGS))
+    hidden = sorted({name.split(SEPARATOR)[0] for name, annotation in flags if _is_hidden(annotation)})
     pair_flags = {name for name, _ in flags if _is_pairs(_field_at(config_cls, name.split(SEPARATOR)).annotation)}
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -46,6 +52,7 @@ def with_config(config_cls: type[StageConfig]) -> Callable[[Callable[..., Any]],
 
         @functools.wraps(command)
         def wrapper(**kwargs: Any) -> Any:
+            kwargs.pop(HELP_ALL_PARAM, None)
             config_file = kwargs.pop(CONFIG_PARAM)
             overrides: dict[str, Any] = {}
             for name, _ in flags:
@@ -70,9 +77,28 @@ def with_config(config_cls: type[StageConfig]) -> Callable[[Callable[..., Any]],
                 typer.Option("--config", help="YAML file of defaults for the options below; flags override it."),
             ],
         )
+        help_all = inspect.Parameter(
+            HELP_ALL_PARAM,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=False,
+            annotation=Annotated[
+                bool,
+                typer.Option(
+                    "--help-all",
+                    help="Show this message with every section's flags and exit.",
+                    is_eager=True,
+                    callback=_show_all_help,
+                ),
+            ],
+        )
+        if hidden:
+            wrapper.__doc__ = (
+                f"{inspect.cleandoc(command.__doc__ or '')}\n\nSections with more flags (--help-all lists them; "
+                f"each is also a key of the --config YAML): {', '.join(hidden)}."
+            )
         params = (
             own
-            + [config_param]
+            + [config_param, *([help_all] if hidden else [])]
             + [
                 inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation)
                 for name, annotation in flags
@@ -91,31 +117,50 @@ def _set_path(target: dict[str, Any], path: list[str], value: Any) -> None:
     target[path[-1]] = value
 
 
+def _show_all_help(ctx: typer.Context, value: bool) -> None:
+    """--help-all: the command's help with every flag shown, sections' flags included."""
+    if not value or ctx.resilient_parsing:
+        return
+    for param in ctx.command.params:
+        param.hidden = False
+    typer.echo(ctx.get_help())
+    raise typer.Exit()
+
+
+def _is_hidden(annotation: Any) -> bool:
+    return any(getattr(meta, "hidden", False) for meta in typing.get_args(annotation)[1:])
+
+
 def _flags(
-    model: type[BaseModel], prefix: tuple[str, ...] = (), section: BaseModel | None = None
+    model: type[BaseModel],
+    prefix: tuple[str, ...] = (),
+    section: BaseModel | None = None,
+    hide_sections: bool = False,
 ) -> typing.Iterator[tuple[str, Any]]:
     """(parameter name, Annotated type with its typer.Option) for each field that can be a flag.
 
     ``section`` is the default value of the enclosing section, when it differs from its class's defaults
-    (a pipeline's small N): --help shows that value.
+    (a pipeline's small N): --help shows that value. A section's flags are grouped under its name, and
+    hidden from the short --help with ``hide_sections``.
     """
     for name, field in model.model_fields.items():
         path = (*prefix, name)
         annotation = _strip_optional(field.annotation)
         if isinstance(annotation, type) and issubclass(annotation, StageConfig):
             default = getattr(section, name) if section is not None else field.get_default(call_default_factory=True)
-            yield from _flags(annotation, path, default)
+            yield from _flags(annotation, path, default, hide_sections)
             continue
         shown = _shown_default(field) if section is None else _shown_value(getattr(section, name))
-        option = _option(path, field, annotation, shown)
+        option = _option(path, field, annotation, shown, hide_sections and len(path) > 1)
         if option is not None:
             yield SEPARATOR.join(path), option
 
 
-def _option(path: tuple[str, ...], field: FieldInfo, annotation: Any, shown: str | bool) -> Any:
+def _option(path: tuple[str, ...], field: FieldInfo, annotation: Any, shown: str | bool, hidden: bool) -> Any:
     flag = _flag_name(path)
     help_text = " ".join((field.description or "").split())
-    common = {"help": help_text, "show_default": shown, "rich_help_panel": "Stage options (also --config YAML)"}
+    panel = STAGE_PANEL if len(path) == 1 else f"Section {path[0]} (also --config YAML)"
+    common = {"help": help_text, "show_default": shown, "rich_help_panel": panel, "hidden": hidden}
     origin = typing.get_origin(annotation)
     if annotation is bool:
         return Annotated[bool | None, typer.Option(f"{flag}/--no-{flag[2:]}", **common)]

@@ -170,3 +170,17 @@ def test_dagster_config_comes_from_the_same_model(data_home, tmp_path):
 @pytest.mark.parametrize("command", ["convert", "generate", "verify", "run"])
 def test_each_moved_command_takes_a_config_file(command):
     assert "--config" in invoke(command, "--help").stdout
+
+
+def test_a_long_command_shows_its_sections_under_help_all_only():
+    short = invoke("run", "--help", env={"COLUMNS": "80"}).stdout
+    assert len(short.splitlines()) < 120  # it was 895 lines at 80 columns, flag names cut to "…"
+    assert "--learner-k" not in short and "--engine" in short  # sections named, top-level flags shown
+    assert "learner, report, rollouts, score, select," in " ".join(short.split())
+    full = invoke("run", "--help-all", env={"COLUMNS": "200"})
+    assert full.exit_code == 0
+    assert "--learner-k" in full.stdout and "Section learner (also --config YAML)" in full.stdout
+    # A command with few flags shows its sections at once, each under its own heading.
+    score = invoke("score", "--help", env={"COLUMNS": "200"}).stdout
+    assert "Section learner (also --config YAML)" in score and "--learner-agent" in score
+    assert "--help-all" not in score

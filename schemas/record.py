@@ -104,6 +104,16 @@ class Source(_Model):
     uri: str | None = None
 
 
+def aceforge_version() -> str:
+    """The installed aceforge's version: what ``lineage.pipeline_version`` says of the records aceforge makes."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("aceforge")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
 class Lineage(_Model):
     generator: dict[str, Any] | None = None  # backend, model, sampling params, seed
     parents: list[str] = Field(default_factory=list)

@@ -34,7 +34,7 @@ from generators.config import BackendConfig
 from generators.rollouts.config import THROUGHPUT_AND_OUTPUT
 from generators.synthesis.config import OutputOptions
 from schemas.generation import ChatRequest, GenerationResult, SamplingParams
-from schemas.record import AgentRecord, Lineage, Source, Verifier, stable_id
+from schemas.record import AgentRecord, Lineage, Source, Verifier, aceforge_version, stable_id
 
 SYNTHESIZER, VERSION = "code_proposer", "1"
 TASK_FORMAT = "synth_tasks"
@@ -192,7 +192,7 @@ def code_task_record(task: CodeTask, verdict: Verdict, dataset: str, lineage: di
         task=q,
         verifier=Verifier(kind="unit_tests"),
         source=Source(dataset=dataset, format=TASK_FORMAT, original_id=task.id),
-        lineage=Lineage(generator=lineage, config_hash=lineage.get("config_hash")),
+        lineage=Lineage(generator=lineage, config_hash=lineage.get("config_hash"), pipeline_version=aceforge_version()),
     )
 
 

@@ -23,7 +23,7 @@ from generators.synthesis.gold_solver import GOLD_LABEL, GoldRun
 from generators.synthesis.scenarios import write_scenarios
 from generators.synthesis.stats import SynthStats
 from generators.synthesis.synthesizer import young_collections_only
-from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, stable_id
+from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, aceforge_version, stable_id
 from schemas.stage_config import StageConfig
 
 TASK_FORMAT = "synth_tasks"
@@ -106,7 +106,12 @@ def task_record(
             result=gold.verdict if explored else None,
         ),
         source=Source(dataset=provenance.dataset, format=fmt, original_id=key),
-        lineage=Lineage(generator=provenance.generator(), parents=list(parents), config_hash=provenance.config_hash),
+        lineage=Lineage(
+            generator=provenance.generator(),
+            parents=list(parents),
+            config_hash=provenance.config_hash,
+            pipeline_version=aceforge_version(),
+        ),
     )
 
 

@@ -146,3 +146,14 @@ def test_the_task_record_follows_the_contract():
         "scenario_writer": "template",
     }
     assert record.task.metadata["parents"] == [] and record.lineage.config_hash
+
+
+def test_synthesized_tasks_and_their_rollouts_name_the_aceforge_version_that_made_them():
+    from importlib.metadata import version
+
+    from generators.rollouts.config import RolloutConfig
+    from generators.rollouts.runner import run_rollouts
+
+    tasks, _ = run_tasks(SynthTasksConfig(n=2, seed=1, catalog=False), "unit")
+    rollouts = list(run_rollouts(tasks, RolloutConfig(agent="oracle", k=1, catalog=False), None, "unit"))
+    assert {r.lineage.pipeline_version for r in [*tasks, *rollouts]} == {version("aceforge")}

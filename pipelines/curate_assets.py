@@ -35,8 +35,6 @@ from curation.report import ace_report
 from curation.score_stage import run_score
 from curation.select_stage import run_select
 from curation.signatures import sidecar
-from data_catalog.catalog import Catalog
-from data_catalog.entries import load_entries
 from pipelines.dagster_config import config_schema
 from pipelines.ingest_assets import ASSET_NAME as CONVERTED
 from pipelines.pipeline_config import PipelineConfig
@@ -105,32 +103,31 @@ def sft_set_verified(records: RecordSet, accept_imported: bool) -> AssetCheckRes
     )
 
 
-def converted_records(storage: StorageResource, entries_dir: str | None) -> RecordSet:
-    """The latest ingested version of every catalog source (the converted asset writes through the catalog)."""
-    catalog = Catalog(storage.root() / "catalog.duckdb")
-    paths = []
-    for entry in load_entries(entries_dir):
-        version = catalog.get(entry.name)
-        if version is not None and Path(version.path).exists():
-            paths.append(Path(version.path))
-    return RecordSet(paths)
-
-
-def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None) -> list[AssetsDefinition]:
+def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     @asset(
         group_name="curate",
         io_manager_key="record_store",
-        deps=[CONVERTED],
-        ins={"tasks": AssetIn("synth_tasks"), "rollouts": AssetIn("rollouts")},
+        ins={
+            # converted returns no value (data_catalog.ingest writes and registers it): the record store reads what
+            # each source's materialization recorded, the catalog version it registered
+            "sources": AssetIn(CONVERTED, input_manager_key="record_store"),
+            "tasks": AssetIn("synth_tasks"),
+            "rollouts": AssetIn("rollouts"),
+        },
         check_specs=[AssetCheckSpec("schema_valid", asset="verified", blocking=True)],
         description="Every converted record and rollout, verified again by the chain (structure, replay, constraints, "
         "...), plus the synthesized tasks (no trajectory to verify: the RL candidates).",
         kinds={"python", "parquet"},
     )
-    def verified(context: AssetExecutionContext, tasks: RecordSet, rollouts: RecordSet, storage: StorageResource):
+    def verified(
+        context: AssetExecutionContext,
+        sources: RecordSet,
+        tasks: RecordSet,
+        rollouts: RecordSet,
+        storage: StorageResource,
+    ):
         storage.activate()
         stats = VerifyStats()
-        sources = converted_records(storage, entries_dir)
         path = asset_dir(storage, context) / RECORDS_FILE
         write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
         yield Output(StoredRecords(path, stats.as_dict()))

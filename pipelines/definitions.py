@@ -36,11 +36,10 @@ JOBS = {
 
 def build_assets(entries_dir: str | Path | None = None, defaults: PipelineConfig | None = None) -> list:
     defaults = defaults or PipelineConfig()
-    entries = str(entries_dir) if entries_dir else None
     return [
         build_ingest_assets(load_entries(entries_dir)),
         *build_synth_assets(defaults),
-        *build_curate_assets(defaults, entries),
+        *build_curate_assets(defaults),
         *build_publish_assets(defaults),
     ]
 

@@ -209,27 +209,34 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     @asset(
         name="ace_report",
         group_name="curate",
-        deps=["deduplicated", "sft_set", "rl_set"],
-        ins={"records": AssetIn("scored")},
+        ins={
+            "records": AssetIn("scored"),
+            "deduplicated": AssetIn("deduplicated"),
+            "sft": AssetIn("sft_set"),
+            "rl": AssetIn("rl_set"),
+        },
         config_schema=config_schema(ReportConfig, defaults.report),
         description="The ACE report: plots and a markdown summary of scores, dedup and selection.",
         kinds={"python", "markdown"},
     )
-    def ace_report_asset(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
+    def ace_report_asset(
+        context: AssetExecutionContext,
+        records: RecordSet,
+        deduplicated: RecordSet,
+        sft: RecordSet,
+        rl: RecordSet,
+        storage: StorageResource,
+    ):
         storage.activate()
         cfg = ReportConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        dedup_dir, sft = storage.asset_dir(["deduplicated"], None), storage.asset_dir(["sft_set"], None)
         out = asset_dir(storage, context)
-        sets = {
-            name: RecordSet([storage.asset_dir([f"{name}_set"], None) / RECORDS_FILE]).rows() for name in ("sft", "rl")
-        }
         report = ace_report(
             _single(records),
             out,
             cfg,
-            audit=sidecar(dedup_dir / RECORDS_FILE, "dedup"),
-            left_out=sft / "records.left_out.parquet",
-            sets=sets,
+            audit=sidecar(_single(deduplicated), "dedup"),  # the side files beside the upstream records, as written
+            left_out=_single(sft).with_name("records.left_out.parquet"),
+            sets={"sft": sft.rows(), "rl": rl.rows()},
         )
         images = "\n\n".join(f"**{name}**\n\n![{name}]({_data_uri(path)})" for name, path in report.plots.items())
         return MaterializeResult(

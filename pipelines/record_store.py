@@ -18,6 +18,8 @@ an asset this store wrote (its side files beside it), or, for the ingested
 sources (``converted``, registered by data_catalog.ingest), the catalog
 version it names, an immutable snapshot that a later registration of the
 same name (by ``aceforge convert`` or another run) leaves as it was.
+An asset that writes a folder rather than records (``ace_report``) is read
+through ``recorded_folder``, the folder its materialization recorded.
 """
 
 from collections import Counter
@@ -34,6 +36,7 @@ from dagster import (
     MetadataValue,
     OutputContext,
     ResourceDependency,
+    input_manager,
 )
 
 from data_catalog.catalog import Catalog, safe_name
@@ -163,6 +166,17 @@ def recorded_records(context: InputContext, partition: str | None) -> Path:
     if not path.exists():
         raise FileNotFoundError(f"asset {name}: {path}, named by its latest materialization, is gone")
     return path
+
+
+@input_manager
+def recorded_folder(context: InputContext) -> Path:
+    """The folder the input's latest materialization recorded (``folder``: an asset that writes plots and text)."""
+    folder = recorded_metadata(context, None).get("folder")
+    if not folder or not Path(folder).is_dir():
+        raise FileNotFoundError(
+            f"asset {_name(context, None)}: no folder {folder}, named by its latest materialization"
+        )
+    return Path(folder)
 
 
 def _name(context: InputContext, partition: str | None) -> str:

@@ -126,10 +126,10 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         rollouts: RecordSet,
         storage: StorageResource,
     ):
-        storage.activate()
         stats = VerifyStats()
         path = asset_dir(storage, context) / RECORDS_FILE
-        write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
+        with storage.as_data_home():
+            write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
         yield Output(StoredRecords(path, stats.as_dict()))
         yield schema_valid(path, sources.rows() + rollouts.rows() + tasks.rows())
 
@@ -149,11 +149,11 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         storage: StorageResource,
         embedder: EmbedderResource,
     ) -> StoredRecords:
-        storage.activate()
         embedder.activate()
         cfg = ScoreConfig.from_mapping(context.op_execution_context.op_config, "run config")
         path = asset_dir(storage, context) / RECORDS_FILE
-        result = run_score(_single(records), path, cfg, learner)
+        with storage.as_data_home():
+            result = run_score(_single(records), path, cfg, learner)
         return StoredRecords(path, result.summary())
 
     @asset(
@@ -166,11 +166,10 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         kinds={"python", "parquet"},
     )
     def deduplicated(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
-        storage.activate()
         cfg = DedupConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        source = _single(records)
         path = asset_dir(storage, context) / RECORDS_FILE
-        result = run_dedup(source, path, cfg)
+        with storage.as_data_home():
+            result = run_dedup(_single(records), path, cfg)
         summary = result.summary()
         yield Output(StoredRecords(path, summary))
         yield duplicate_rate(summary["removed"], summary["records"], defaults.max_duplicate_rate)
@@ -190,10 +189,10 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         check_specs=[AssetCheckSpec("sft_set_verified", asset="sft_set", blocking=True)],
     )
     def selected(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
-        storage.activate()
         cfg = SelectConfig.from_mapping(context.op_execution_context.op_config, "run config")
         work = storage.asset_dir(["selected"], None)
-        result = run_select(_single(records), work, cfg)
+        with storage.as_data_home():
+            result = run_select(_single(records), work, cfg)
         summary = result.summary()
         outputs = {}
         for name, produced in (("sft_set", "sft.parquet"), ("rl_set", "rl.parquet")):
@@ -227,17 +226,17 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         rl: RecordSet,
         storage: StorageResource,
     ):
-        storage.activate()
         cfg = ReportConfig.from_mapping(context.op_execution_context.op_config, "run config")
         out = asset_dir(storage, context)
-        report = ace_report(
-            _single(records),
-            out,
-            cfg,
-            audit=sidecar(_single(deduplicated), "dedup"),  # the side files beside the upstream records, as written
-            left_out=_single(sft).with_name("records.left_out.parquet"),
-            sets={"sft": sft.rows(), "rl": rl.rows()},
-        )
+        with storage.as_data_home():
+            report = ace_report(
+                _single(records),
+                out,
+                cfg,
+                audit=sidecar(_single(deduplicated), "dedup"),  # the side files beside the upstream records
+                left_out=_single(sft).with_name("records.left_out.parquet"),
+                sets={"sft": sft.rows(), "rl": rl.rows()},
+            )
         images = "\n\n".join(f"**{name}**\n\n![{name}]({_data_uri(path)})" for name, path in report.plots.items())
         return MaterializeResult(
             metadata={

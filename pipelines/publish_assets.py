@@ -34,21 +34,21 @@ def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     ):
         from training.export_openai import chat_row
 
-        storage.activate()
         cfg = HubExportConfig.from_mapping(context.op_execution_context.op_config, "run config")
         summary = (report / "summary.md").read_text() if (report / "summary.md").exists() else None
         out = asset_dir(storage, context) / "folder"
         source = ExportSource("selected sets (sft_set + rl_set)", [*sft.paths, *rl.paths])
-        folder = build_hub_folder(
-            source,
-            out,
-            defaults.hub_repo_id,
-            cfg,
-            summary=summary,
-            plots=sorted(report.glob("*.png")),
-            to_chat=chat_row,
-        )
-        read = check_hub_folder(folder)
+        with storage.as_data_home():  # paths in the card and recipe are written relative to it
+            folder = build_hub_folder(
+                source,
+                out,
+                defaults.hub_repo_id,
+                cfg,
+                summary=summary,
+                plots=sorted(report.glob("*.png")),
+                to_chat=chat_row,
+            )
+            read = check_hub_folder(folder)
         return MaterializeResult(
             metadata={
                 "folder": MetadataValue.path(str(folder.path)),
@@ -65,8 +65,8 @@ def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         kinds={"parquet"},
     )
     def verl_export(context: AssetExecutionContext, rl: RecordSet, storage: StorageResource):
-        storage.activate()
-        counts = export_verl(iter(rl), asset_dir(storage, context))
+        with storage.as_data_home():
+            counts = export_verl(iter(rl), asset_dir(storage, context))
         return MaterializeResult(
             metadata={k: MetadataValue.json(v) if isinstance(v, dict) else v for k, v in counts.items()}
         )

@@ -8,6 +8,7 @@ A small configuration (3 retail tasks, oracle and perturbed rollouts, no model) 
 from __future__ import annotations
 
 import json
+import os
 
 import pyarrow.parquet as pq
 from dagster import AssetSelection, DagsterInstance, materialize
@@ -16,6 +17,9 @@ from data_catalog.catalog import Catalog
 from pipelines.definitions import build_assets, build_resources, defs
 from pipelines.main_job import _error, pipeline_run_config, run_ingest
 from pipelines.pipeline_config import PipelineConfig
+from pipelines.resources import StorageResource
+from schemas.settings import data_home as settings_home
+from schemas.settings import data_home_scope
 from tests.conftest import ADP_FIXTURES
 from tests.pipelines.cli_helpers import OS_STD, invoke
 
@@ -31,13 +35,13 @@ def write_entry(entries, name, path):
     )
 
 
-def materialize_stages(instance, entries, keys, partition=None):
+def materialize_stages(instance, entries, keys, partition=None, storage=None):
     return materialize(
         build_assets(entries, SMALL),
         selection=AssetSelection.assets(*keys),
         instance=instance,
         partition_key=partition,
-        resources=build_resources(),
+        resources=build_resources(storage),
         run_config=pipeline_run_config(SMALL, keys, "CRITICAL"),
         raise_on_error=False,
     )
@@ -95,3 +99,31 @@ def test_every_upstream_asset_is_an_input_the_io_managers_load():
             if i.dagster_type.display_name != "Nothing"
         }
         assert loaded == set(graph.get(key).parent_keys), key.to_user_string()
+
+
+def test_a_run_with_its_own_data_directory_leaves_the_environment_alone(data_home, tmp_path, monkeypatch):
+    """The storage resource's data directory holds all the run writes; $ACEFORGE_HOME is neither used nor changed."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    write_entry(entries, "adp_std", OS_STD)
+    monkeypatch.setenv("ACEFORGE_ENTRIES", str(entries))
+    own, instance = tmp_path / "own-home", DagsterInstance.ephemeral()
+    storage = StorageResource(home=str(own))
+    for keys, partition in (
+        (("converted",), "adp_std"),
+        (("synth_tasks", "rollouts"), "retail"),
+        (("verified",), None),
+    ):
+        result = materialize_stages(instance, entries, keys, partition, storage)
+        assert result.success, _error(result)
+        assert os.environ["ACEFORGE_HOME"] == str(data_home)
+    assert not data_home.exists()
+    assert Catalog(own / "catalog.duckdb").get("adp_std").rows == 5
+    assert [p.parent.parent.name for p in (own / "datasets").glob("*/*/records.parquet")] == ["adp_std"]
+    assert len(ids(own / "assets" / "verified" / "all" / "records.parquet")) > 5
+
+
+def test_the_data_home_scope_is_the_enclosing_codes_only(data_home, tmp_path):
+    with data_home_scope(tmp_path / "scoped"):
+        assert settings_home() == tmp_path / "scoped" and os.environ["ACEFORGE_HOME"] == str(data_home)
+    assert settings_home() == data_home

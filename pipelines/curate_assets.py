@@ -35,8 +35,6 @@ from curation.report import ace_report
 from curation.score_stage import run_score
 from curation.select_stage import run_select
 from curation.signatures import sidecar
-from data_catalog.catalog import Catalog
-from data_catalog.entries import load_entries
 from pipelines.dagster_config import config_schema
 from pipelines.ingest_assets import ASSET_NAME as CONVERTED
 from pipelines.pipeline_config import PipelineConfig
@@ -105,34 +103,33 @@ def sft_set_verified(records: RecordSet, accept_imported: bool) -> AssetCheckRes
     )
 
 
-def converted_records(storage: StorageResource, entries_dir: str | None) -> RecordSet:
-    """The latest ingested version of every catalog source (the converted asset writes through the catalog)."""
-    catalog = Catalog(storage.root() / "catalog.duckdb")
-    paths = []
-    for entry in load_entries(entries_dir):
-        version = catalog.get(entry.name)
-        if version is not None and Path(version.path).exists():
-            paths.append(Path(version.path))
-    return RecordSet(paths)
-
-
-def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None) -> list[AssetsDefinition]:
+def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     @asset(
         group_name="curate",
         io_manager_key="record_store",
-        deps=[CONVERTED],
-        ins={"tasks": AssetIn("synth_tasks"), "rollouts": AssetIn("rollouts")},
+        ins={
+            # converted returns no value (data_catalog.ingest writes and registers it): the record store reads what
+            # each source's materialization recorded, the catalog version it registered
+            "sources": AssetIn(CONVERTED, input_manager_key="record_store"),
+            "tasks": AssetIn("synth_tasks"),
+            "rollouts": AssetIn("rollouts"),
+        },
         check_specs=[AssetCheckSpec("schema_valid", asset="verified", blocking=True)],
         description="Every converted record and rollout, verified again by the chain (structure, replay, constraints, "
         "...), plus the synthesized tasks (no trajectory to verify: the RL candidates).",
         kinds={"python", "parquet"},
     )
-    def verified(context: AssetExecutionContext, tasks: RecordSet, rollouts: RecordSet, storage: StorageResource):
-        storage.activate()
+    def verified(
+        context: AssetExecutionContext,
+        sources: RecordSet,
+        tasks: RecordSet,
+        rollouts: RecordSet,
+        storage: StorageResource,
+    ):
         stats = VerifyStats()
-        sources = converted_records(storage, entries_dir)
         path = asset_dir(storage, context) / RECORDS_FILE
-        write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
+        with storage.as_data_home():
+            write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
         yield Output(StoredRecords(path, stats.as_dict()))
         yield schema_valid(path, sources.rows() + rollouts.rows() + tasks.rows())
 
@@ -152,11 +149,11 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
         storage: StorageResource,
         embedder: EmbedderResource,
     ) -> StoredRecords:
-        storage.activate()
         embedder.activate()
         cfg = ScoreConfig.from_mapping(context.op_execution_context.op_config, "run config")
         path = asset_dir(storage, context) / RECORDS_FILE
-        result = run_score(_single(records), path, cfg, learner)
+        with storage.as_data_home():
+            result = run_score(_single(records), path, cfg, learner)
         return StoredRecords(path, result.summary())
 
     @asset(
@@ -169,11 +166,10 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
         kinds={"python", "parquet"},
     )
     def deduplicated(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
-        storage.activate()
         cfg = DedupConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        source = _single(records)
         path = asset_dir(storage, context) / RECORDS_FILE
-        result = run_dedup(source, path, cfg)
+        with storage.as_data_home():
+            result = run_dedup(_single(records), path, cfg)
         summary = result.summary()
         yield Output(StoredRecords(path, summary))
         yield duplicate_rate(summary["removed"], summary["records"], defaults.max_duplicate_rate)
@@ -193,10 +189,10 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
         check_specs=[AssetCheckSpec("sft_set_verified", asset="sft_set", blocking=True)],
     )
     def selected(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
-        storage.activate()
         cfg = SelectConfig.from_mapping(context.op_execution_context.op_config, "run config")
         work = storage.asset_dir(["selected"], None)
-        result = run_select(_single(records), work, cfg)
+        with storage.as_data_home():
+            result = run_select(_single(records), work, cfg)
         summary = result.summary()
         outputs = {}
         for name, produced in (("sft_set", "sft.parquet"), ("rl_set", "rl.parquet")):
@@ -212,28 +208,35 @@ def build_curate_assets(defaults: PipelineConfig, entries_dir: str | None = None
     @asset(
         name="ace_report",
         group_name="curate",
-        deps=["deduplicated", "sft_set", "rl_set"],
-        ins={"records": AssetIn("scored")},
+        ins={
+            "records": AssetIn("scored"),
+            "deduplicated": AssetIn("deduplicated"),
+            "sft": AssetIn("sft_set"),
+            "rl": AssetIn("rl_set"),
+        },
         config_schema=config_schema(ReportConfig, defaults.report),
         description="The ACE report: plots and a markdown summary of scores, dedup and selection.",
         kinds={"python", "markdown"},
     )
-    def ace_report_asset(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
-        storage.activate()
+    def ace_report_asset(
+        context: AssetExecutionContext,
+        records: RecordSet,
+        deduplicated: RecordSet,
+        sft: RecordSet,
+        rl: RecordSet,
+        storage: StorageResource,
+    ):
         cfg = ReportConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        dedup_dir, sft = storage.asset_dir(["deduplicated"], None), storage.asset_dir(["sft_set"], None)
         out = asset_dir(storage, context)
-        sets = {
-            name: RecordSet([storage.asset_dir([f"{name}_set"], None) / RECORDS_FILE]).rows() for name in ("sft", "rl")
-        }
-        report = ace_report(
-            _single(records),
-            out,
-            cfg,
-            audit=sidecar(dedup_dir / RECORDS_FILE, "dedup"),
-            left_out=sft / "records.left_out.parquet",
-            sets=sets,
-        )
+        with storage.as_data_home():
+            report = ace_report(
+                _single(records),
+                out,
+                cfg,
+                audit=sidecar(_single(deduplicated), "dedup"),  # the side files beside the upstream records
+                left_out=_single(sft).with_name("records.left_out.parquet"),
+                sets={"sft": sft.rows(), "rl": rl.rows()},
+            )
         images = "\n\n".join(f"**{name}**\n\n![{name}]({_data_uri(path)})" for name, path in report.plots.items())
         return MaterializeResult(
             metadata={

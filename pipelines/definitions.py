@@ -22,7 +22,7 @@ from pipelines.curate_assets import build_curate_assets
 from pipelines.ingest_assets import build_ingest_assets
 from pipelines.pipeline_config import PipelineConfig
 from pipelines.publish_assets import build_publish_assets
-from pipelines.record_store import RecordStore
+from pipelines.record_store import RecordStore, recorded_folder
 from pipelines.resources import EmbedderResource, GenerationResource, StorageResource
 from pipelines.synth_assets import build_synth_assets
 
@@ -36,11 +36,10 @@ JOBS = {
 
 def build_assets(entries_dir: str | Path | None = None, defaults: PipelineConfig | None = None) -> list:
     defaults = defaults or PipelineConfig()
-    entries = str(entries_dir) if entries_dir else None
     return [
         build_ingest_assets(load_entries(entries_dir)),
         *build_synth_assets(defaults),
-        *build_curate_assets(defaults, entries),
+        *build_curate_assets(defaults),
         *build_publish_assets(defaults),
     ]
 
@@ -52,6 +51,7 @@ def build_resources(storage: StorageResource | None = None, generation: Generati
         "generation": generation or GenerationResource.from_env(),
         "embedder": EmbedderResource(),
         "record_store": RecordStore(storage=storage),
+        "recorded_folder": recorded_folder,
     }
 
 

@@ -11,6 +11,8 @@ fails the partition when too many of its records were quarantined.
 Its run config is ``data_catalog.ingest.IngestConfig`` (see dagster_config.py).
 """
 
+from pathlib import Path
+
 from dagster import (
     AssetCheckResult,
     AssetCheckSeverity,
@@ -26,13 +28,13 @@ from dagster import (
 from data_catalog.entries import CatalogEntry
 from data_catalog.ingest import IngestConfig, IngestResult, ingest_entry
 from pipelines.dagster_config import config_schema
-from schemas.settings import catalog_path
+from pipelines.resources import StorageResource
 
 ASSET_NAME = "converted"
 CHECK_NAME = "quarantine_rate"
 
 
-def materialize_result(result: IngestResult, max_rate: float) -> MaterializeResult:
+def materialize_result(result: IngestResult, max_rate: float, catalog: Path) -> MaterializeResult:
     stats = result.stats
     check = AssetCheckResult(
         check_name=CHECK_NAME,
@@ -57,7 +59,7 @@ def materialize_result(result: IngestResult, max_rate: float) -> MaterializeResu
             "output": MetadataValue.path(stats.output or ""),
             "quarantine": MetadataValue.path(stats.quarantine or ""),
             "catalog_dataset": f"{result.records.name}@{result.records.version}" if result.records else "",
-            "catalog": MetadataValue.path(str(catalog_path())),
+            "catalog": MetadataValue.path(str(catalog)),
             "config_hash": result.config_hash,
             "top_errors": MetadataValue.json(dict(stats.top_errors(5))),
         },
@@ -86,14 +88,16 @@ def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
         kinds={"python", "parquet", "duckdb"},
         config_schema=config_schema(IngestConfig),
     )
-    def converted(context: AssetExecutionContext) -> MaterializeResult:
+    def converted(context: AssetExecutionContext, storage: StorageResource) -> MaterializeResult:
         config = IngestConfig.from_mapping(context.op_execution_context.op_config, origin="run config")
         entry = by_name[context.partition_key]
         context.log.info(f"converting {entry.name} ({entry.format}) from {entry.paths}")
-        result = ingest_entry(entry, engine=config)
+        catalog = storage.catalog()
+        with storage.as_data_home():  # the converted files (and generated demo sources) go under it
+            result = ingest_entry(entry, catalog=catalog, engine=config)
         context.log.info(
             f"{entry.name}: read {result.stats.read}, converted {result.stats.converted}, quarantined {result.stats.quarantined}"
         )
-        return materialize_result(result, config.max_quarantine_rate)
+        return materialize_result(result, config.max_quarantine_rate, catalog.path)
 
     return converted

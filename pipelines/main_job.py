@@ -27,6 +27,7 @@ from data_catalog.ingest import IngestConfig
 from pipelines.catalog_names import CURATE_AND_PUBLISH, SYNTHESIZE
 from pipelines.ingest_assets import ASSET_NAME, build_ingest_assets
 from pipelines.pipeline_config import PipelineConfig
+from pipelines.resources import StorageResource
 
 
 @dataclass
@@ -81,6 +82,7 @@ def run_ingest(
             [converted],
             instance=instance,
             partition_key=key,
+            resources={"storage": StorageResource()},
             run_config=run_config,
             raise_on_error=False,
             tags={"aceforge/job": "run"},

@@ -4,6 +4,8 @@ The folder is checked by loading it back with ``datasets``; uploading it is
 ``aceforge export hub DATASET --repo-id ...`` (a person decides to publish).
 """
 
+from pathlib import Path
+
 from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, MaterializeResult, MetadataValue, asset
 
 from data_catalog.hub_config import HubExportConfig
@@ -18,31 +20,35 @@ from training.export_verl import export_verl
 def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     @asset(
         group_name="publish",
-        ins={"sft": AssetIn("sft_set"), "rl": AssetIn("rl_set")},
-        deps=["ace_report"],
+        ins={
+            "sft": AssetIn("sft_set"),
+            "rl": AssetIn("rl_set"),
+            "report": AssetIn("ace_report", input_manager_key="recorded_folder"),
+        },
         config_schema=config_schema(HubExportConfig, defaults.hub),
         description="The selected sets as a Hugging Face dataset folder: Parquet shards, dataset card, recipe.",
         kinds={"parquet", "huggingface"},
     )
-    def hub_folder(context: AssetExecutionContext, sft: RecordSet, rl: RecordSet, storage: StorageResource):
+    def hub_folder(
+        context: AssetExecutionContext, sft: RecordSet, rl: RecordSet, report: Path, storage: StorageResource
+    ):
         from training.export_openai import chat_row
 
-        storage.activate()
         cfg = HubExportConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        report = storage.asset_dir(["ace_report"], None)
         summary = (report / "summary.md").read_text() if (report / "summary.md").exists() else None
         out = asset_dir(storage, context) / "folder"
         source = ExportSource("selected sets (sft_set + rl_set)", [*sft.paths, *rl.paths])
-        folder = build_hub_folder(
-            source,
-            out,
-            defaults.hub_repo_id,
-            cfg,
-            summary=summary,
-            plots=sorted(report.glob("*.png")),
-            to_chat=chat_row,
-        )
-        read = check_hub_folder(folder)
+        with storage.as_data_home():  # paths in the card and recipe are written relative to it
+            folder = build_hub_folder(
+                source,
+                out,
+                defaults.hub_repo_id,
+                cfg,
+                summary=summary,
+                plots=sorted(report.glob("*.png")),
+                to_chat=chat_row,
+            )
+            read = check_hub_folder(folder)
         return MaterializeResult(
             metadata={
                 "folder": MetadataValue.path(str(folder.path)),
@@ -59,8 +65,8 @@ def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         kinds={"parquet"},
     )
     def verl_export(context: AssetExecutionContext, rl: RecordSet, storage: StorageResource):
-        storage.activate()
-        counts = export_verl(iter(rl), asset_dir(storage, context))
+        with storage.as_data_home():
+            counts = export_verl(iter(rl), asset_dir(storage, context))
         return MaterializeResult(
             metadata={k: MetadataValue.json(v) if isinstance(v, dict) else v for k, v in counts.items()}
         )

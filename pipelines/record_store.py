@@ -11,7 +11,15 @@ counts (rejects by reason among them), the side files' row counts, the paths
 and a markdown preview of the first records.
 
 Loading gives a ``RecordSet``: the upstream asset's files, one per
-partition, read lazily, so a downstream stage streams its input.
+partition, read lazily, so a downstream stage streams its input. Each is the
+file that the partition's latest materialization, as Dagster recorded it,
+names (what the lineage shows), never a path guessed later: its ``path`` for
+an asset this store wrote (its side files beside it), or, for the ingested
+sources (``converted``, registered by data_catalog.ingest), the catalog
+version it names, an immutable snapshot that a later registration of the
+same name (by ``aceforge convert`` or another run) leaves as it was.
+An asset that writes a folder rather than records (``ace_report``) is read
+through ``recorded_folder``, the folder its materialization recorded.
 """
 
 from collections import Counter
@@ -22,14 +30,16 @@ from typing import Any
 
 import pyarrow.parquet as pq
 from dagster import (
+    AssetRecordsFilter,
     ConfigurableIOManager,
     InputContext,
     MetadataValue,
     OutputContext,
     ResourceDependency,
+    input_manager,
 )
 
-from data_catalog.catalog import safe_name
+from data_catalog.catalog import Catalog, safe_name
 from pipelines.resources import StorageResource
 from schemas.io import read_records
 from schemas.record import AgentRecord
@@ -122,13 +132,55 @@ class RecordStore(ConfigurableIOManager):
         context.add_output_metadata(metadata)
 
     def load_input(self, context: InputContext) -> RecordSet:
-        key = list(context.asset_key.path)
-        partitions = context.asset_partition_keys if context.has_asset_partitions else [None]
-        paths = [self.storage.asset_dir(key, partition) / RECORDS_FILE for partition in partitions]
-        missing = [str(path) for path in paths if not path.exists()]
-        if missing:
-            raise FileNotFoundError(f"asset {'/'.join(key)} has not been materialized: {', '.join(missing)}")
-        return RecordSet(paths)
+        if not context.has_asset_partitions:
+            return RecordSet([recorded_records(context, None)])
+        wanted = set(context.asset_partition_keys)  # in the partitions' own order: a run reads them the same way
+        partitions = [key for key in context.asset_partitions_def.get_partition_keys() if key in wanted]
+        return RecordSet([recorded_records(context, key) for key in partitions])
+
+
+def recorded_metadata(context: InputContext, partition: str | None) -> dict[str, Any]:
+    """The metadata of the latest materialization Dagster recorded of the input asset (of its ``partition``)."""
+    found = context.instance.fetch_materializations(
+        AssetRecordsFilter(asset_key=context.asset_key, asset_partitions=[partition] if partition else None), limit=1
+    ).records
+    if not found:
+        raise FileNotFoundError(f"asset {_name(context, partition)} has not been materialized: materialize it first")
+    return {k: getattr(v, "value", v) for k, v in found[0].asset_materialization.metadata.items()}
+
+
+def recorded_records(context: InputContext, partition: str | None) -> Path:
+    """The records file the input's latest materialization names: the file this store wrote (``path``), else the
+    catalog version the materialization registered (``catalog_dataset`` in ``catalog``: an ingested source)."""
+    metadata, name = recorded_metadata(context, partition), _name(context, partition)
+    if "path" in metadata:
+        path = Path(metadata["path"])
+    elif metadata.get("catalog_dataset"):
+        dataset, version = metadata["catalog_dataset"].rsplit("@", 1)
+        registered = Catalog(metadata["catalog"]).get(dataset, int(version))
+        if registered is None:
+            raise FileNotFoundError(f"asset {name}: {dataset}@{version} is not in the catalog {metadata['catalog']}")
+        path = Path(registered.data_path)
+    else:
+        raise FileNotFoundError(f"asset {name}: its latest materialization names no records")
+    if not path.exists():
+        raise FileNotFoundError(f"asset {name}: {path}, named by its latest materialization, is gone")
+    return path
+
+
+@input_manager
+def recorded_folder(context: InputContext) -> Path:
+    """The folder the input's latest materialization recorded (``folder``: an asset that writes plots and text)."""
+    folder = recorded_metadata(context, None).get("folder")
+    if not folder or not Path(folder).is_dir():
+        raise FileNotFoundError(
+            f"asset {_name(context, None)}: no folder {folder}, named by its latest materialization"
+        )
+    return Path(folder)
+
+
+def _name(context: InputContext, partition: str | None) -> str:
+    return context.asset_key.to_user_string() + (f"[{partition}]" if partition else "")
 
 
 def _metadata_value(value: Any) -> Any:

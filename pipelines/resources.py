@@ -8,6 +8,7 @@ Field help comes from the library's own config models, so it is written once.
 """
 
 import os
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from dagster import ConfigurableResource
@@ -16,7 +17,7 @@ from pydantic import Field
 from data_catalog.catalog import Catalog
 from generators.config import BackendConfig
 from generators.interface import Generator
-from schemas.settings import ENV_VAR, data_home
+from schemas.settings import data_home, data_home_scope
 
 
 def _doc(model: type, name: str) -> str:
@@ -36,9 +37,10 @@ class StorageResource(ConfigurableResource):
     def catalog(self) -> Catalog:
         return Catalog(self.root() / "catalog.duckdb")
 
-    def activate(self) -> None:
-        """Point the library code (generation cache, catalog default) at this data directory for this process."""
-        os.environ[ENV_VAR] = str(self.root())
+    def as_data_home(self) -> AbstractContextManager[Path]:
+        """Library calls inside (generation cache, models, converted datasets, catalog default) use this data
+        directory; the process environment is left as it is."""
+        return data_home_scope(self.root())
 
 
 class GenerationResource(ConfigurableResource):

@@ -37,11 +37,11 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         kinds={"python", "parquet"},
     )
     def synth_tasks(context: AssetExecutionContext, storage: StorageResource) -> StoredRecords:
-        storage.activate()
         env = context.partition_key
         cfg = SynthTasksConfig.from_mapping({**context.op_execution_context.op_config, "env": env}, "run config")
-        records, stats = run_tasks(cfg, dataset=f"synth_tasks_{env}")
-        path = write_into(asset_dir(storage, context), records)
+        with storage.as_data_home():
+            records, stats = run_tasks(cfg, dataset=f"synth_tasks_{env}")
+            path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env}: {stats.as_dict()}")
         return StoredRecords(path, stats.as_dict())
 
@@ -57,22 +57,22 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     def rollouts(
         context: AssetExecutionContext, tasks: RecordSet, storage: StorageResource, generation: GenerationResource
     ) -> StoredRecords:
-        storage.activate()
         section = RolloutsSection.from_mapping(context.op_execution_context.op_config, "run config")
         env = context.partition_key
         runs, summaries = [], {}
-        for cfg in section.runs:
-            chosen = tasks
-            if cfg.uses_model():
-                cfg = cfg.model_copy(update=generation.config().model_dump(exclude_unset=True))
-                chosen = list(islice(iter(tasks), section.model_tasks))
-                if not chosen:
-                    continue
-            records, summary = roll(chosen, cfg, f"rollouts_{env}")
-            runs.append(records)
-            summaries[cfg.agent] = summary.as_dict()
-            context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
-        path = write_into(asset_dir(storage, context), chain.from_iterable(runs))
+        with storage.as_data_home():
+            for cfg in section.runs:
+                chosen = tasks
+                if cfg.uses_model():
+                    cfg = cfg.model_copy(update=generation.config().model_dump(exclude_unset=True))
+                    chosen = list(islice(iter(tasks), section.model_tasks))
+                    if not chosen:
+                        continue
+                records, summary = roll(chosen, cfg, f"rollouts_{env}")
+                runs.append(records)
+                summaries[cfg.agent] = summary.as_dict()
+                context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
+            path = write_into(asset_dir(storage, context), chain.from_iterable(runs))
         verdicts = Counter({agent: s["passed"] for agent, s in summaries.items()})
         return StoredRecords(path, {"by_agent": summaries, "passed_by_agent": dict(verdicts)})
 
@@ -87,12 +87,12 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         kinds={"python", "parquet"},
     )
     def learner_rollouts(context: AssetExecutionContext, tasks: RecordSet, storage: StorageResource) -> StoredRecords:
-        storage.activate()
         policy = PolicyConfig.from_mapping(context.op_execution_context.op_config, "run config")
         env = context.partition_key
         cfg = RolloutConfig.model_validate({**policy.model_dump(), "catalog": False})
-        records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}")
-        path = write_into(asset_dir(storage, context), records)
+        with storage.as_data_home():
+            records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}")
+            path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env} learner {policy.policy_id()}: {summary.as_dict()}")
         return StoredRecords(path, {"learner": policy.policy_id(), **summary.as_dict()})
 

@@ -35,12 +35,12 @@ def test_duplicate_rate_fails_above_its_maximum():
     assert duplicate_rate(0, 0, 0.8).passed is True
 
 
-def test_quarantine_rate_fails_above_its_maximum():
+def test_quarantine_rate_fails_above_its_maximum(tmp_path):
     stats = ConvertStats(read=10, converted=6, quarantined=4)
     result = IngestResult("demo", "openai_chat", stats, "hash", None, None)
     checks = {0.5: True, 0.3: False}
     for max_rate, expected in checks.items():
-        [check] = materialize_result(result, max_rate).check_results
+        [check] = materialize_result(result, max_rate, tmp_path / "catalog.duckdb").check_results
         assert check.passed is expected
 
 

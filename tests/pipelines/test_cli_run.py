@@ -33,8 +33,13 @@ SMALL = "tasks: {n: 3}\nrollouts: {model_tasks: 0}\nlearner: {agent: perturbed, 
 
 def run_main_job(env: dict, config: Path) -> subprocess.CompletedProcess:
     command = [str(ACEFORGE)] if ACEFORGE.exists() else [sys.executable, "-m", "pipelines.cli"]
+    # Wide enough that the table's output folders (pytest's long temp paths) are not cut to the width.
     return subprocess.run(
-        [*command, "run", "--config", str(config)], env=env, capture_output=True, text=True, timeout=900
+        [*command, "run", "--config", str(config)],
+        env={**env, "COLUMNS": "250"},
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
 
 
@@ -61,7 +66,7 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     assert re.search(r"^verl_export: done: \d+ rows in ", first.stderr, re.MULTILINE)
     verl_row = next(line for line in first.stdout.splitlines() if line.startswith("│ verl_export"))
     cells = verl_row.split("│")
-    assert cells[2].strip().isdigit() and "/assets/" in cells[-2]  # rows written; the folder (cut to the width)
+    assert cells[2].strip().isdigit() and "/assets/verl_export/" in cells[-2]  # rows written; the folder
     assert f"verl export: {data_home / 'assets' / 'verl_export' / 'all'}" in first.stderr
 
     # A second run converts the same bytes: same files, same catalog versions, five more Dagster runs.

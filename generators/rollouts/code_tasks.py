@@ -5,7 +5,9 @@ signature, a reference solution, assert tests), enforced by the backend where
 it supports JSON schemas and otherwise asked for in the prompt and checked
 here. ``check_proposal`` keeps it only when
 
-1. it parses and fits the schema (``unparseable``, ``invalid_proposal``);
+1. it parses and fits the schema (``unparseable``, ``invalid_proposal``), the
+   model having been asked once more, with its bad answer shown, when not
+   (schemas.structured_output);
 2. the reference passes every test in the sandbox, environments/code
    (``reference_fails:<sandbox status>``);
 3. a trivially wrong solution, ``return None``, fails them (``trivial_passes``:
@@ -20,12 +22,10 @@ submit the reference; v: unit tests), so ``synth rollouts`` can roll it out.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema
 from pydantic import Field, ValidationError
 
 from environments.code import CodeEnvironment, CodeTask, SandboxLimits, run_python, sandbox_config
@@ -33,8 +33,9 @@ from environments.record_env import to_record_environment
 from generators.config import BackendConfig
 from generators.rollouts.config import THROUGHPUT_AND_OUTPUT
 from generators.synthesis.config import OutputOptions
-from schemas.generation import ChatRequest, GenerationResult, SamplingParams
+from schemas.generation import ChatRequest, SamplingParams
 from schemas.record import AgentRecord, Lineage, Source, Verifier, aceforge_version, stable_id
+from schemas.structured_output import NO_JSON, SCHEMA_INVALID, StructuredOutput, generate_structured
 
 SYNTHESIZER, VERSION = "code_proposer", "1"
 TASK_FORMAT = "synth_tasks"
@@ -55,9 +56,10 @@ PROPOSAL_SCHEMA: dict[str, Any] = {
     "required": ["entry_point", "prompt", "signature", "reference", "tests"],
     "additionalProperties": False,
 }
-_VALIDATOR = jsonschema.Draft202012Validator(PROPOSAL_SCHEMA)
+PROPOSAL = StructuredOutput(PROPOSAL_SCHEMA)
+# This stage's reason codes for what structured output finds wrong (no JSON at all counts as unparseable).
+_REASONS = {NO_JSON: "unparseable", SCHEMA_INVALID: "invalid_proposal"}
 PROPOSAL_SAMPLING = {"temperature": 0.8, "max_tokens": 768}  # proposals must differ; a reference and tests take room
-_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 TOPICS = (
     "strings",
     "lists of integers",
@@ -121,14 +123,8 @@ def proposal_request(index: int, cfg: CodeTaskConfig, structured: bool) -> ChatR
 
 def parse_proposal(text: str) -> tuple[dict[str, Any] | None, str | None]:
     """The proposal object, or (None, reason code)."""
-    match = _OBJECT.search(text)
-    try:
-        value = json.loads(match.group(0) if match else text)
-    except ValueError:
-        return None, "unparseable"
-    if not _VALIDATOR.is_valid(value):
-        return None, "invalid_proposal"
-    return value, None
+    parsed = PROPOSAL.parse(text)
+    return (parsed.value, None) if parsed.ok else (None, _REASONS.get(parsed.reason, parsed.reason))
 
 
 def check_proposal(proposal: dict[str, Any], min_tests: int, limits: SandboxLimits) -> Verdict:
@@ -196,10 +192,6 @@ def code_task_record(task: CodeTask, verdict: Verdict, dataset: str, lineage: di
     )
 
 
-def completion_text(result: GenerationResult) -> str | None:
-    return result.completions[0].text if result.error is None and result.completions else None
-
-
 @dataclass
 class CodeTaskRun:
     records: list[AgentRecord] = field(default_factory=list)
@@ -216,10 +208,11 @@ class CodeTaskRun:
 
 
 def run_code_tasks(cfg: CodeTaskConfig, generator, dataset: str, on_progress=lambda done, total: None) -> CodeTaskRun:
-    """Ask for ``cfg.n`` proposals in one batch, then filter each in the sandbox; made = kept + rejected."""
+    """Ask for ``cfg.n`` proposals in one batch (and once more, in one batch, for those that do not parse or fit),
+    then filter each in the sandbox; made = kept + rejected."""
     structured = bool(generator.capabilities.supports_json_schema)
     requests = [proposal_request(i, cfg, structured) for i in range(cfg.n)]
-    results = generator.generate(requests, cfg.sampling)
+    answers = generate_structured(generator, requests, cfg.sampling, PROPOSAL)
     lineage = {
         "synthesizer": SYNTHESIZER,
         "version": VERSION,
@@ -232,17 +225,16 @@ def run_code_tasks(cfg: CodeTaskConfig, generator, dataset: str, on_progress=lam
     }
     run, seen = CodeTaskRun(), set()
     limits = sandbox_config().limits
-    for index, result in enumerate(results):
-        text = completion_text(result)
-        if text is None:
-            run.rejected.append((index, "backend_error", result.error or "no completion"))
+    for index, answer in enumerate(answers):
+        if answer.text is None:
+            run.rejected.append((index, answer.reason, answer.detail))
         else:
-            proposal, reason = parse_proposal(text)
-            verdict = check_proposal(proposal, cfg.min_tests, limits) if proposal else Verdict(None, reason)
+            reason = _REASONS.get(answer.reason, answer.reason)
+            verdict = check_proposal(answer.value, cfg.min_tests, limits) if answer.ok else Verdict(None, reason)
             if verdict.task is not None and (verdict.task.entry_point, verdict.task.prompt) in seen:
                 verdict = Verdict(None, "duplicate")
             if verdict.task is None:
-                run.rejected.append((index, verdict.reason, text))
+                run.rejected.append((index, verdict.reason, answer.text))
             else:
                 seen.add((verdict.task.entry_point, verdict.task.prompt))
                 run.records.append(code_task_record(verdict.task, verdict, dataset, {**lineage, "proposal": index}))

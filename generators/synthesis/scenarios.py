@@ -3,7 +3,8 @@
 Templates by default (no model). With a scenario writer, an LLM writes the
 persona, the reason for contacting support and the behaviour instructions as
 structured output (a JSON schema the backend enforces where it can, else
-asked for in the prompt and checked here). known_info and unknown_info always
+asked for in the prompt and checked here, with one retry that shows the model
+its bad answer: schemas.structured_output). known_info and unknown_info always
 come from the draft: ids and descriptions that must resolve exactly are never
 left to a model. Output that does not parse or fit the schema is a reason code
 (``scenario_writer:<why>``): the template is used instead, or the sample is
@@ -13,16 +14,15 @@ rejected, as the config says.
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
-import jsonschema
 import orjson
 
 from generators.interface import ChatRequest, GenerationError, SamplingParams
 from generators.synthesis.config import ScenarioOptions
 from generators.synthesis.drafts import TaskDraft
 from generators.synthesis.stats import SynthStats
+from schemas.structured_output import StructuredOutput, generate_structured
 
 TEMPERAMENTS = (
     "polite and patient",
@@ -42,11 +42,16 @@ WRITER_SCHEMA: dict[str, Any] = {
     "required": ["persona", "reason", "instructions"],
     "additionalProperties": False,
 }
-_VALIDATOR = jsonschema.Draft202012Validator(WRITER_SCHEMA)
 # Shown to models whose output the backend cannot constrain to the schema.
 _SKELETON = '{"persona": "...", "reason": "You want to ...", "instructions": ["...", "..."]}'
 
-_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+
+def _blank_fields(data: dict[str, Any]) -> str | None:
+    blank = [key for key in ("persona", "reason") if not data[key].strip()]
+    return f"{', '.join(blank)} must not be blank" if blank else None
+
+
+WRITTEN = StructuredOutput(WRITER_SCHEMA, check=_blank_fields)
 
 
 def known_info(draft: TaskDraft) -> dict[str, str]:
@@ -110,16 +115,8 @@ def writer_request(draft: TaskDraft, template: dict[str, Any], schema_enforced: 
 
 def parse_written(text: str) -> tuple[dict[str, Any] | None, str | None]:
     """(the written fields, None) or (None, reason code)."""
-    match = _OBJECT.search(text)
-    if match is None:
-        return None, "scenario_writer:no_json"
-    try:
-        data = orjson.loads(match.group(0))
-    except orjson.JSONDecodeError:
-        return None, "scenario_writer:unparseable"
-    if not _VALIDATOR.is_valid(data) or not all(str(data[k]).strip() for k in ("persona", "reason")):
-        return None, "scenario_writer:schema_invalid"
-    return data, None
+    parsed = WRITTEN.parse(text)
+    return (parsed.value, None) if parsed.ok else (None, f"scenario_writer:{parsed.reason}")
 
 
 class ScenarioWriter:
@@ -132,25 +129,22 @@ class ScenarioWriter:
         self.params = SamplingParams(max_tokens=max_tokens)
 
     def write(self, drafts: list[TaskDraft], templates: list[dict]) -> list[tuple[dict | None, str | None]]:
-        """One batch call; for each draft, (the scenario, None) or (None, reason code)."""
+        """One batch call (and one retry batch for the answers that fail); for each draft, (the scenario, None)
+        or (None, reason code)."""
         enforced = self.generator.capabilities.supports_json_schema
         requests = [writer_request(d, t, enforced) for d, t in zip(drafts, templates)]
         try:
-            results = self.generator.generate(requests, self.params)
+            answers = generate_structured(self.generator, requests, self.params, WRITTEN)
         except (GenerationError, ValueError):
             return [(None, "scenario_writer:backend_error")] * len(drafts)
         written: list[tuple[dict | None, str | None]] = []
-        for result, template in zip(results, templates):
-            if result.error or not result.completions:
-                written.append((None, "scenario_writer:backend_error"))
-                continue
-            data, problem = parse_written(result.completions[0].text)
-            if data is None:
-                written.append((None, problem))
+        for answer, template in zip(answers, templates):
+            if not answer.ok:
+                written.append((None, f"scenario_writer:{answer.reason}"))
                 continue
             # The model's rules first; the template's keep the simulated user playable (confirm, one detail at a time).
-            rules = list(dict.fromkeys([*data["instructions"], *template["instructions"]]))
-            written.append(({**template, **data, "instructions": rules}, None))
+            rules = list(dict.fromkeys([*answer.value["instructions"], *template["instructions"]]))
+            written.append(({**template, **answer.value, "instructions": rules}, None))
         return written
 
 

@@ -64,6 +64,7 @@ def test_unparseable_and_off_schema_proposals_are_rejected():
 def test_a_run_counts_add_up_and_kept_tasks_roll_out_and_pass():
     answers = iter(
         [json.dumps(GOOD), json.dumps(REFERENCE_FAILS), json.dumps(PASSES_RETURN_NONE), "no JSON", json.dumps(GOOD)]
+        + ["still no JSON"]  # the one retry, for proposal 3 only
     )
     model = ScriptedGenerator(lambda request: next(answers))
     run = run_code_tasks(CodeTaskConfig(n=5, backend="vllm"), model, "code_unit")
@@ -78,8 +79,12 @@ def test_a_run_counts_add_up_and_kept_tasks_roll_out_and_pass():
             "duplicate": 1,
         },
     }
-    assert model.batches == [5] and model.requests[0].json_schema == PROPOSAL_SCHEMA
+    assert model.batches == [5, 1] and model.requests[0].json_schema == PROPOSAL_SCHEMA
     assert len({r.sampling.seed for r in model.requests}) == 5
+    retry = model.requests[-1]
+    assert retry.sampling == model.requests[3].sampling and retry.json_schema == PROPOSAL_SCHEMA
+    assert retry.messages[-2] == {"role": "assistant", "content": "no JSON"}
+    assert run.rejected[2] == (3, "unparseable", "no JSON")
     task = run.records[0]
     assert (task.environment.name, task.environment.sandbox) == (
         "code",

@@ -7,7 +7,8 @@ ChatRequest per record with its own SamplingParams (greedy, seed 0: the same
 record and model give the same verdict).
 
 The model must answer with JSON ``{"score": 0..1, "reason": "..."}`` (a bare
-``PASS``/``FAIL`` is accepted too). ``passed`` = score >= ``threshold``
+``PASS``/``FAIL`` is accepted too); an answer that is neither is asked for once
+more, with the bad answer shown (schemas.structured_output). ``passed`` = score >= ``threshold``
 (``v.spec["judge"]["threshold"]``, default 0.5). Reason codes:
 ``judge_failed``, ``judge_unparseable``, ``judge_error`` (no verdict, passed None: the model raised or
 refused the request), ``judge_unavailable`` (no model given: no verdict).
@@ -22,10 +23,12 @@ import orjson
 
 from schemas.generation import ChatRequest, SamplingParams
 from schemas.record import AgentRecord, VerifierResult
+from schemas.structured_output import BACKEND_ERROR, Parsed, StructuredOutput, generate_structured
 from verifiers.base import CheckContext, RecordVerifier
 
 MAX_TRANSCRIPT = 6000
-_JSON_OBJECT = re.compile(r"\{.*?\}", re.DOTALL)
+VERDICT_SCHEMA = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"]}
+_JSON_VERDICT = StructuredOutput(VERDICT_SCHEMA)
 _VERDICT = re.compile(r"\b(PASS|FAIL)\b")
 DEFAULT_RUBRIC = "Did the agent fully and correctly accomplish the task while following the policy?"
 # A verdict is one short JSON object: 128 tokens hold it with room to spare.
@@ -57,22 +60,21 @@ def judge_messages(record: AgentRecord, rubric: str) -> list[dict[str, str]]:
     ]
 
 
-def parse_verdict(text: str) -> tuple[float, str] | None:
-    for match in _JSON_OBJECT.finditer(text):
-        try:
-            data = orjson.loads(match.group(0))
-        except orjson.JSONDecodeError:
-            continue
-        if (
-            isinstance(data, dict)
-            and isinstance(data.get("score"), (int, float))
-            and not isinstance(data["score"], bool)
-        ):
-            return min(1.0, max(0.0, float(data["score"]))), str(data.get("reason", ""))
+def read_verdict(text: str) -> Parsed:
+    """The verdict (score clamped to 0..1, reason) from the JSON object, else from the last PASS/FAIL word."""
+    parsed = _JSON_VERDICT.parse(text)
+    if parsed.ok:
+        data = parsed.value
+        return Parsed(value=(min(1.0, max(0.0, float(data["score"]))), str(data.get("reason", ""))), text=text)
     found = _VERDICT.findall(text.upper())
     if found:
-        return (1.0 if found[-1] == "PASS" else 0.0), ""
-    return None
+        return Parsed(value=(1.0 if found[-1] == "PASS" else 0.0, ""), text=text)
+    return parsed
+
+
+def parse_verdict(text: str) -> tuple[float, str] | None:
+    parsed = read_verdict(text)
+    return parsed.value if parsed.ok else None
 
 
 class LLMJudge(RecordVerifier):
@@ -100,16 +102,15 @@ class LLMJudge(RecordVerifier):
         request = ChatRequest(messages=judge_messages(ctx.record, options.get("rubric", DEFAULT_RUBRIC)))
         model = {"model": ctx.model.model_id}
         try:
-            answer = ctx.model.generate([request], self.params)[0]
+            [answer] = generate_structured(ctx.model, [request], self.params, read_verdict)
         except Exception as exc:  # a backend failure is no judgement at all: undecided, never a failed trajectory
             return self.undecided({**model, "detail": _excerpt(exc)})
-        if answer.error is not None or not answer.completions:
-            return self.undecided({**model, "detail": answer.error or "no completion"})
-        text = answer.texts[0]
-        verdict = parse_verdict(text)
-        if verdict is None:
+        if answer.reason == BACKEND_ERROR:
+            return self.undecided({**model, "detail": answer.detail})
+        text = answer.text
+        if not answer.ok:
             return self.result(False, reasons=["judge_unparseable"], evidence={**model, "output": text[:EXCERPT]})
-        score, reason = verdict
+        score, reason = answer.value
         passed = score >= float(options.get("threshold", 0.5))
         return self.result(
             passed,

@@ -35,9 +35,12 @@ def test_low_scores_fail_against_the_threshold_and_bare_verdicts_count():
 
 
 def test_unparseable_answers_and_model_failures_are_reason_codes_that_name_the_model():
-    unparseable = judge(ScriptedModel("maybe?"))
+    model = ScriptedModel("maybe?")
+    unparseable = judge(model)
     assert (unparseable.passed, unparseable.reasons) == (False, ["judge_unparseable"])
     assert unparseable.evidence == {"model": ScriptedModel.model_id, "output": "maybe?"}
+    first, retry = model.requests  # asked once more, shown its answer; still no verdict
+    assert retry.messages[:-2] == first.messages and retry.messages[-2] == {"role": "assistant", "content": "maybe?"}
     raised = judge(ScriptedModel(raises=ConnectionError("server down")))
     assert raised.reasons == ["judge_error"]
     assert raised.evidence == {"model": ScriptedModel.model_id, "detail": "ConnectionError: server down"}

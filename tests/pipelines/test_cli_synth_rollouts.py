@@ -96,7 +96,9 @@ class ProposingBackend(Backend):
         return json.dumps(request.messages)
 
     def generate(self, requests, params, on_result=None):
-        results = [GenerationResult(completions=[Completion(text=self.ANSWERS[i % 3])]) for i in range(len(requests))]
+        # A retry (the bad answer and the error appended to the conversation) gets no better answer.
+        texts = ["Sure!" if len(r.messages) > 2 else self.ANSWERS[i % 3] for i, r in enumerate(requests)]
+        results = [GenerationResult(completions=[Completion(text=text)]) for text in texts]
         for i, result in enumerate(results):
             if on_result:
                 on_result(i, result)

@@ -83,4 +83,6 @@ def test_smollm2_judges_a_record_with_a_judge_reason_code_and_its_identity_in_ev
     assert evidence["model"] == smol_generator.model_id
     assert evidence["model"]["model"].endswith("SmolLM2-135M-Instruct") and len(evidence["model"]["hash"]) > 8
     assert evidence.get("output") or evidence.get("detail")  # what the model said, or why it could not
-    assert smol_generator.ledger.summary.calls == 1
+    # Greedy SmolLM2-135M's first answer to this prompt is no verdict: it is asked once more, in a second batch.
+    summary = smol_generator.ledger.summary
+    assert (summary.calls, summary.batches) == (2, 2)

@@ -4,8 +4,9 @@ A held-out conversation (an oracle rollout) is rendered exactly as SFT renders
 its training data (training.render: record_to_chat, then tokenize_chat with the
 training chat template), so train and eval see the same tokens. Every assistant
 turn that makes a tool call is a **gold turn**: its tokens are the ones the
-template's ``{% generation %}`` block marks (the ``<tool_call>`` JSON and the
-end-of-turn token).
+template's ``{% generation %}`` block marks, from ``<tool_call>`` to the
+end-of-turn token (the newlines around them, which the generation prompt gives
+or which follow the stop, are left out).
 
 The metric: given the gold dialogue before the turn, is the model's argmax at
 every token of the gold turn the gold token? That is exactly "greedy decoding
@@ -63,6 +64,17 @@ def assistant_spans(mask: Sequence[int]) -> list[tuple[int, int]]:
     return spans
 
 
+def _trimmed(tokenizer: Any, ids: list[int], span: tuple[int, int]) -> tuple[int, int]:
+    """The span without whitespace-only tokens at its ends: the template marks the newline that ends the
+    generation prompt and the one after the end-of-turn token, which a generating model never produces."""
+    start, end = span
+    while start < end and not tokenizer.decode(ids[start : start + 1]).strip():
+        start += 1
+    while end > start and not tokenizer.decode(ids[end - 1 : end]).strip():
+        end -= 1
+    return start, end
+
+
 def common_prefix(sequences: Sequence[Sequence[int]]) -> int:
     """Length of the longest prefix all sequences share."""
     if not sequences:
@@ -82,7 +94,7 @@ def gold_turns(
         chat = record_to_chat(record)
         tokens = tokenize_chat(tokenizer, chat, template)
         assistant = [message for message in chat.messages if message["role"] == "assistant"]
-        spans = assistant_spans(tokens["assistant_masks"])
+        spans = [_trimmed(tokenizer, tokens["input_ids"], span) for span in assistant_spans(tokens["assistant_masks"])]
         if len(spans) != len(assistant):
             raise ValueError(f"{record.id}: {len(spans)} marked assistant spans for {len(assistant)} assistant turns")
         kinds = set((record.task.metadata or {}).get("goal_kinds") or [])

@@ -194,7 +194,6 @@ def next_call(args, model_path: str, held) -> tuple[list[tuple[bool, int, int]],
     dtype = torch.bfloat16 if args.precision == "bf16" else torch.float32
     model = AutoModelForCausalLM.from_pretrained(model_path, dtype=dtype).to(args.device).eval()
     hits = score_turns(model, held, args.device)
-    del model
     return hits, time.perf_counter() - started
 
 
@@ -329,10 +328,15 @@ def parse_args() -> argparse.Namespace:
     add("--seeds", type=int, nargs="+", default=[0, 1, 2], help="one training run per arm, N and seed")
     add("--steps", type=int, default=1, help="optimizer steps of every run")
     add("--batch-size", type=int, default=1)
-    add("--max-length", type=int, default=3072, help="training sequences are cut here (CPU cost)")
+    add("--max-length", type=int, default=2944, help="training sequences are cut here (CPU cost; the prompt is 2.7k)")
     add("--learning-rate", type=float, default=2e-4)
     add("--lora-r", type=int, default=16, help="LoRA rank (alpha = 2 r)")
-    add("--gradient-checkpointing", action="store_true", help="less memory, a third more compute")
+    add(
+        "--gradient-checkpointing",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="recompute activations: a third more compute; without it one 3k-token step took 14 GB and was OOM-killed",
+    )
     add("--ace-learner", default="recorded", help="aceforge score --learner")
     add("--model", default="default", help="model to fine-tune: 'default' (SmolLM2-135M-Instruct) or a folder")
     add("--threads", type=int, default=1, help="torch CPU threads (see docs/downstream.md: 1 beats 2 on shared cores)")

@@ -12,12 +12,23 @@ from schemas.record import AgentRecord
 from schemas.steps import ApiAction
 
 
-def synth_tasks(n: int, seed: int, users: int = 200) -> list[AgentRecord]:
+def synth_tasks(
+    n: int, seed: int, users: int = 200, db_seed: int = 0, goals: list[str] | None = None
+) -> list[AgentRecord]:
+    """``n`` retail tasks sampled with ``seed`` in the database of ``db_seed``, from ``goals`` (default: every kind)."""
     from generators.synthesis.config import SynthTasksConfig
     from generators.synthesis.stages import run_tasks
 
-    tasks, _ = run_tasks(SynthTasksConfig(env="retail", n=n, users=users, seed=seed), "bench_tasks")
+    cfg = SynthTasksConfig(env="retail", n=n, users=users, seed=seed, db_seed=db_seed, goals=goals or [])
+    tasks, _ = run_tasks(cfg, "bench_tasks")
     return tasks
+
+
+def goal_kinds() -> list[str]:
+    """Every goal kind of the retail domain (generators/synthesis/retail_*.py)."""
+    from generators.synthesis.domains import get_domain
+
+    return get_domain("retail").kinds()
 
 
 def roll_out(tasks: list[AgentRecord], agent: str, k: int, seed: int = 0) -> list[AgentRecord]:
@@ -26,6 +37,10 @@ def roll_out(tasks: list[AgentRecord], agent: str, k: int, seed: int = 0) -> lis
 
     cfg = RolloutConfig(agent=agent, user="scripted", k=k, seed=seed, cache=False)
     return list(run_rollouts(tasks, cfg, None, f"bench_{agent}"))
+
+
+def passed(record: AgentRecord) -> bool:
+    return bool(record.verifier.result and record.verifier.result.passed)
 
 
 def with_called_tools_only(record: AgentRecord) -> AgentRecord:

@@ -14,9 +14,11 @@
    training/sft.py; the seed sets the random draw, the data order and the LoRA
    init): ``random-all`` (N pool rollouts, verified or not), ``random-verified``
    (N verified successes), ``ace`` (``aceforge score`` -> ``dedup`` ->
-   ``select --budget N`` on the pool; the declared learner is ``recorded``
-   (--ace-learner): the pass rates count the pool's own oracle and perturbed
-   rollouts; ACE's set does not depend on the seed). ``base`` is the untrained
+   ``select --budget N`` on the pool; the declared learner (--ace-learner) is
+   the perturbed agent, whose rollouts are in the pool: a cheap stand-in, since
+   rolling SmolLM2 out on 400 tasks does not fit the CPU budget; its pass rates
+   only, never the oracle's, place complexity; ACE's set does not depend on the
+   seed). ``base`` is the untrained
    model.
 4. **Primary metric**: teacher-forced next-call exact match on the held-out
    tool-call turns (bench/next_call.py: the model's argmax at every token of
@@ -157,9 +159,12 @@ def make_pool(args, folder: Path) -> tuple[Path, list]:
 
 def ace_set(args, pool: Path, n: int, folder: Path) -> Path:
     scored, dedup, out = folder / "scored.parquet", folder / "dedup.parquet", folder / f"ace-{n}"
-    with timed(f"ACE: score (learner {args.ace_learner}), dedup, select --budget {n}"):
+    from generators.rollouts.config import PolicyConfig
+
+    learner = PolicyConfig(agent=args.ace_learner, user="scripted", k=args.perturbed_k).policy_id()
+    with timed(f"ACE: score (learner: the {args.ace_learner} agent's rollouts), dedup, select --budget {n}"):
         if not scored.exists():
-            aceforge("score", pool, "-o", scored, "--learner", args.ace_learner, "--no-catalog")
+            aceforge("score", pool, "-o", scored, "--learner-id", learner, "--no-catalog")
             aceforge("dedup", scored, "-o", dedup, "--no-catalog")
         aceforge("select", dedup, "--budget", n, "--out-dir", out, "--no-catalog")
     return out / "sft.parquet"
@@ -337,7 +342,12 @@ def parse_args() -> argparse.Namespace:
         default=True,
         help="recompute activations: a third more compute; without it one 3k-token step took 14 GB and was OOM-killed",
     )
-    add("--ace-learner", default="recorded", help="aceforge score --learner")
+    add(
+        "--ace-learner",
+        default="perturbed",
+        choices=["oracle", "perturbed"],
+        help="the agent of the pool whose rollouts are ACE's declared learner (aceforge score --learner-id)",
+    )
     add("--model", default="default", help="model to fine-tune: 'default' (SmolLM2-135M-Instruct) or a folder")
     add("--threads", type=int, default=1, help="torch CPU threads (see docs/downstream.md: 1 beats 2 on shared cores)")
     add("--device", default="cpu", help="device of the next-call eval (training picks its own)")

@@ -159,23 +159,18 @@ def _or_unscored(value: object) -> str:
 def _stages(n: dict) -> list[str]:
     """Which stages' outputs the input holds, and for each one it lacks, the command that adds it."""
     done, records = n["stages"], n["records"]
+    stages = (  # (stage, what its output holds here, or None; the command that adds it)
+        ("verify", done["verified"] and f"{done['verified']} of {records} records have a verdict",
+         "no verdicts (`aceforge verify` adds them)"),
+        ("score", done["scored"] and f"{done['scored']} of {records} records scored",
+         "no scores (`aceforge score` adds them)"),
+        ("dedup", done["deduplicated"] and f"audit of {sum(n['dedup_removed'].values())} removed records",
+         "no dedup audit (`aceforge dedup`, then report its output)"),
+        ("select", done["selected"] and f"SFT {n.get('sft', 0)}, RL {n.get('rl', 0)}",
+         "no sets (`aceforge select`, then report its output directory)"),
+    )  # fmt: skip
     lines = ["### Stages in this input", ""]
-    if done["verified"]:
-        lines.append(f"- verify: {done['verified']} of {records} records have a verdict")
-    else:
-        lines.append("- verify: no verdicts (`aceforge verify` adds them)")
-    if done["scored"]:
-        lines.append(f"- score: {done['scored']} of {records} records scored")
-    else:
-        lines.append("- score: no scores (`aceforge score` adds them)")
-    if done["deduplicated"]:
-        lines.append(f"- dedup: audit of {sum(n['dedup_removed'].values())} removed records")
-    else:
-        lines.append("- dedup: no dedup audit (`aceforge dedup`, then report its output)")
-    if done["selected"]:
-        lines.append(f"- select: SFT {n.get('sft', 0)}, RL {n.get('rl', 0)}")
-    else:
-        lines.append("- select: no sets (`aceforge select`, then report its output directory)")
+    lines += [f"- {stage}: {held or missing}" for stage, held, missing in stages]
     return [*lines, ""]
 
 

@@ -45,14 +45,19 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         context.log.info(f"{env}: {stats.as_dict()}")
         return StoredRecords(path, stats.as_dict())
 
+    # What the assets that roll the synthesized tasks out share.
+    from_tasks = {
+        "group_name": "synthesize",
+        "partitions_def": environments,
+        "io_manager_key": "record_store",
+        "ins": {"tasks": AssetIn("synth_tasks")},
+        "kinds": {"python", "parquet"},
+    }
+
     @asset(
-        group_name="synthesize",
-        partitions_def=environments,
-        io_manager_key="record_store",
-        ins={"tasks": AssetIn("synth_tasks")},
         config_schema=config_schema(RolloutsSection, defaults.rollouts),
         description="k rollouts per task and agent policy (agent x scripted user x environment), each verified.",
-        kinds={"python", "parquet"},
+        **from_tasks,
     )
     def rollouts(
         context: AssetExecutionContext, tasks: RecordSet, storage: StorageResource, generation: GenerationResource
@@ -77,14 +82,10 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         return StoredRecords(path, {"by_agent": summaries, "passed_by_agent": dict(verdicts)})
 
     @asset(
-        group_name="synthesize",
-        partitions_def=environments,
-        io_manager_key="record_store",
-        ins={"tasks": AssetIn("synth_tasks")},
         config_schema=config_schema(PolicyConfig, defaults.learner),
         description="The declared learner's own rollouts, k per task, each verified: its pass rates (and only its) "
         "place complexity and choose the SFT and RL sets. The learner's id is the hash of this configuration.",
-        kinds={"python", "parquet"},
+        **from_tasks,
     )
     def learner_rollouts(context: AssetExecutionContext, tasks: RecordSet, storage: StorageResource) -> StoredRecords:
         policy = PolicyConfig.from_mapping(context.op_execution_context.op_config, "run config")

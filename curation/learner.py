@@ -94,17 +94,12 @@ def roll_out(
     """Roll ``policy`` out k times per task and count its verified passes; ``on_rollout`` keeps each record
     (the score command writes them beside its output, as the evidence behind every pass rate)."""
     from generators.rollouts.config import RolloutConfig
-    from generators.rollouts.runner import run_rollouts
+    from generators.rollouts.runner import run_with_own_model
 
-    cfg = RolloutConfig.model_validate({**policy.model_dump(), "dataset": "learner_rollouts", "catalog": False})
-    generator = cfg.make_generator() if cfg.uses_model() else None
+    cfg = RolloutConfig.model_validate({**policy.model_dump(), "catalog": False})
     outcomes: list[tuple[str, bool | None]] = []
-    try:
-        for record in run_rollouts(tasks, cfg, generator, dataset="learner_rollouts"):
-            outcomes.append(_outcome(record))
-            if on_rollout is not None:
-                on_rollout(record)
-    finally:
-        if generator is not None:
-            generator.close()
+    for record in run_with_own_model(tasks, cfg, "learner_rollouts"):
+        outcomes.append(_outcome(record))
+        if on_rollout is not None:
+            on_rollout(record)
     return LearnerCounts(policy.policy_id(), count_passes(outcomes))

@@ -14,7 +14,7 @@ from pathlib import Path
 from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, StaticPartitionsDefinition, asset
 
 from generators.rollouts.config import PolicyConfig, RolloutConfig
-from generators.rollouts.runner import RolloutSummary, run_rollouts
+from generators.rollouts.runner import RolloutSummary, run_with_own_model
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.stages import run_tasks
 from pipelines.dagster_config import config_schema
@@ -105,12 +105,7 @@ def roll(
 ) -> tuple[list[AgentRecord], RolloutSummary]:
     """k rollouts per task under ``cfg`` (with its own model, when its agent or user calls one), and their summary."""
     summary = RolloutSummary()
-    generator = cfg.make_generator() if cfg.uses_model() else None
-    try:
-        return list(run_rollouts(tasks, cfg, generator, dataset, summary)), summary
-    finally:
-        if generator is not None:
-            generator.close()
+    return list(run_with_own_model(tasks, cfg, dataset, summary)), summary
 
 
 def write_into(folder: Path, records: Iterable[AgentRecord]) -> Path:

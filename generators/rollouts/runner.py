@@ -158,3 +158,16 @@ def run_rollouts(
         while waiting and waiting[0][0] == next_out:
             yield heapq.heappop(waiting)[1]
             next_out += 1
+
+
+def run_with_own_model(
+    tasks: Iterable[AgentRecord], cfg: RolloutConfig, dataset: str, summary: RolloutSummary | None = None
+) -> Iterator[AgentRecord]:
+    """``run_rollouts`` with the model ``cfg`` names (when its agent or user calls one), loaded for this run and
+    closed when the records are all out."""
+    generator = cfg.make_generator() if cfg.uses_model() else None
+    try:
+        yield from run_rollouts(tasks, cfg, generator, dataset, summary)
+    finally:
+        if generator is not None:
+            generator.close()

@@ -86,7 +86,7 @@ def timed(part: str):
 
 
 def aceforge(*args) -> None:
-    subprocess.run([sys.executable, "-m", "pipelines.cli", *map(str, args)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-m", "pipelines.cli.main", *map(str, args)], check=True, stdout=subprocess.DEVNULL)
 
 
 def sha256(*paths: Path) -> str:
@@ -247,7 +247,7 @@ def arm_data(arm: str, n: int, seed: int, folder: Path, ace: Path, rollouts: lis
 def run_arms(args, folder: Path, pool: Path, rollouts: list, held, eval_tasks: list) -> dict:
     from training_pool import passed
 
-    from generators.model_store import resolve_model
+    from generators.llm.model_store import resolve_model
 
     verified = [r for r in rollouts if passed(r)]
     results = {"base": {"runs": [run_model(args, "base", resolve_model(args.model), held, eval_tasks)]}}
@@ -366,7 +366,7 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(args.threads)
-    from generators.model_store import resolve_model
+    from generators.llm.model_store import resolve_model
     from training.model_io import load_tokenizer
 
     started = time.perf_counter()

@@ -64,9 +64,9 @@ def _compare(
     tag: str, title: str, messages, max_tokens: int, rounds: int, cache_dir: Path, bare_tokens, backend_for_round
 ) -> None:
     """Alternate ``bare_tokens()`` (completion tokens) with aceforge on a fresh cache, ``rounds`` times; report."""
-    from generators.cache import GenerationCache
-    from generators.cached import CachedGenerator
-    from generators.interface import ChatRequest, SamplingParams
+    from generators.llm.cache import GenerationCache
+    from generators.llm.cached import CachedGenerator
+    from generators.llm.interface import ChatRequest, SamplingParams
 
     requests = [ChatRequest(messages=m) for m in messages]
     params = SamplingParams(max_tokens=max_tokens)
@@ -87,7 +87,7 @@ def _compare(
 def bench_vllm(model: str, messages: list[list[dict]], max_tokens: int, rounds: int, cache_dir: Path) -> None:
     from vllm import SamplingParams as VllmSampling
 
-    from generators.vllm_backend import VllmBackend
+    from generators.llm.vllm_backend import VllmBackend
 
     backend = VllmBackend(model, enable_prefix_caching=False)
     bare_params = VllmSampling(max_tokens=max_tokens, temperature=0.0, seed=0)
@@ -130,8 +130,8 @@ async def _bare_openai(base_url: str, model: str, messages, max_tokens: int, con
 
 
 def bench_openai(model: str, messages, max_tokens: int, rounds: int, cache_dir: Path) -> None:
-    from generators.openai_backend import OpenAIBackend
-    from generators.vllm_server import VllmServer
+    from generators.llm.openai_backend import OpenAIBackend
+    from generators.llm.vllm_server import VllmServer
 
     concurrency = len(messages)
     with VllmServer(model, cache_dir / "serve.log", extra_args=["--no-enable-prefix-caching"]) as server:
@@ -158,7 +158,7 @@ def main() -> None:
     parser.add_argument("--skip-openai", action="store_true", help="skip the server comparison")
     args = parser.parse_args()
 
-    from generators.model_store import resolve_model
+    from generators.llm.model_store import resolve_model
 
     model = resolve_model(args.model)
     messages = prompts(args.prompts)

@@ -106,9 +106,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from generators.cached import CachedGenerator
+    from generators.llm.cached import CachedGenerator
+    from generators.llm.vllm_backend import VllmBackend
     from generators.rollouts.config import RolloutConfig
-    from generators.vllm_backend import VllmBackend
 
     tasks = synthesize_tasks(args.tasks, args.seed)
     cfg = RolloutConfig(

@@ -45,7 +45,7 @@ def make_sft_set(records: int, folder: Path) -> Path:
 
 def rendered_rows(cfg) -> list[dict]:
     """What aceforge's stage trains on, rendered ahead of time for the bare run."""
-    from generators.model_store import resolve_model
+    from generators.llm.model_store import resolve_model
     from schemas.io import read_records
     from training.model_io import load_tokenizer
     from training.sft import prepare_data
@@ -74,7 +74,7 @@ def run_bare_trl(cfg, rows: list[dict], output: Path) -> dict:
     from transformers import AutoTokenizer
     from trl import SFTTrainer
 
-    from generators.model_store import resolve_model
+    from generators.llm.model_store import resolve_model
 
     path = resolve_model(cfg.model)
     trainer = SFTTrainer(

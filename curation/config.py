@@ -5,9 +5,8 @@ from __future__ import annotations
 from pydantic import Field, field_validator
 
 from generators.rollouts.config import PolicyConfig
-from generators.synthesis.config import OutputOptions
 from schemas.engine import EngineOptions
-from schemas.stage_config import StageConfig
+from schemas.stage_config import OutputOptions, StageConfig
 
 DEDUP_KINDS: tuple[str, ...] = ("exact", "structural", "minhash", "semantic")
 

@@ -1,1 +1,2 @@
-"""LLM backends behind one batch interface, task synthesizers and agent rollouts."""
+"""llm/: model backends behind one batch interface; synthesis/: verified tasks per environment; rollouts/: agents x
+user simulators x environments, verified."""

@@ -39,7 +39,7 @@ def adhoc_name(name: str) -> str:
     """The catalog name for a CLI output meant to be called ``name``: ``cli_<name>`` when the pipeline owns it."""
     if not is_pipeline_name(name):
         return name
-    from pipelines.cli_common import say
+    from pipelines.cli.common import say
 
     say(
         f"note: {name!r} is a pipeline dataset's name in the catalog: this output is registered as {ADHOC_PREFIX}{name}"

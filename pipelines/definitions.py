@@ -18,13 +18,13 @@ from pathlib import Path
 from dagster import AssetSelection, Definitions, define_asset_job
 
 from data_catalog.entries import load_entries
-from pipelines.curate_assets import build_curate_assets
-from pipelines.ingest_assets import build_ingest_assets
+from pipelines.assets.curate import build_curate_assets
+from pipelines.assets.ingest import build_ingest_assets
+from pipelines.assets.publish import build_publish_assets
+from pipelines.assets.record_store import RecordStore, recorded_folder
+from pipelines.assets.resources import EmbedderResource, GenerationResource, StorageResource
+from pipelines.assets.synth import build_synth_assets
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.publish_assets import build_publish_assets
-from pipelines.record_store import RecordStore, recorded_folder
-from pipelines.resources import EmbedderResource, GenerationResource, StorageResource
-from pipelines.synth_assets import build_synth_assets
 
 JOBS = {
     "ingest": AssetSelection.groups("ingest"),

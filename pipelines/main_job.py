@@ -24,10 +24,10 @@ from dagster import AssetKey, AssetSelection, DagsterInstance, materialize
 
 from data_catalog.entries import load_entries
 from data_catalog.ingest import IngestConfig
+from pipelines.assets.ingest import ASSET_NAME, build_ingest_assets
+from pipelines.assets.resources import StorageResource
 from pipelines.catalog_names import CURATE_AND_PUBLISH, SYNTHESIZE
-from pipelines.ingest_assets import ASSET_NAME, build_ingest_assets
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.resources import StorageResource
 
 
 @dataclass

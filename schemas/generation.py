@@ -4,11 +4,11 @@ A caller hands a list of ChatRequests and one SamplingParams to a generator's
 ``generate`` and gets back one GenerationResult per request, in order. These
 types live here, below every package that calls a model, so that verifiers (the
 LLM judge), generators (the backends) and later stages share one definition
-without importing each other; ``generators.interface`` re-exports them next
+without importing each other; ``generators.llm.interface`` re-exports them next
 to the ``Backend`` base class that backends implement.
 
 ``Generator`` is what a caller may rely on: a backend, or a backend behind the
-content cache (``generators.cached.CachedGenerator``), both satisfy it.
+content cache (``generators.llm.cached.CachedGenerator``), both satisfy it.
 Backends say what they can do through ``Capabilities``; callers check those
 flags instead of the backend's type. A request that cannot be served (too
 long, rejected by the server) comes back as a result with ``error`` set, so one
@@ -66,7 +66,7 @@ class ToolCall(_Model):
 
 class ChatRequest(_Model):
     messages: list[dict[str, Any]]
-    # OpenAI function-tool dicts or schemas.record.Tool; normalized by generators.tool_calls.normalize_tools.
+    # OpenAI function-tool dicts or schemas.record.Tool; normalized by generators.llm.tool_calls.normalize_tools.
     tools: list[dict[str, Any] | Tool] | None = None
     json_schema: dict[str, Any] | None = None
     # Per-request override of the batch's sampling params (e.g. a distinct seed per rollout).

@@ -35,7 +35,7 @@ def data_home(tmp_path, monkeypatch) -> Path:
 @pytest.fixture(scope="session")
 def smol_path() -> str:
     """The default model (SmolLM2-135M-Instruct) as a Hugging Face folder."""
-    from generators.model_store import prepare_default_model
+    from generators.llm.model_store import prepare_default_model
 
     return str(prepare_default_model())
 

@@ -11,7 +11,7 @@ import data_catalog.sources
 from data_catalog.sources import FORMATS
 from data_catalog.sources.base import Converter, register
 from environments.registry import ENVIRONMENTS
-from generators.backends import BACKENDS
+from generators.llm.backends import BACKENDS
 from verifiers.registry import VERIFIERS, make_verifier
 
 

@@ -8,7 +8,7 @@ of its rendering of the whole conversation. In order of preference:
 2. the model's own template, when it already marks generations and supports tools;
 3. TRL's training variant of a template TRL knows (Qwen2.5, Llama 3, ...);
 4. the training variant of aceforge's tool template for SmolLM2-style ChatML
-   models (generators.model_store: TRL's Qwen2.5 template with SmolLM2's system
+   models (generators.llm.model_store: TRL's Qwen2.5 template with SmolLM2's system
    prompt) -- the model folder from ``aceforge model prepare`` carries that
    template, and the original SmolLM2 template has no tools at all.
 
@@ -32,7 +32,7 @@ def training_chat_template(tokenizer: Any, override: str | Path | None = None) -
     """The template to render training data with (see the module docstring for the order)."""
     from trl.chat_template_utils import get_training_chat_template, has_generation_markers, supports_tool_calling
 
-    from generators.model_store import tool_chat_template, tool_training_chat_template
+    from generators.llm.model_store import tool_chat_template, tool_training_chat_template
 
     if override is not None:
         text = Path(override).read_text()

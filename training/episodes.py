@@ -22,13 +22,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from generators.llm.tool_calls import completion_from_text, normalize_tools
 from generators.rollouts.actors import USER_SIMULATORS
 from generators.rollouts.config import RolloutBudget
 from generators.rollouts.conversation import Budget, Conversation, TaskContext
 from generators.rollouts.llm_agent import LlmAgent
 from generators.rollouts.records import rollout_record
 from generators.rollouts.scenario import scenario_problem
-from generators.tool_calls import completion_from_text, normalize_tools
 from schemas.generation import GenerationResult, SamplingParams
 from schemas.record import AgentRecord
 from schemas.steps import ApiAction, MessageAction, TextObservation

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from generators.prompting import wire_messages
+from generators.llm.prompting import wire_messages
 from schemas.io import write_jsonl_rows
 from schemas.record import AgentRecord
 from training.render import Chat, RenderError, RenderStats, record_to_chat, render_records

@@ -40,9 +40,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from generators.llm.tool_calls import normalize_tools
 from generators.rollouts.scenario import scenario_problem
 from generators.rollouts.scripted_user import first_person
-from generators.tool_calls import normalize_tools
 from schemas.io import atomic_output
 from schemas.record import AgentRecord
 from schemas.steps import TextObservation

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from generators.tool_calls import normalize_tools
+from generators.llm.tool_calls import normalize_tools
 from schemas.record import AgentRecord
 from schemas.steps import ApiAction, CodeAction, ImageObservation, MessageAction, TextObservation, WebObservation
 from verifiers.trajectory_view import pair_calls

@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from generators.model_store import resolve_model
+from generators.llm.model_store import resolve_model
 from generators.rollouts.records import task_problem
 from generators.rollouts.scenario import scenario_problem
 from schemas.record import AgentRecord

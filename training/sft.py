@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generators.model_store import resolve_model
+from generators.llm.model_store import resolve_model
 from schemas.record import AgentRecord, stable_id
 from schemas.task_identity import task_of
 from training.inputs import read_training_input

@@ -70,7 +70,7 @@ def episode_turns(solution_str: str) -> list[tuple[str, str]]:
 
 def episode_steps(solution_str: str, environment: Any) -> list:
     """The episode as steps: assistant text and calls (replayed in ``environment`` for their results), user turns."""
-    from generators.tool_calls import parse_tool_calls
+    from generators.llm.tool_calls import parse_tool_calls
 
     steps: list = []
     for role, text in episode_turns(solution_str):

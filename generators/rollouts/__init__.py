@@ -6,5 +6,4 @@
 - scheduler.py: asynchronous multi-turn batching (one backend call per step for every
   waiting conversation), or one conversation at a time;
 - records.py: a finished conversation as a verified AgentRecord; runner.py: the whole run;
-- code_tasks.py: code tasks proposed by a model, kept only when the sandbox agrees.
 """

@@ -6,12 +6,11 @@ from typing import Literal, Self
 
 from pydantic import Field, field_validator, model_validator
 
-from generators.config import BackendConfig
-from generators.synthesis.config import OutputOptions
+from generators.llm.config import BackendConfig
 from schemas.engine import EngineOptions
 from schemas.generation import SamplingParams
 from schemas.record import stable_id
-from schemas.stage_config import StageConfig
+from schemas.stage_config import OutputOptions, StageConfig
 
 # Fields that change neither what is generated nor how it is judged: left out of config hashes.
 THROUGHPUT_AND_OUTPUT = {

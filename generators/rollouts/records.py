@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generators.ledger import usage_of
+from generators.llm.ledger import usage_of
 from generators.rollouts.conversation import Conversation
 from schemas.record import AgentRecord, Lineage, Source, stable_id
 from verifiers.runner import apply_verification

@@ -1,7 +1,7 @@
 """Synthesis of verified tasks in the tool worlds (retail, airline).
 
 - constraint-first tasks (synthesizer.py): goals sampled from real DB rows
-  (retail_tasks.py, airline_tasks.py), identifiers fuzzified into what a user
+  (retail/tasks.py, airline/tasks.py), identifiers fuzzified into what a user
   knows and checked to resolve uniquely (fuzzify.py), a user scenario
   (scenarios.py), and a programmatic gold solution that must pass the
   verifier chain (gold_solver.py);

@@ -11,7 +11,7 @@
    are derived from the state diff (``state_equals`` per changed field,
    ``state_delta`` for balances and amounts, status fields first, at most
    ``max_constraints`` with the ``no_write_outside`` guard); the instruction and
-   scenario come from the write's goal template (retail_writes / airline_writes,
+   scenario come from the write's goal template (retail/writes.py / airline/writes.py,
    with fuzzy descriptions), or a scenario writer.
 4. Keep (q, τ) only if replaying τ passes q's constraints: the verifier chain
    on the pair is the keep rule (``replay_failed:<reason>`` otherwise). A

@@ -7,8 +7,8 @@ from typing import Literal, Self
 
 from pydantic import Field, field_validator, model_validator
 
-from generators.config import BackendConfig
-from schemas.stage_config import StageConfig
+from generators.llm.config import BackendConfig
+from schemas.stage_config import OutputOptions, StageConfig
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 MAX_CONSTRAINTS = 5
@@ -32,13 +32,6 @@ class ScenarioOptions(StageConfig):
 
     def writer_backend(self) -> BackendConfig | None:
         return None if self.scenario_writer is None else self.writer.model_copy(update={"model": self.scenario_writer})
-
-
-class OutputOptions(StageConfig):
-    dataset: str | None = None
-    """Catalog name of the output (default: the output file's stem)."""
-    catalog: bool = True
-    """Register the output in the DuckDB catalog of the data directory."""
 
 
 class WorldOptions(StageConfig):

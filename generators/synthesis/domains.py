@@ -10,9 +10,9 @@ SYNTHESIZABLE = ("retail", "airline")
 
 def get_domain(name: str) -> Domain:
     if name == "retail":
-        from generators.synthesis.retail_tasks import DOMAIN
+        from generators.synthesis.retail.tasks import DOMAIN
     elif name == "airline":
-        from generators.synthesis.airline_tasks import DOMAIN
+        from generators.synthesis.airline.tasks import DOMAIN
     else:
         known = "has no task synthesizer" if name in list_environments() else "is unknown"
         raise KeyError(f"environment {name!r} {known}; synthesizable: {', '.join(SYNTHESIZABLE)}")

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from generators.interface import ChatRequest, GenerationError, SamplingParams
+from generators.llm.interface import ChatRequest, GenerationError, SamplingParams
 from generators.synthesis.config import ScenarioOptions
 from generators.synthesis.drafts import TaskDraft
 from generators.synthesis.stats import SynthStats

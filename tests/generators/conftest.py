@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generators.interface import ChatRequest
+from generators.llm.interface import ChatRequest
 
 ANSWER_SCHEMA = {
     "type": "object",
@@ -52,7 +52,7 @@ def smol_tokenizer(smol_path):
 @pytest.fixture(scope="session")
 def transformers_backend(smol_path):
     """One loaded model for every transformers test (loading costs seconds on a shared CPU)."""
-    from generators.transformers_backend import TransformersBackend
+    from generators.llm.transformers_backend import TransformersBackend
 
     backend = TransformersBackend(smol_path, batch_size=4)
     yield backend
@@ -65,7 +65,7 @@ def smol_vllm_engine(smol_path):
 
     float32: CPUs without AVX512-BF16 emulate bfloat16, several times slower for batches (see bench/rollouts.py).
     """
-    from generators.vllm_backend import VllmBackend
+    from generators.llm.vllm_backend import VllmBackend
 
     backend = VllmBackend(smol_path, max_model_len=6144, dtype="float32", batch_size=64)
     yield backend

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from generators.cached import CachedGenerator
-from generators.interface import SamplingParams
-from generators.requests_io import read_requests, result_row
+from generators.llm.cached import CachedGenerator
+from generators.llm.interface import SamplingParams
+from generators.llm.requests_io import read_requests, result_row
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -27,7 +27,7 @@ def _command(prompts, output, summary, *extra) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "pipelines.cli",
+        "pipelines.cli.main",
         "generate",
         str(prompts),
         "-o",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 from tests.conftest import ADP_FIXTURES, TAU_FIXTURES
 
 runner = CliRunner()

@@ -19,7 +19,7 @@ def ui_url(data_home, tmp_path):
     port = free_port()
     log = (tmp_path / "ui.log").open("w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "pipelines.cli", "ui", "--port", str(port), "--log-level", "info"],
+        [sys.executable, "-m", "pipelines.cli.main", "ui", "--port", str(port), "--log-level", "info"],
         env={k: v for k, v in os.environ.items() if k != "ACEFORGE_ENTRIES"},
         cwd=ROOT,
         stdout=log,

@@ -6,9 +6,9 @@ import polars as pl
 
 from data_catalog.convert import ConvertStats
 from data_catalog.ingest import IngestResult
-from pipelines.curate_assets import duplicate_rate, schema_valid, sft_set_verified
-from pipelines.ingest_assets import materialize_result
-from pipelines.record_store import RecordSet
+from pipelines.assets.curate import duplicate_rate, schema_valid, sft_set_verified
+from pipelines.assets.ingest import materialize_result
+from pipelines.assets.record_store import RecordSet
 from schemas.io import write_records
 from tests.curation.helpers import trajectory_record
 

@@ -14,9 +14,9 @@ from pydantic import Field
 from typer.testing import CliRunner
 
 from data_catalog.entries import PACKAGE_DIR
-from generators.config import BackendConfig, GenerateConfig
-from pipelines.cli_config import with_config
-from pipelines.dagster_config import config_schema
+from generators.llm.config import BackendConfig, GenerateConfig
+from pipelines.assets.config_schema import config_schema
+from pipelines.cli.config import with_config
 from pipelines.definitions import build_definitions
 from schemas.stage_config import StageConfig
 from tests.conftest import BILLION_LAUGHS, ROOT
@@ -111,7 +111,7 @@ def test_an_alias_bomb_as_config_fails_fast_in_bounded_memory(tmp_path, data_hom
     command = [
         sys.executable,
         "-m",
-        "pipelines.cli",
+        "pipelines.cli.main",
         "convert",
         "-f",
         "adp",

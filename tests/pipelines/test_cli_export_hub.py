@@ -56,7 +56,7 @@ def run_cli(args, env_extra, home):
         NO_COLOR="1",
     )
     env.update(env_extra)
-    command = [sys.executable, "-m", "pipelines.cli", "export", "hub", *map(str, args)]
+    command = [sys.executable, "-m", "pipelines.cli.main", "export", "hub", *map(str, args)]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=UPLOAD_TIMEOUT_S)
 
 
@@ -90,7 +90,7 @@ def test_sft_config_feeds_trls_sft_trainer_unchanged(data_home, records, tmp_pat
     from transformers import AutoTokenizer
     from trl import SFTConfig, SFTTrainer
 
-    from generators.model_store import tool_chat_template
+    from generators.llm.model_store import tool_chat_template
 
     out = tmp_path / "hub"
     assert export_hub(records, "--repo-id", "acme/sft", "--out", out, "--dry-run").exit_code == 0

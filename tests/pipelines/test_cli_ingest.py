@@ -179,7 +179,7 @@ def test_format_option_reaches_the_converter(data_home, tmp_path):
 
 
 def test_console_script_end_to_end_without_traceback(data_home, tmp_path):
-    env_cmd = [sys.executable, "-m", "pipelines.cli"]
+    env_cmd = [sys.executable, "-m", "pipelines.cli.main"]
     ok = subprocess.run(
         [*env_cmd, "convert", "-f", "adp", str(OS_STD), "-o", str(tmp_path / "o.parquet"), "--json"],
         capture_output=True,

@@ -9,8 +9,8 @@ import sys
 
 import typer
 
-from pipelines.cli import COMMANDS, load_command
-from pipelines.cli_app import app as registry
+from pipelines.cli.app import app as registry
+from pipelines.cli.main import COMMANDS, load_command
 from tests.conftest import ROOT
 
 
@@ -33,7 +33,7 @@ def modules_after(*args: str) -> set[str]:
     """The modules imported by ``aceforge ARGS`` in a fresh interpreter."""
     script = (
         "import sys, json\n"
-        "from pipelines.cli import app\n"
+        "from pipelines.cli.main import app\n"
         f"sys.argv = ['aceforge', *{list(args)!r}]\n"
         "try:\n    app()\nexcept SystemExit:\n    pass\n"
         "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
@@ -45,14 +45,14 @@ def modules_after(*args: str) -> set[str]:
 def test_help_and_formats_import_no_stage():
     heavy = {"curation", "generators", "training", "environments", "dagster", "duckdb", "pyarrow", "torch"}
     light_cli = {
-        "pipelines.cli",
-        "pipelines.cli_app",
-        "pipelines.cli_common",
-        "pipelines.cli_config",
-        "pipelines.cli_formats",
-        "pipelines.cli_ingest",
+        "pipelines.cli.main",
+        "pipelines.cli.app",
+        "pipelines.cli.common",
+        "pipelines.cli.config",
+        "pipelines.cli.formats",
+        "pipelines.cli.ingest",
     }
     for args in (["--help"], ["formats"], ["convert", "--help"]):
         loaded = modules_after(*args)
         assert not {m.split(".")[0] for m in loaded} & heavy, args
-        assert {m for m in loaded if m.startswith("pipelines.cli")} <= light_cli, args
+        assert {m for m in loaded if m.startswith("pipelines.cli.main")} <= light_cli, args

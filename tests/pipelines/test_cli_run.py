@@ -32,7 +32,7 @@ SMALL = "tasks: {n: 3}\nrollouts: {model_tasks: 0}\nlearner: {agent: perturbed, 
 
 
 def run_main_job(env: dict, config: Path) -> subprocess.CompletedProcess:
-    command = [str(ACEFORGE)] if ACEFORGE.exists() else [sys.executable, "-m", "pipelines.cli"]
+    command = [str(ACEFORGE)] if ACEFORGE.exists() else [sys.executable, "-m", "pipelines.cli.main"]
     # Wide enough that the table's output folders (pytest's long temp paths) are not cut to the width.
     return subprocess.run(
         [*command, "run", "--config", str(config)],

@@ -6,8 +6,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from data_catalog.catalog import Catalog
-from generators.backends import BACKENDS
-from generators.interface import Backend, Capabilities, Completion, GenerationResult
+from generators.llm.backends import BACKENDS
+from generators.llm.interface import Backend, Capabilities, Completion, GenerationResult
 from schemas.io import read_records, write_records
 from tests.generators.rollouts.helpers import balance_task, cancel_task
 from tests.pipelines.cli_helpers import invoke, last_json

@@ -8,7 +8,7 @@ import sys
 from tests.conftest import ROOT
 
 IMPORT_TRL = (
-    "import warnings; from pipelines.cli_train import quiet_third_party; quiet_third_party(); "
+    "import warnings; from pipelines.cli.train import quiet_third_party; quiet_third_party(); "
     "import trl.generation.vllm_generation; warnings.warn('a warning of our own')"
 )
 

@@ -58,7 +58,19 @@ def test_sigkill_of_the_parent_leaves_no_worker_and_the_next_run_cleans_up(data_
     and its hidden `.out.parquet.<pid>.tmp` file stayed forever."""
     work = tmp_path / "work"
     out = work / "out.parquet"
-    command = [sys.executable, "-m", "pipelines.cli", "convert", "-f", "adp", "-", "-o", str(out), "--workers", "2"]
+    command = [
+        sys.executable,
+        "-m",
+        "pipelines.cli.main",
+        "convert",
+        "-f",
+        "adp",
+        "-",
+        "-o",
+        str(out),
+        "--workers",
+        "2",
+    ]
     parent = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         # Three chunks' worth, and stdin left open: the parent hands chunks to its worker, then waits for more.
@@ -78,7 +90,19 @@ def test_sigkill_of_the_parent_leaves_no_worker_and_the_next_run_cleans_up(data_
     assert sorted(p.name for p in work.iterdir()) == leftovers  # what a killed run leaves
 
     again = subprocess.run(
-        [sys.executable, "-m", "pipelines.cli", "convert", "-f", "adp", str(OS_STD), "-o", str(out), "--workers", "2"],
+        [
+            sys.executable,
+            "-m",
+            "pipelines.cli.main",
+            "convert",
+            "-f",
+            "adp",
+            str(OS_STD),
+            "-o",
+            str(out),
+            "--workers",
+            "2",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

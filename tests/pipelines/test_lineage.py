@@ -14,10 +14,10 @@ import pyarrow.parquet as pq
 from dagster import AssetSelection, DagsterInstance, materialize
 
 from data_catalog.catalog import Catalog
+from pipelines.assets.resources import StorageResource
 from pipelines.definitions import build_assets, build_resources, defs
 from pipelines.main_job import _error, pipeline_run_config, run_ingest
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.resources import StorageResource
 from schemas.settings import data_home as settings_home
 from schemas.settings import data_home_scope
 from tests.conftest import ADP_FIXTURES

@@ -150,7 +150,7 @@ def test_a_killed_run_started_again_ends_with_the_same_outputs(pipeline_run, tmp
     home = tmp_path / "home"
     env = {**os.environ, "ACEFORGE_HOME": str(home), "ACEFORGE_ENTRIES": str(entries)}
     env.pop("DAGSTER_HOME", None)
-    command = [sys.executable, "-m", "pipelines.cli", "run", "--config", str(config)]
+    command = [sys.executable, "-m", "pipelines.cli.main", "run", "--config", str(config)]
     first = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)  # fmt: skip
     rollouts = home / "assets" / "rollouts" / "retail" / "records.parquet"

@@ -134,7 +134,7 @@ def test_an_installed_package_adds_a_format_and_an_environment(tmp_path):
 
     def aceforge(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [python, "-m", "pipelines.cli", *args], cwd=tmp_path, env=env, capture_output=True, text=True
+            [python, "-m", "pipelines.cli.main", *args], cwd=tmp_path, env=env, capture_output=True, text=True
         )
 
     listed = aceforge("formats")

@@ -17,7 +17,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from pipelines.ui_guard import RequestGuard, allowed_hosts
+from pipelines.ui.guard import RequestGuard, allowed_hosts
 
 PORT = 3000
 UI = f"http://127.0.0.1:{PORT}"

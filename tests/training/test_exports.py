@@ -239,7 +239,7 @@ def test_hub_sft_config_keeps_each_calls_own_arguments(tmp_path):
 
 def _episode_text(record, tokenizer) -> str:
     """What verl hands the reward function: the rendered conversation after the prompt (system + first user turn)."""
-    from generators.model_store import tool_chat_template
+    from generators.llm.model_store import tool_chat_template
     from training.render import record_to_chat
 
     chat = record_to_chat(record)

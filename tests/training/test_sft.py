@@ -55,7 +55,7 @@ def test_sft_changes_every_parameter_and_saves_a_loadable_folder(sft_run, smol_p
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from generators.model_store import tool_chat_template
+    from generators.llm.model_store import tool_chat_template
 
     out, _ = sft_run
     base = AutoModelForCausalLM.from_pretrained(smol_path, dtype=torch.float32).state_dict()
@@ -78,8 +78,8 @@ def test_sft_resumes_from_its_last_checkpoint(sft_run, sft_set):
 
 @pytest.mark.slow
 def test_sft_output_folder_serves_with_the_vllm_backend(sft_run):
-    from generators.interface import ChatRequest, SamplingParams
-    from generators.vllm_backend import VllmBackend
+    from generators.llm.interface import ChatRequest, SamplingParams
+    from generators.llm.vllm_backend import VllmBackend
 
     out, _ = sft_run
     backend = VllmBackend(str(out), max_model_len=512)

@@ -63,7 +63,7 @@ def test_parse_verdict_clamps_scores():
 @pytest.fixture(scope="module")
 def smol_generator(smol_path):
     """SmolLM2 on the transformers backend, built the way `aceforge verify --judge-backend transformers` builds it."""
-    from generators.config import BackendConfig
+    from generators.llm.config import BackendConfig
 
     generator = BackendConfig(backend="transformers", model=smol_path, cache=False).make_generator()
     yield generator

@@ -3,15 +3,15 @@
 import json
 
 from environments.code import SandboxLimits
-from generators.rollouts.code_tasks import (
+from generators.rollouts.config import RolloutConfig
+from generators.rollouts.runner import run_rollouts
+from generators.synthesis.code.tasks import (
     PROPOSAL_SCHEMA,
     CodeTaskConfig,
     check_proposal,
     parse_proposal,
     run_code_tasks,
 )
-from generators.rollouts.config import RolloutConfig
-from generators.rollouts.runner import run_rollouts
 from tests.generators.rollouts.helpers import ScriptedGenerator
 
 LIMITS = SandboxLimits(wall_s=5.0, cpu_s=3)

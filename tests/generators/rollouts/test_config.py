@@ -2,8 +2,8 @@
 
 import pytest
 
-from generators.rollouts.code_tasks import CodeTaskConfig
 from generators.rollouts.config import RolloutConfig
+from generators.synthesis.code.tasks import CodeTaskConfig
 from schemas.stage_config import ConfigError
 
 

@@ -4,10 +4,10 @@ low with a 135M model; these tests check that the pipeline runs end to end and a
 
 import pytest
 
-from generators.cached import CachedGenerator
-from generators.rollouts.code_tasks import CodeTaskConfig, run_code_tasks
+from generators.llm.cached import CachedGenerator
 from generators.rollouts.conversation import USER_STOPS
 from generators.rollouts.runner import RolloutSummary
+from generators.synthesis.code.tasks import CodeTaskConfig, run_code_tasks
 from tests.generators.rollouts.helpers import balance_task, cancel_task, roll
 
 pytestmark = pytest.mark.slow

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from generators.config import BackendConfig
-from generators.interface import Capabilities, Completion, GenerationResult
+from generators.llm.config import BackendConfig
+from generators.llm.interface import Capabilities, Completion, GenerationResult
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.scenarios import ScenarioWriter, apply_written, parse_written, template_scenario
 from generators.synthesis.stages import run_tasks

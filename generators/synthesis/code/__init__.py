@@ -1,0 +1,1 @@
+"""Code tasks proposed by a model, kept only when the sandbox agrees."""

@@ -1,0 +1,114 @@
+"""Synthesis as Dagster assets, partitioned by environment: tasks, then k rollouts per task and agent policy,
+and the declared learner's own rollouts.
+
+Thin wrappers: generators/synthesis and generators/rollouts do the work; the
+assets write into their own folders and hand ``StoredRecords`` to the record
+store (pipelines/assets/record_store.py), which registers and describes them.
+"""
+
+from collections import Counter
+from collections.abc import Iterable
+from itertools import chain, islice
+from pathlib import Path
+
+from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, StaticPartitionsDefinition, asset
+
+from generators.rollouts.config import PolicyConfig, RolloutConfig
+from generators.rollouts.runner import RolloutSummary, run_with_own_model
+from generators.synthesis.config import SynthTasksConfig
+from generators.synthesis.stages import run_tasks
+from pipelines.assets.config_schema import config_schema
+from pipelines.assets.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
+from pipelines.assets.resources import GenerationResource, StorageResource
+from pipelines.pipeline_config import PipelineConfig, RolloutsSection
+from schemas.io import write_records
+from schemas.record import AgentRecord
+
+
+def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
+    environments = StaticPartitionsDefinition(defaults.environments)
+
+    @asset(
+        group_name="synthesize",
+        partitions_def=environments,
+        io_manager_key="record_store",
+        config_schema=config_schema(SynthTasksConfig, defaults.tasks),
+        description="Constraint-first tasks sampled from the environment's DB, each with a verified gold solution.",
+        kinds={"python", "parquet"},
+    )
+    def synth_tasks(context: AssetExecutionContext, storage: StorageResource) -> StoredRecords:
+        env = context.partition_key
+        cfg = SynthTasksConfig.from_mapping({**context.op_execution_context.op_config, "env": env}, "run config")
+        with storage.as_data_home():
+            records, stats = run_tasks(cfg, dataset=f"synth_tasks_{env}")
+            path = write_into(asset_dir(storage, context), records)
+        context.log.info(f"{env}: {stats.as_dict()}")
+        return StoredRecords(path, stats.as_dict())
+
+    # What the assets that roll the synthesized tasks out share.
+    from_tasks = {
+        "group_name": "synthesize",
+        "partitions_def": environments,
+        "io_manager_key": "record_store",
+        "ins": {"tasks": AssetIn("synth_tasks")},
+        "kinds": {"python", "parquet"},
+    }
+
+    @asset(
+        config_schema=config_schema(RolloutsSection, defaults.rollouts),
+        description="k rollouts per task and agent policy (agent x scripted user x environment), each verified.",
+        **from_tasks,
+    )
+    def rollouts(
+        context: AssetExecutionContext, tasks: RecordSet, storage: StorageResource, generation: GenerationResource
+    ) -> StoredRecords:
+        section = RolloutsSection.from_mapping(context.op_execution_context.op_config, "run config")
+        env = context.partition_key
+        runs, summaries = [], {}
+        with storage.as_data_home():
+            for cfg in section.runs:
+                chosen = tasks
+                if cfg.uses_model():
+                    cfg = cfg.model_copy(update=generation.config().model_dump(exclude_unset=True))
+                    chosen = list(islice(iter(tasks), section.model_tasks))
+                    if not chosen:
+                        continue
+                records, summary = roll(chosen, cfg, f"rollouts_{env}")
+                runs.append(records)
+                summaries[cfg.agent] = summary.as_dict()
+                context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
+            path = write_into(asset_dir(storage, context), chain.from_iterable(runs))
+        verdicts = Counter({agent: s["passed"] for agent, s in summaries.items()})
+        return StoredRecords(path, {"by_agent": summaries, "passed_by_agent": dict(verdicts)})
+
+    @asset(
+        config_schema=config_schema(PolicyConfig, defaults.learner),
+        description="The declared learner's own rollouts, k per task, each verified: its pass rates (and only its) "
+        "place complexity and choose the SFT and RL sets. The learner's id is the hash of this configuration.",
+        **from_tasks,
+    )
+    def learner_rollouts(context: AssetExecutionContext, tasks: RecordSet, storage: StorageResource) -> StoredRecords:
+        policy = PolicyConfig.from_mapping(context.op_execution_context.op_config, "run config")
+        env = context.partition_key
+        cfg = RolloutConfig.model_validate({**policy.model_dump(), "catalog": False})
+        with storage.as_data_home():
+            records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}")
+            path = write_into(asset_dir(storage, context), records)
+        context.log.info(f"{env} learner {policy.policy_id()}: {summary.as_dict()}")
+        return StoredRecords(path, {"learner": policy.policy_id(), **summary.as_dict()})
+
+    return [synth_tasks, rollouts, learner_rollouts]
+
+
+def roll(
+    tasks: list[AgentRecord] | RecordSet, cfg: RolloutConfig, dataset: str
+) -> tuple[list[AgentRecord], RolloutSummary]:
+    """k rollouts per task under ``cfg`` (with its own model, when its agent or user calls one), and their summary."""
+    summary = RolloutSummary()
+    return list(run_with_own_model(tasks, cfg, dataset, summary)), summary
+
+
+def write_into(folder: Path, records: Iterable[AgentRecord]) -> Path:
+    path = folder / RECORDS_FILE
+    write_records(records, path)
+    return path

@@ -1,0 +1,1 @@
+"""The ``aceforge`` command line: main.py is the entry point, one module per command group."""

@@ -1,0 +1,297 @@
+"""``aceforge score | dedup | select | report``: the ACE curation stages (curation/), wired to files and the catalog.
+
+Each command reads records, writes its outputs atomically, registers them in
+the DuckDB catalog (unless ``--no-catalog``; tables beside the records as
+``<name>_<table>``) and prints a summary; ``--json`` prints it as one JSON
+object. Exit codes: 0 done, 1 nothing produced, 2 usage errors (missing
+input, wrong suffix, unknown option, an input row that is not a record).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import ValidationError
+
+from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
+from data_catalog.catalog import Catalog, safe_name
+from pipelines.catalog_names import adhoc_name
+from pipelines.cli.app import app
+from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, out, print_json, say
+from pipelines.cli.config import with_config
+from pipelines.cli.records import check_file
+from schemas.record import SCHEMA_VERSION, stable_id
+from schemas.stage_config import StageConfig
+
+Input = Annotated[Path, typer.Argument(help="Records (.parquet or .jsonl), e.g. the output of the previous stage.")]
+Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the records (.parquet).")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object on stdout.")]
+AllowEmpty = Annotated[
+    bool, typer.Option("--allow-empty", help="An empty input gives empty outputs and exit 0 (default: error, exit 1).")
+]
+
+
+def is_empty(path: Path, allow_empty: bool) -> bool:
+    """Whether the input holds no record; exit 1 with one line when it does not and that is not allowed."""
+    if path.suffix == ".jsonl":
+        with path.open("rb") as handle:
+            empty = not any(line.strip() for line in handle)
+    else:
+        import pyarrow.parquet as pq
+
+        empty = pq.ParquetFile(path).metadata.num_rows == 0
+    if empty and not allow_empty:
+        fail(f"{path} holds no records (--allow-empty accepts that)", FAILED)
+    return empty
+
+
+def check_paths(input: Path, output: Path | None = None) -> None:
+    check_file(input)
+    if output is not None:
+        if output.suffix != ".parquet":
+            fail(f"--output must be a .parquet file, got {output}")
+        if output.resolve() == input.resolve():
+            fail("--output must differ from the input (the input is read while the output is written)")
+
+
+def run_stage(stage: Callable[[], Any]) -> Any:
+    """Run a curation stage; an input row that is not a record is a one-line usage error, not a traceback."""
+    from curation.learner import LearnerError
+
+    try:
+        return stage()
+    except LearnerError as exc:
+        fail(f"cannot place complexity: {exc}", USAGE)
+    except (ValidationError, ValueError, KeyError) as exc:
+        fail(f"cannot curate this input: {one_line(exc, 300)} (does `aceforge validate` accept it?)", USAGE)
+
+
+def register(cfg: StageConfig, name: str, command: str, input: Path, outputs: dict[str, tuple[Path, int, str]]) -> None:
+    """Register each output (catalog name suffix -> path, rows, kind) with the input as its parent."""
+    if not getattr(cfg, "catalog", False):
+        return
+    name = adhoc_name(name)
+    try:
+        catalog = Catalog()
+        found = catalog.sql(
+            "SELECT name, version FROM datasets WHERE path = ? ORDER BY version DESC LIMIT 1", [str(input.absolute())]
+        ).rows
+        parents = [f"{found[0][0]}@{found[0][1]}"] if found else []
+        settings = cfg.model_dump(mode="json", exclude={"dataset", "catalog"})
+        chash = stable_id(command, settings, str(input.absolute()), input.stat().st_mtime_ns)
+        for suffix, (path, rows, kind) in outputs.items():
+            entry = catalog.register_dataset(
+                f"{name}{suffix}",
+                path,
+                rows,
+                kind=kind,
+                schema_version=SCHEMA_VERSION if kind == "records" else None,
+                config_hash=chash,
+                parents=parents,
+                details={"command": command, "config": settings},
+            )
+            say(f"registered {entry.name} (version {entry.version})")
+    except Exception as exc:  # the outputs are written: say so, don't fail the run
+        say(f"warning: could not register {name!r} in the catalog: {one_line(exc)}")
+
+
+def progress() -> bool:
+    return err.is_terminal
+
+
+def loss_column_of(model_spec: str):
+    """curation/loss.py's column with the learner's tokenizer and training/render.py's assistant masks."""
+    from curation.loss import loss_column
+    from generators.llm.model_store import resolve_model
+    from training.model_io import load_model, load_tokenizer
+    from training.render import RenderError, record_to_chat, tokenize_chat
+
+    try:
+        path = resolve_model(model_spec)
+        tokenizer, template = load_tokenizer(path)
+        model = load_model(path).eval()
+    except (OSError, ValueError) as exc:
+        fail(f"cannot load the loss model {model_spec!r}: {one_line(exc, 200)}")
+
+    def tokenize(record):
+        try:
+            return tokenize_chat(tokenizer, record_to_chat(record), template)
+        except RenderError:
+            return None
+
+    return loss_column(model, tokenize)
+
+
+@app.command("score")
+@with_config(ScoreConfig)
+def score_cmd(
+    cfg: ScoreConfig,
+    input: Input,
+    output: Output,
+    rollouts: Annotated[
+        Path | None,
+        typer.Option(
+            "--rollouts",
+            help="The learner's rollouts (from synth rollouts): their pass rates place complexity; rollouts of "
+            "other policies never count.",
+        ),
+    ] = None,
+    as_json: AsJson = False,
+    allow_empty: AllowEmpty = False,
+) -> None:
+    """Score every record: accuracy (level from v), complexity (structural features; for tasks, the declared
+    learner's pass rate p, its id, and the frontier flag 0 < p < 1), diversity (nearest-neighbour novelty of the
+    task text and action signature, clusters). The learner is declared with the --learner-* flags (rolled out now,
+    k times per task) or given by its rollouts (--rollouts). Writes OUTPUT, OUTPUT-stem.scores.parquet (flat
+    columns) and .signatures.parquet (embeddings)."""
+    from curation.score_stage import run_score
+    from curation.signatures import sidecar
+    from schemas.io import RecordWriter, read_records
+
+    check_paths(input, output)
+    is_empty(input, allow_empty)
+    if rollouts is not None:
+        check_file(rollouts)
+    name = safe_name(cfg.dataset or output.stem)
+    writer = RecordWriter(sidecar(output, "rollouts")) if cfg.learner is not None else None
+    columns = {"loss": loss_column_of(cfg.loss_model)} if cfg.loss_model else None
+    on_rollout = writer.write_record if writer is not None else None
+    try:
+        learner_rollouts = read_records(rollouts) if rollouts is not None else None
+        result = run_stage(lambda: run_score(input, output, cfg, learner_rollouts, progress(), columns, on_rollout))
+    finally:
+        if writer is not None:
+            writer.close()
+    outputs = {
+        "": (output, result.table.height, "records"),
+        "_scores": (result.scores_path, result.table.height, "scores"),
+    }
+    if writer is not None:
+        outputs["_learner_rollouts"] = (writer.path, writer.rows, "records")
+    register(cfg, name, "score", input, outputs)
+    summary = result.summary()
+    if as_json:
+        print_json(summary)
+        return
+    out.print(f"scored {summary['records']} records; learner: {summary['learner'] or 'none declared'}")
+    out.print("accuracy levels: " + ", ".join(f"{k} {v}" for k, v in summary["accuracy_levels"].items()))
+    out.print("complexity levels: " + ", ".join(f"{k} {v}" for k, v in summary["complexity_levels"].items()))
+    out.print(f"with a pass rate: {summary['with_pass_rate']}, at the frontier: {summary['frontier']}")
+    if summary["missing"]:
+        out.print("missing: " + ", ".join(f"{k} {v}" for k, v in summary["missing"].items()))
+    say(f"wrote {output} and {result.scores_path.name}")
+
+
+@app.command("dedup")
+@with_config(DedupConfig)
+def dedup_cmd(
+    cfg: DedupConfig,
+    input: Input,
+    output: Output,
+    signatures: Annotated[
+        Path | None,
+        typer.Option("--signatures", help="Signatures of an earlier run (default: the input's .signatures.parquet)."),
+    ] = None,
+    as_json: AsJson = False,
+    allow_empty: AllowEmpty = False,
+) -> None:
+    """Remove duplicates (exact, structural, MinHash near-duplicate text, semantic); every removed record is named
+    with the kept record it duplicates, the kind and the similarity in OUTPUT-stem.dedup.parquet."""
+    from curation.dedup_stage import run_dedup
+
+    check_paths(input, output)
+    is_empty(input, allow_empty)
+    if signatures is not None:
+        check_file(signatures)
+    result = run_stage(lambda: run_dedup(input, output, cfg, signatures, progress()))
+    summary = result.summary()
+    name = safe_name(cfg.dataset or output.stem)
+    removed = summary["removed"]
+    register(
+        cfg,
+        name,
+        "dedup",
+        input,
+        {"": (output, result.kept, "records"), "_audit": (result.audit_path, removed, "dedup_audit")},
+    )
+    if as_json:
+        print_json(summary)
+        return
+    kinds = ", ".join(f"{k} {v}" for k, v in summary["removed_by_kind"].items()) or "none"
+    out.print(f"{summary['records']} records: kept {summary['kept']}, removed {removed} ({kinds})")
+    say(f"wrote {output}; audit in {result.audit_path.name}")
+
+
+@app.command("select")
+@with_config(SelectConfig)
+def select_cmd(
+    cfg: SelectConfig,
+    input: Input,
+    out_dir: Annotated[
+        Path, typer.Option("--out-dir", help="Directory for sft.parquet, rl.parquet, left_out.parquet.")
+    ],
+    as_json: AsJson = False,
+    allow_empty: AllowEmpty = False,
+) -> None:
+    """Choose an SFT set of verified successes (diverse under --budget, keeping the mix of complexity levels), an RL
+    set of tasks at the learner's frontier (0 < p < 1), and list every record left out with its reason."""
+    from curation.select_stage import run_select
+
+    check_paths(input)
+    is_empty(input, allow_empty)
+    result = run_stage(lambda: run_select(input, out_dir, cfg, progress()))
+    summary = result.summary()
+    name = safe_name(cfg.dataset or out_dir.name)
+    left = sum(result.left_out.values())
+    register(
+        cfg,
+        name,
+        "select",
+        input,
+        {
+            "_sft": (out_dir / "sft.parquet", result.sft, "records"),
+            "_rl": (out_dir / "rl.parquet", result.rl, "records"),
+            "_left_out": (out_dir / "left_out.parquet", left, "left_out"),
+        },
+    )
+    if as_json:
+        print_json(summary)
+        return
+    reasons = ", ".join(f"{k} {v}" for k, v in summary["left_out_by_reason"].items()) or "none"
+    out.print(f"{summary['records']} records: SFT {result.sft}, RL {result.rl}, left out {left} ({reasons})")
+    say(f"wrote {out_dir}/sft.parquet, rl.parquet, left_out.parquet")
+
+
+@app.command("report")
+@with_config(ReportConfig)
+def report_cmd(
+    cfg: ReportConfig,
+    input: Annotated[
+        Path, typer.Argument(help="Scored records (.parquet), or a `select` output directory (its selection.json).")
+    ],
+    out_dir: Annotated[Path, typer.Option("-o", "--output", help="Directory for the PNG plots and summary.md.")],
+    as_json: AsJson = False,
+    allow_empty: AllowEmpty = False,
+) -> None:
+    """Render the ACE report: complexity and pass-rate histograms, a 2-D map of the embeddings by source, dedup
+    counts by kind, rejects by reason, and a markdown summary with the numbers (OUTPUT/summary.md)."""
+    from curation.report import ace_report, report_inputs
+
+    if not input.exists():
+        fail(f"not found: {input}")
+    inputs = report_inputs(input)
+    check_file(inputs.records)
+    if is_empty(inputs.records, allow_empty):
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "summary.md").write_text(f"## ACE summary\n\nNo records in `{inputs.records}`.\n")
+        say(f"{inputs.records} holds no records: wrote an empty summary.md to {out_dir}")
+        return
+    report = run_stage(lambda: ace_report(inputs.records, out_dir, cfg, inputs.audit, inputs.left_out, inputs.sets))
+    if as_json:
+        print_json({"summary": str(out_dir / "summary.md"), "plots": {k: str(v) for k, v in report.plots.items()}})
+        return
+    typer.echo(report.markdown)
+    say(f"wrote {len(report.plots)} plots and summary.md to {out_dir}")

@@ -1,0 +1,98 @@
+"""``aceforge export verl|sharegpt|openai``: record sets written for other trainers.
+
+Each reads AgentRecords or plain chat files (``messages`` + ``tools``, through
+the openai_chat converter: training/inputs.py), prints its counts as one JSON
+line (records = written + skipped, with reasons) and exits 1 when nothing could
+be written, or when the input is empty, unless ``--allow-empty``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pipelines.cli.common import FAILED, USAGE, fail, print_json, say
+from pipelines.cli.export import export_app
+
+INPUT_HELP = "A Parquet or JSONL file of AgentRecords, or of chat conversations (messages + tools)."
+ALLOW_EMPTY_HELP = "An empty input writes empty outputs and exits 0 (default: an error, exit 1)."
+AllowEmpty = Annotated[bool, typer.Option("--allow-empty", help=ALLOW_EMPTY_HELP)]
+
+
+def read_input(file: Path, allow_empty: bool) -> list:
+    """The records of ``file``, or one error line (exit 1 for an empty file, 2 for a file of something else)."""
+    from training.inputs import EmptyInput, InputError, read_training_input
+
+    try:
+        return read_training_input(file, allow_empty)
+    except InputError as exc:
+        fail(str(exc), FAILED if isinstance(exc, EmptyInput) else USAGE)
+
+
+def _report(summary: dict[str, Any], allow_empty: bool) -> None:
+    say(f"wrote {summary['written']} of {summary['records']} records to {summary['output']}")
+    print_json(summary)
+    if not summary["written"] and not (allow_empty and not summary["records"]):
+        fail("no record could be exported", FAILED)
+
+
+@export_app.command("verl")
+def verl(
+    file: Annotated[Path, typer.Argument(help=INPUT_HELP + " Tasks (an RL set).")],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output", "-o", help="Output folder: <split>.parquet, the reward module, tool and interaction configs."
+        ),
+    ],
+    split: Annotated[str, typer.Option(help="Split name: the file name and extra_info.split.")] = "train",
+    allow_empty: AllowEmpty = False,
+) -> None:
+    """verl's RL Parquet (data_source, prompt, ability, reward_model, extra_info with tools/interaction kwargs)."""
+    from training.export_verl import export_verl
+    from training.rl import no_task_message, usable_tasks
+
+    records = read_input(file, allow_empty)
+    tasks, skipped = usable_tasks(records)
+    if records and not tasks:  # the same refusal as `train rl`: trajectories are not tasks
+        fail(no_task_message(file, skipped), FAILED)
+    summary = export_verl(tasks, output, split)
+    summary["records"] += sum(skipped.values())
+    summary["skipped"] = {**summary["skipped"], **skipped}
+    _report(summary, allow_empty)
+
+
+@export_app.command("sharegpt")
+def sharegpt(
+    file: Annotated[Path, typer.Argument(help=INPUT_HELP)],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Output file: a JSON array (.json) or JSON Lines (.jsonl); dataset_info.json goes beside it.",
+        ),
+    ],
+    allow_empty: AllowEmpty = False,
+) -> None:
+    """LLaMA-Factory's ShareGPT format with tools (function_call / observation turns)."""
+    from training.export_sharegpt import export_sharegpt
+
+    _report(export_sharegpt(read_input(file, allow_empty), output), allow_empty)
+
+
+@export_app.command("openai")
+def openai(
+    file: Annotated[Path, typer.Argument(help=INPUT_HELP)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output JSONL file.")],
+    arguments_as_strings: Annotated[
+        bool, typer.Option(help="Tool-call arguments as JSON strings (OpenAI fine-tuning files) instead of objects.")
+    ] = False,
+    allow_empty: AllowEmpty = False,
+) -> None:
+    """Chat messages + tools per record, as TRL's SFTTrainer reads them."""
+    from training.export_openai import export_openai
+
+    _report(export_openai(read_input(file, allow_empty), output, arguments_as_strings), allow_empty)

@@ -1,0 +1,212 @@
+"""``aceforge convert``: raw files of one format into records (``formats`` lists the formats).
+
+``--format auto`` (the default) picks the format from the first records of the
+first input (data_catalog/formats.py) and says which; a folder input stands for
+the files its format says (a τ² results directory: its results.json).
+
+``convert`` exits 0 when at least one record converted, 1 when none did or an
+input could not be read to its end (a truncated .gz: what the other inputs
+hold is converted and registered all the same), and 2 on usage errors (unknown format or option, missing input); errors are one
+line on stderr, never a traceback. Outputs are registered in the DuckDB
+catalog of the data directory unless ``--no-catalog``. The converters, the
+writers and the catalog are imported when the command runs, so ``--help``
+starts fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from data_catalog.convert import ConvertConfig
+from pipelines.cli.app import app
+from pipelines.cli.common import FAILED, err, fail, print_json, say, say_error
+from pipelines.cli.config import with_config
+
+if TYPE_CHECKING:
+    from data_catalog.convert import ConvertStats
+    from data_catalog.sources.base import ConvertOptions
+    from schemas.engine import EngineOptions
+
+
+def check_inputs(inputs: list[str]) -> None:
+    if inputs.count("-") > 1:
+        fail("stdin ('-') can be given only once")
+    for path in inputs:
+        if path != "-" and not Path(path).is_file():
+            fail(f"input not found: {path}")
+
+
+def run_with_progress(
+    fmt: str,
+    inputs: list[str],
+    output: Path,
+    quarantine: Path | None,
+    options: ConvertOptions,
+    workers: int = 1,
+    engine: EngineOptions | None = None,
+) -> ConvertStats:
+    """convert_files with a progress line on stderr (shown only on a terminal)."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from data_catalog.convert import convert_files
+
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn("converting {task.description}"),
+        TextColumn("{task.completed:,.0f} items"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task(fmt, total=None)
+        last = [0]
+
+        def on_progress(count: int) -> None:
+            if count - last[0] >= 200:  # redrawing per item would cost more than converting
+                progress.update(task, completed=count)
+                last[0] = count
+
+        return convert_files(fmt, inputs, output, quarantine, options, on_progress, workers, engine)
+
+
+def error_summary(stats: ConvertStats, n: int = 3) -> str:
+    """The most common kinds of quarantine reason, each with its count and a few example positions; the
+    first reason of a kind is shown in full (the domain, the duplicate's index, the JSON error position)."""
+    parts = []
+    for kind, count in stats.top_errors(n):
+        first = stats.first_errors.get(kind, kind)
+        where = f"e.g. {', '.join(stats.examples[kind])}"
+        if count == 1 or first == kind:
+            parts.append(f"{first} ({count}x, {where})")
+        else:
+            parts.append(f"{kind} ({count}x, {where}; first: {first})")
+    return "; ".join(parts)
+
+
+def nothing_converted(stats: ConvertStats, fmt: str, inputs: list[str]) -> str:
+    from data_catalog.formats import not_a_layout
+
+    if stats.read == 0:
+        return "no record converted: the inputs hold no records"
+    other = next((line for path in inputs if path != "-" and (line := not_a_layout(path, fmt))), None)
+    return f"no record converted of {stats.read} read; most common errors: {error_summary(stats)}; " + (
+        other or f"is --format {fmt} right?"
+    )
+
+
+def converted_line(stats: ConvertStats) -> str:
+    rows = f" ({stats.raw_items} raw items)" if stats.raw_items != stats.read else ""
+    workers = f" with {stats.workers} workers" if stats.workers > 1 else ""
+    line = (
+        f"converted {stats.converted} of {stats.read} records{rows}{workers} -> {stats.output}; "
+        f"quarantined {stats.quarantined} -> {stats.quarantine}"
+    )
+    return line + (f"; reasons: {error_summary(stats)}" if stats.quarantined else "")
+
+
+@app.command()
+@with_config(ConvertConfig)
+def convert(
+    cfg: ConvertConfig,
+    inputs: Annotated[
+        list[str], typer.Argument(help="Input files: JSON array or document, JSONL, .gz of either; '-' reads stdin.")
+    ],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output Parquet file of AgentRecords.")],
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="Raw format of the inputs (see `aceforge formats`); auto (the default) picks it from the first "
+            "records and says which, or refuses naming the candidates.",
+        ),
+    ] = "auto",
+    quarantine: Annotated[
+        Path | None,
+        typer.Option("--quarantine", "-q", help="Quarantine Parquet file (default: <output stem>.quarantine.parquet)."),
+    ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help='Print {"read", "raw_items", "converted", "quarantined", "output"} as the last stdout line.'
+        ),
+    ] = False,
+    no_register: Annotated[bool, typer.Option("--no-register", hidden=True, help="Old name of --no-catalog.")] = False,
+) -> None:
+    """Convert raw trajectories of one format into a Parquet file of AgentRecords.
+
+    Records that cannot be converted go to the quarantine file with their reason; read = converted + quarantined
+    (read counts records as the format defines them; raw_items the items read, more for grouping formats).
+    Exit codes: 0 when at least one record converted, 1 when none did or an input broke off (a truncated .gz;
+    the other inputs still convert), 2 on usage errors.
+    """
+    from data_catalog.catalog import safe_name
+    from data_catalog.formats import AUTO, DetectionError, detect, expand_inputs
+    from data_catalog.ingest import config_hash
+    from data_catalog.sources import get_converter
+
+    if output.suffix != ".parquet":
+        fail(f"--output must be a .parquet file, got {output}")
+    options = cfg.convert_options()
+    options.dataset = options.dataset or output.stem  # what --dataset's help says, and what the ids hash
+    try:
+        inputs = expand_inputs(inputs, fmt)
+    except (KeyError, ValueError) as exc:
+        fail(exc.args[0] if exc.args else str(exc))
+    check_inputs(inputs)
+    if fmt == AUTO:
+        if inputs == ["-"]:
+            fail("format auto cannot sniff stdin; give --format")
+        try:
+            detection = detect(next(p for p in inputs if p != "-"))
+        except (DetectionError, OSError) as exc:
+            fail(str(exc))
+        fmt = detection.fmt
+        say(detection.describe(inputs[0]))
+    try:
+        get_converter(fmt, options)
+    except (KeyError, ValueError) as exc:
+        fail(exc.args[0] if exc.args else str(exc))
+    register = cfg.catalog and not no_register
+    name = safe_name(cfg.dataset or output.stem)
+    chash = config_hash(fmt, options, inputs) if register else None
+    try:
+        stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers, cfg)
+    except OSError as exc:
+        fail(f"cannot convert: {exc}")
+    if cfg.workers > stats.workers:
+        say(f"note: {fmt} groups raw items into records across the input, so it converted in one process")
+    if stats.converted == 0:
+        say_error(nothing_converted(stats, fmt, inputs))
+    else:
+        say(converted_line(stats))
+        if register:
+            register_output(name, fmt, stats, chash, inputs, cfg.license)
+    for path, reason in stats.unreadable.items():
+        say_error(f"{path}: {reason.removesuffix(f'; the rest of {path} was not read')} (quarantined)")
+    if as_json:
+        print_json(stats.as_dict())
+    if stats.converted == 0 or stats.unreadable:
+        raise typer.Exit(FAILED)
+
+
+def register_output(
+    name: str, fmt: str, stats: ConvertStats, chash: str | None, inputs: list[str], license: str | None
+) -> None:
+    from data_catalog.catalog import Catalog
+    from data_catalog.ingest import register_outputs
+    from pipelines.catalog_names import adhoc_name
+
+    name = adhoc_name(name)
+    try:
+        catalog = Catalog()
+        records, _ = register_outputs(catalog, name, fmt, stats, chash or "", inputs, license)
+    except Exception as exc:  # the conversion itself succeeded: say so, don't fail it
+        say(f"warning: could not register {name!r} in the catalog: {exc}")
+        return
+    say(f"registered as {records.name} (version {records.version}) in {catalog.path}")

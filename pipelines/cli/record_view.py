@@ -1,0 +1,105 @@
+"""A readable rich rendering of one AgentRecord: E, q, τ and v, for ``aceforge show``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from pipelines.cli.common import clip
+from schemas.record import AgentRecord
+from schemas.steps import ApiAction, CodeAction, ImageObservation, MessageAction, TextObservation, WebObservation
+
+
+def _fields(rows: list[tuple[str, Any]]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    for key, value in rows:
+        if value not in (None, "", [], {}):
+            table.add_row(key, value if isinstance(value, (Text, Table)) else Text(str(value)))
+    return table
+
+
+def step_cells(step: Any, limit: int) -> tuple[str, str, Text]:
+    """(kind, who/what, body) of one step."""
+    if isinstance(step, ApiAction):
+        body = Text(f"{step.function}({clip(json.dumps(step.kwargs, ensure_ascii=False), limit)})", style="cyan")
+        who = f"agent → tool {step.tool_call_id or ''}".strip()
+    elif isinstance(step, CodeAction):
+        body, who = (
+            Text(clip(step.content, limit), style="cyan"),
+            f"agent → {step.language} {step.tool_call_id or ''}".strip(),
+        )
+    elif isinstance(step, MessageAction):
+        body, who = Text(clip(step.content, limit)), "agent"
+    elif isinstance(step, TextObservation):
+        body = Text(clip(step.content, limit), style="green" if step.source == "tool" else "")
+        who = " ".join(p for p in (step.source, step.name, step.tool_call_id) if p)
+    elif isinstance(step, WebObservation):
+        body, who = Text(clip(step.axtree or step.html or "", limit)), f"{step.source} {step.url or ''}".strip()
+    elif isinstance(step, ImageObservation):
+        body, who = Text(clip(step.content, limit)), step.source
+    else:
+        body, who = Text(clip(str(step), limit)), ""
+    reasoning = getattr(step, "reasoning", None)
+    if reasoning:
+        body = Text.assemble((f"thought: {clip(reasoning, limit)}\n", "dim italic"), body)
+    return step.class_, who, body
+
+
+def trajectory_table(record: AgentRecord, limit: int) -> Table:
+    table = Table("#", "step", "from / to", "content", show_lines=True, expand=True)
+    for index, step in enumerate(record.trajectory):
+        kind, who, body = step_cells(step, limit)
+        table.add_row(str(index), kind, Text(who), body)
+    return table
+
+
+def render_record(record: AgentRecord, limit: int = 400) -> RenderableType:
+    env, task, verifier, src = record.environment, record.task, record.verifier, record.source
+    tools = ", ".join(t.name for t in env.tools)
+    source = " / ".join(str(p) for p in (src.dataset, src.format, src.original_id, src.license) if p)
+    result = verifier.result
+    verdict = None
+    if result is not None:
+        verdict = f"passed={result.passed} score={result.score} {' '.join(result.reasons)}".strip()
+    parts: list[RenderableType] = [
+        _fields([("id", record.id), ("source", source), ("schema", record.schema_version)]),
+        Panel(
+            _fields([("kind", env.kind), ("name", env.name), ("tools", tools), ("policy", clip(env.policy, limit))]),
+            title="E  environment",
+            title_align="left",
+        ),
+        Panel(
+            _fields(
+                [
+                    ("instruction", clip(task.instruction, limit)),
+                    ("constraints", len(task.constraints) or None),
+                    ("user scenario", clip(json.dumps(task.user_scenario), limit) if task.user_scenario else None),
+                ]
+            ),
+            title="q  task",
+            title_align="left",
+        ),
+        Panel(
+            trajectory_table(record, limit), title=f"τ  trajectory ({len(record.trajectory)} steps)", title_align="left"
+        ),
+        Panel(
+            _fields(
+                [
+                    ("kind", verifier.kind),
+                    ("version", verifier.version),
+                    ("result", verdict),
+                    ("evidence", clip(json.dumps(result.evidence), limit) if result and result.evidence else None),
+                ]
+            ),
+            title="v  verifier",
+            title_align="left",
+        ),
+    ]
+    return Group(*parts)

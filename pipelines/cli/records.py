@@ -1,0 +1,164 @@
+"""Commands over converted record files: ``validate``, ``show``, ``export-adp``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipelines.cli.app import app
+from pipelines.cli.common import FAILED, fail, one_line, out, say
+
+MAX_LISTED = 20
+
+
+def check_file(path: Path) -> None:
+    if not path.is_file():
+        fail(f"file not found: {path}")
+    if path.suffix not in (".parquet", ".jsonl"):
+        fail(f"expected a .parquet or .jsonl file of records, got {path}")
+
+
+def schema_problems(path: Path) -> list[str]:
+    """How a Parquet file's schema differs from the one record schema (empty when it matches)."""
+    import pyarrow.parquet as pq
+
+    from schemas.arrow_schema import RECORD_SCHEMA
+
+    schema = pq.read_schema(path).remove_metadata()
+    if schema.equals(RECORD_SCHEMA):
+        return []
+    found = {f.name: f.type for f in schema}
+    problems = [f"missing column {f.name!r}" for f in RECORD_SCHEMA if f.name not in found]
+    problems += [
+        f"column {f.name!r} is {found[f.name]}, expected {f.type}"
+        for f in RECORD_SCHEMA
+        if f.name in found and found[f.name] != f.type
+    ]
+    problems += [f"unexpected column {name!r}" for name in found if RECORD_SCHEMA.get_field_index(name) < 0]
+    return problems or ["column order differs from the record schema"]
+
+
+def _raw_rows(path: Path) -> Iterator[bytes | dict]:
+    from schemas.io import iter_parquet_rows
+
+    if path.suffix == ".jsonl":
+        with path.open("rb") as f:
+            yield from (line for line in f if line.strip())
+    else:
+        yield from iter_parquet_rows(path)
+
+
+def _row_id(row: bytes | dict) -> object:
+    import orjson
+
+    if isinstance(row, bytes):
+        try:
+            row = orjson.loads(row)
+        except orjson.JSONDecodeError:
+            return None
+    return row.get("id") if isinstance(row, dict) else None
+
+
+def row_errors(path: Path) -> Iterator[tuple[int, str, str]]:
+    """(row index, id, error) for every row that does not parse into an AgentRecord, or repeats an id."""
+    from pydantic import ValidationError
+
+    from schemas.arrow_schema import row_to_record
+    from schemas.record import AgentRecord
+
+    seen: set[str] = set()
+    parse = AgentRecord.model_validate_json if path.suffix == ".jsonl" else row_to_record
+    for index, row in enumerate(_raw_rows(path)):
+        try:
+            record = parse(row)
+        except (ValidationError, ValueError, TypeError, KeyError) as exc:
+            yield index, str(_row_id(row)), one_line(exc, 300)
+            continue
+        if record.id in seen:
+            yield index, record.id, "duplicate record id"
+        seen.add(record.id)
+
+
+@app.command()
+def validate(file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) file of AgentRecords.")]) -> None:
+    """Check that every row parses into an AgentRecord and the Parquet schema is the record schema.
+
+    Exit 0 when the file is valid; 1 with the bad rows listed otherwise.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from schemas.io import read_records
+
+    check_file(file)
+    try:
+        problems = schema_problems(file) if file.suffix == ".parquet" else []
+        if problems:
+            fail(f"{file}: schema does not match the record schema: {'; '.join(problems)}", FAILED)
+        bad, count = [], 0
+        for count, error in enumerate(row_errors(file), start=1):
+            if count <= MAX_LISTED:
+                bad.append(error)
+    except (pa.ArrowException, OSError) as exc:
+        fail(f"{file}: cannot read: {exc}", FAILED)
+    if count:
+        for index, row_id, error in bad:
+            out.print(f"row {index} (id {row_id}): {error}", highlight=False, soft_wrap=True)
+        more = f" (first {MAX_LISTED} listed)" if count > MAX_LISTED else ""
+        fail(f"{file}: {count} bad row(s){more}", FAILED)
+    rows = pq.ParquetFile(file).metadata.num_rows if file.suffix == ".parquet" else sum(1 for _ in read_records(file))
+    say(f"{file}: {rows} records, all valid")
+
+
+@app.command()
+def show(
+    file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) file of AgentRecords.")],
+    record_id: Annotated[
+        str | None, typer.Option("--id", help="Record id (or the source's original id); default: the first record.")
+    ] = None,
+    width: Annotated[
+        int, typer.Option("--max-chars", help="Clip long texts to this many characters (0: no clipping).")
+    ] = 400,
+) -> None:
+    """Show one record readably: source, E (tools, policy), q, every τ step, v."""
+    from pipelines.cli.record_view import render_record
+    from schemas.io import read_records
+
+    check_file(file)
+    for record in read_records(file):
+        if record_id is None or record_id in (record.id, record.source.original_id):
+            out.print(render_record(record, width))
+            return
+    fail(f"no record with id {record_id!r} in {file}" if record_id else f"{file} holds no records", FAILED)
+
+
+@app.command("export-adp")
+def export_adp(
+    file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) file of AgentRecords.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output ADP v1 JSONL file.")],
+) -> None:
+    """Export records as ADP v1 JSONL (ADP's own schema: class_ fields, details as strings).
+
+    What ADP v1 has no field for (E, q, v with its reward and verdict, lineage, tool_call_ids, tool sources,
+    system prompts) goes to ADP's details as JSON text under aceforge.* keys: `convert --format adp` restores it.
+    """
+    import orjson
+    import pyarrow as pa
+    from pydantic import ValidationError
+
+    from schemas.adp import record_to_adp
+    from schemas.io import atomic_output, read_records
+
+    check_file(file)
+    count = 0
+    try:
+        with atomic_output(output) as tmp, open(tmp, "wb") as f:
+            for record in read_records(file):
+                f.write(orjson.dumps(record_to_adp(record)) + b"\n")
+                count += 1
+    except (ValidationError, ValueError, KeyError, pa.ArrowException) as exc:
+        fail(f"{file}: record {count} cannot be exported: {one_line(exc, 300)}", FAILED)
+    say(f"wrote {count} ADP records to {output}")

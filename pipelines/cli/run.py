@@ -1,0 +1,146 @@
+"""``aceforge run`` (the main job on embedded defaults) and ``aceforge demo``.
+
+Dagster is imported only when ``run`` runs, so other commands start fast.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from data_catalog.demo import DEFAULT_SEED, write_demo_sources
+from data_catalog.entries import EntryError, default_entries_dir
+from pipelines.cli.app import app
+from pipelines.cli.common import FAILED, fail, out, say
+from pipelines.cli.config import with_config
+from pipelines.dagster_home import dagster_home
+from pipelines.pipeline_config import PipelineConfig
+from schemas.settings import catalog_path, data_home, demo_dir
+
+
+@app.command()
+def demo(
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Directory for the raw files (default: <ACEFORGE_HOME>/demo/raw)."),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the generator; the same seed gives the same bytes.")
+    ] = DEFAULT_SEED,
+) -> None:
+    """Write the project's demo raw sources (a bookstore's support logs in five formats, with a few malformed records)."""
+    for name, path in write_demo_sources(output, seed).items():
+        out.print(Text(f"{name}\t{path.stat().st_size:,} bytes\t{path}"))
+
+
+def summary_table(outcomes) -> Table:
+    table = Table("source", "format", "read", "converted", "quarantined", "rate", "check", "status", title="ingest")
+    for o in outcomes:
+        m = o.metadata
+        check = {True: "passed", False: "FAILED", None: "-"}[o.check_passed]
+        status = Text("ok") if o.ok else Text("FAILED", style="red")
+        rate = f"{m['quarantine_rate']:.1%}" if "quarantine_rate" in m else "-"
+        table.add_row(
+            o.source,
+            str(m.get("format", "-")),
+            str(m.get("read", "-")),
+            str(m.get("converted", "-")),
+            str(m.get("quarantined", "-")),
+            rate,
+            check,
+            status,
+        )
+    return table
+
+
+def stages_table(outcomes) -> Table:
+    table = Table("stage", "rows", "pass rate", "checks", "status", "output", title="pipeline")
+    for o in outcomes:
+        checks = ", ".join(f"{name} {'passed' if ok else 'FAILED'}" for name, ok in o.checks.items()) or "-"
+        status = Text("ok") if o.ok else Text("FAILED", style="red")
+        rate = "-" if o.pass_rate is None else f"{o.pass_rate:.1%}"
+        table.add_row(o.stage, "-" if o.rows is None else str(o.rows), rate, checks, status, o.path or "-")
+    return table
+
+
+@app.command()
+@with_config(PipelineConfig)
+def run(
+    cfg: PipelineConfig,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Processes that run independent partitions (environments) at once.")
+    ] = 1,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="Show Dagster's own run log (INFO and up, with tracebacks of failures)."),
+    ] = False,
+) -> None:
+    """The main job: ingest the catalog sources, synthesize and roll out tasks, verify, score, deduplicate,
+    select the SFT and RL sets, write the ACE report, the Hub-ready folder and the verl export, all through Dagster.
+
+    On the embedded defaults (no --config): the generated demo sources, the retail world, oracle and perturbed
+    rollouts, and SmolLM2-135M as the declared learner, rolled out twice on every task through vLLM on the CPU. Data go to ACEFORGE_HOME (default ./aceforge-data); Dagster's
+    run history to <ACEFORGE_HOME>/dagster, which `aceforge ui` shows. Sources come from the catalog entries
+    (ACEFORGE_ENTRIES, default the demo entries). Exit 1 when any stage or source fails, or fails a check.
+    """
+    home = data_home(create=True)
+    files = write_demo_sources()
+    say(f"demo sources: {len(files)} files in {demo_dir() / 'raw'}")
+    os.environ["DAGSTER_HOME"] = str(dagster_home())
+    from pipelines.main_job import run_pipeline
+    from schemas.engine import shared_cluster
+
+    say(f"running the pipeline: {len(cfg.environments)} environment(s), {cfg.tasks.n} tasks each ...")
+    try:
+        with shared_cluster(cfg) as address:  # engine=ray: one cluster for every stage of the run
+            if cfg.engine == "ray":
+                cfg.use_ray(address)
+            sources, stages = run_pipeline(
+                cfg, log_level="INFO" if verbose else "CRITICAL", workers=workers, progress=say
+            )
+    except EntryError as exc:
+        fail(f"catalog entries in {default_entries_dir()}: {exc}")
+    out.print(summary_table(sources))
+    if stages:
+        out.print(stages_table(stages))
+    example = next((o.source for o in sources if o.ok), "datasets")
+    made = {o.stage for o in stages if o.ok}
+    outputs = [
+        f"{what}: {home / 'assets' / stage / 'all' / tail}"
+        for what, stage, tail in (
+            ("report", "ace_report", "summary.md"),
+            ("hub folder", "hub_folder", "folder"),
+            ("verl export", "verl_export", ""),
+        )
+        if stage in made  # a failed stage has no output to point to
+    ]
+    say(
+        "\n".join(
+            [
+                f"data: {home}",
+                f"catalog: {catalog_path()}  (try: aceforge catalog list; "
+                f'aceforge catalog sql "SELECT count(*) FROM {example}")',
+                *outputs,
+                f"ui: aceforge ui  (DAGSTER_HOME={dagster_home()})",
+            ]
+        )
+    )
+    failed_sources = [o for o in sources if not o.ok]
+    for o in failed_sources:
+        say(f"{o.source}: {o.error or 'quarantine rate over the limit'}")
+    for o in stages:
+        if not o.ok:
+            say(f"{o.stage}: {o.error or 'a check failed: ' + ', '.join(n for n, ok in o.checks.items() if not ok)}")
+    if failed_sources:
+        names = ", ".join(o.source for o in failed_sources)
+        fail(
+            f"{len(failed_sources)} of {len(sources)} sources failed: {names} (the pipeline stopped after ingest)",
+            FAILED,
+        )
+    if any(not o.ok for o in stages):
+        fail(f"{sum(not o.ok for o in stages)} of {len(stages)} stages failed", FAILED)

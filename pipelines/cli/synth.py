@@ -1,0 +1,172 @@
+"""``aceforge synth tasks | backward | evolve``: verified tasks synthesized in the tool worlds.
+
+``synth_app`` is the sub-app every synthesis command registers on (rollouts
+and code tasks add theirs from their own modules). Each command writes its
+records with schemas.io, registers them in the catalog (unless
+``--no-catalog``) and prints a summary: made, kept, rejected by reason code.
+Exit codes: 0 when something was kept, 1 when nothing was, 2 on usage errors
+(unknown environment or option, an input of the wrong kind).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from data_catalog.catalog import Catalog, safe_name
+from generators.synthesis.config import SynthBackwardConfig, SynthEvolveConfig, SynthTasksConfig
+from pipelines.catalog_names import adhoc_name
+from pipelines.cli.app import app
+from pipelines.cli.common import FAILED, err, fail, one_line, out, print_json, say
+from pipelines.cli.config import with_config
+from schemas.record import AgentRecord
+from schemas.stage_config import OutputOptions
+
+synth_app = typer.Typer(
+    help="Synthesize verified agent data in the tool worlds: constraint-first tasks, backward construction, evolution.",
+    no_args_is_help=True,
+)
+app.add_typer(synth_app, name="synth")
+
+Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the records (.parquet or .jsonl).")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object on stdout.")]
+
+
+@contextmanager
+def progress_bar(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr (shown only on a terminal); yields the on_progress(done, total) callback."""
+    progress = Progress(
+        TextColumn(description),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task(description, total=total)
+        yield lambda done, of: progress.update(task, completed=done, total=of)
+
+
+def check_output(output: Path) -> None:
+    if output.suffix not in (".parquet", ".jsonl"):
+        fail(f"--output must be a .parquet or .jsonl file, got {output}")
+
+
+def write_and_report(
+    records: list[AgentRecord],
+    stats: dict[str, Any],
+    output: Path,
+    dataset: str,
+    cfg: OutputOptions,
+    as_json: bool,
+    command: str,
+    **details: Any,
+) -> None:
+    """Write, register, print the summary; exit 1 when nothing was kept."""
+    from generators.synthesis.records import config_hash
+    from schemas.io import write_records
+
+    write_records(records, output)
+    if cfg.catalog and records and output.suffix != ".parquet":
+        say("not registered in the catalog: it registers Parquet outputs")
+    elif cfg.catalog and records:
+        try:
+            version = Catalog().register_dataset(
+                adhoc_name(dataset),
+                output,
+                len(records),
+                config_hash=config_hash(command, cfg),
+                details={"command": command, **details, **stats},
+            )
+            say(f"registered as {version.name} (version {version.version})")
+        except Exception as exc:  # the records are written: say so, don't fail the run
+            say(f"warning: could not register {dataset!r} in the catalog: {one_line(exc)}")
+    if as_json:
+        print_json({"output": str(output), **stats})
+    else:
+        reasons = ", ".join(f"{code} {count}" for code, count in stats["rejected_by_reason"].items()) or "none"
+        out.print(f"made {stats['made']}, kept {stats['kept']}, rejected {stats['rejected']} ({reasons})")
+        if "trivial_pass_rate" in stats:
+            out.print(f"trivial-pass rate: {stats['trivial_pass_rate']:.1%} of gold-solved drafts (target 0; rejected)")
+        if stats["scenario_fallbacks"]:
+            out.print(f"scenario fallbacks to templates: {stats['scenario_fallbacks']}")
+        say(f"wrote {len(records)} records -> {output}")
+    if not records:
+        raise typer.Exit(FAILED)
+
+
+@synth_app.command("tasks")
+@with_config(SynthTasksConfig)
+def tasks_cmd(cfg: SynthTasksConfig, output: Output, as_json: AsJson = False) -> None:
+    """Constraint-first tasks: goals sampled from the environment's DB rows, identifiers fuzzified and checked
+    to resolve uniquely, a user scenario, and a programmatic gold solution that passes the verifier chain."""
+    from generators.synthesis.stages import run_tasks
+
+    check_output(output)
+    dataset = safe_name(cfg.dataset or output.stem)
+    with progress_bar(f"synthesizing {cfg.env} tasks", cfg.n) as on_progress:
+        records, stats = run_tasks(cfg, dataset, on_progress)
+    write_and_report(records, stats.as_dict(), output, dataset, cfg, as_json, "synth tasks", env=cfg.env)
+
+
+@synth_app.command("backward")
+@with_config(SynthBackwardConfig)
+def backward_cmd(cfg: SynthBackwardConfig, output: Output, as_json: AsJson = False) -> None:
+    """Backward construction: random exploration, then (q, τ) pairs whose constraints come from the state diff,
+    kept only when replaying τ passes them."""
+    from generators.synthesis.backward import run_backward
+
+    check_output(output)
+    dataset = safe_name(cfg.dataset or output.stem)
+    with progress_bar(f"exploring {cfg.env}", cfg.n) as on_progress:
+        records, stats = run_backward(cfg, dataset, on_progress)
+    write_and_report(records, stats.as_dict(), output, dataset, cfg, as_json, "synth backward", env=cfg.env)
+
+
+def read_tasks(path: Path) -> list[AgentRecord]:
+    """The tasks of a `synth tasks` output; anything else is a usage error (exit 2)."""
+    from generators.synthesis.records import TASK_FORMAT
+    from schemas.io import read_records
+
+    if not path.is_file():
+        fail(f"file not found: {path}")
+    if path.suffix not in (".parquet", ".jsonl"):
+        fail(f"expected a .parquet or .jsonl file of tasks, got {path}")
+    try:
+        records = list(read_records(path))
+    except Exception as exc:  # not a records file at all
+        fail(f"{path} is not a file of records: {one_line(exc, 200)}")
+    formats = sorted({record.source.format for record in records})
+    if formats != [TASK_FORMAT]:
+        fail(
+            f"{path} is not a tasks file (source formats {formats or 'none'}); give the output of `aceforge synth tasks`"
+        )
+    return records
+
+
+@synth_app.command("evolve")
+@with_config(SynthEvolveConfig)
+def evolve_cmd(
+    cfg: SynthEvolveConfig,
+    tasks: Annotated[Path, typer.Argument(help="Tasks written by `aceforge synth tasks` (.parquet or .jsonl).")],
+    output: Output,
+    as_json: AsJson = False,
+) -> None:
+    """Complexity evolution: compose verified tasks into harder ones (two requests of one user; a request turned
+    into a policy refusal); each composite's gold solution must pass the verifier chain."""
+    from generators.synthesis.evolve import run_evolve
+
+    check_output(output)
+    inputs = read_tasks(tasks)
+    dataset = safe_name(cfg.dataset or output.stem)
+    with progress_bar("evolving tasks", len(inputs) * len(cfg.ops)) as on_progress:
+        records, stats = run_evolve(inputs, cfg, dataset, on_progress)
+    details = {"input": str(tasks.resolve())}
+    write_and_report(records, stats.as_dict(), output, dataset, cfg, as_json, "synth evolve", **details)

@@ -1,0 +1,103 @@
+"""``aceforge ui``: the Dagster UI (webserver and daemon) over the aceforge pipelines.
+
+Its instance lives under the data directory (DAGSTER_HOME = <ACEFORGE_HOME>/dagster),
+so the runs of ``aceforge run`` and of the UI share one history. The webserver
+runs behind aceforge's request guard (pipelines/ui/guard.py: no cross-origin or GET
+mutations, no foreign Host headers), so this starts it and the daemon itself
+rather than through ``dagster dev``, which runs Dagster's bare webserver.
+Plain ``dagster dev`` in the repository works too (pyproject.toml's
+[tool.dagster] names the definitions module), without that guard.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+from pydantic import Field
+
+from pipelines.cli.app import app
+from pipelines.cli.common import say
+from pipelines.cli.config import with_config
+from pipelines.dagster_home import dagster_home
+from pipelines.ui.guard import allowed_hosts
+from pipelines.ui.webserver import HOSTS_ENV
+from schemas.settings import data_home
+from schemas.stage_config import StageConfig
+
+DEFINITIONS_MODULE = "pipelines.definitions"
+STOP_WAIT_S = 60
+
+
+class UiConfig(StageConfig):
+    host: str = "127.0.0.1"
+    """Address the webserver listens on (0.0.0.0 to reach it from other machines: name them in --allowed-hosts)."""
+    port: int = Field(3000, ge=1, le=65535)
+    """Port of the webserver."""
+    allowed_hosts: list[str] = Field(default_factory=list)
+    """Host names the UI answers to besides loopback and its own address (e.g. the machine's DNS name)."""
+    log_level: str = "warning"
+    """Dagster's log level on the terminal: critical, error, warning, info or debug."""
+
+
+@app.command("ui")
+@with_config(UiConfig)
+def ui(cfg: UiConfig) -> None:
+    """Start the Dagster UI (webserver + daemon) on the aceforge pipelines and print its URL; Ctrl-C stops it."""
+    data_home(create=True)
+    create_storage(dagster_home())
+    hosts = allowed_hosts(cfg.host, cfg.port, cfg.allowed_hosts)
+    env = {**os.environ, "DAGSTER_HOME": str(dagster_home()), HOSTS_ENV: ",".join(sorted(hosts))}
+    target = ["-m", DEFINITIONS_MODULE]
+    webserver = [sys.executable, "-m", "pipelines.ui.webserver", "-h", cfg.host, "-p", str(cfg.port), *target]
+    webserver += ["--dagster-log-level", cfg.log_level, "--uvicorn-log-level", cfg.log_level]
+    daemon = [sys.executable, "-m", "dagster._daemon", "run", "--log-level", cfg.log_level, *target]  # as dagster dev
+    for command in (webserver, daemon):
+        command += ["--code-server-log-level", cfg.log_level]
+    say(f"Dagster UI: http://{cfg.host}:{cfg.port}  (DAGSTER_HOME={env['DAGSTER_HOME']}; Ctrl-C stops it)")
+    # A background job of a script starts with SIGINT ignored, and its children would inherit that: back to
+    # the default here, so both stop on the SIGINT they are sent below (and on Ctrl-C).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    servers = [subprocess.Popen(webserver, env=env), subprocess.Popen(daemon, env=env)]
+
+    def stop(*_) -> None:  # SIGINT is how both shut down cleanly (code servers, run storage)
+        for server in servers:
+            if server.poll() is None:
+                server.send_signal(signal.SIGINT)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        code = _wait_for_first(servers)
+    except KeyboardInterrupt:  # Ctrl-C reached them too (same process group): let them finish stopping
+        code = 0
+    stop()
+    for server in servers:
+        try:
+            server.wait(timeout=STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    raise SystemExit(code)
+
+
+def create_storage(home) -> None:
+    """Create the instance's run, event and schedule databases here, once: the webserver and the daemon
+    start at the same time, and both creating them on a fresh data directory left two schema versions."""
+    from dagster import DagsterInstance
+
+    with DagsterInstance.from_config(str(home)) as instance:
+        instance.get_runs(limit=1)
+        instance.event_log_storage.get_asset_records()
+        instance.schedule_storage.all_instigator_state()
+
+
+def _wait_for_first(servers: list[subprocess.Popen]) -> int:
+    """Wait until one of ``servers`` exits; its exit status (the other is stopped by the caller)."""
+    import time
+
+    while True:
+        for server in servers:
+            if server.poll() is not None:
+                return server.returncode
+        time.sleep(0.5)

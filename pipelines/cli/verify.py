@@ -1,0 +1,160 @@
+"""`aceforge verify IN -o OUT`: recompute v for every verifiable record and report what changed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from generators.llm.config import BackendConfig
+from pipelines.cli.app import app
+from pipelines.cli.common import FAILED, fail, one_line, out, print_json, say
+from pipelines.cli.config import with_config
+from schemas.stage_config import StageConfig
+
+if TYPE_CHECKING:  # the rest is imported when a command runs, so `aceforge --help` starts fast
+    from generators.llm.cached import CachedGenerator
+    from schemas.record import AgentRecord
+
+
+class LazyQuarantine:
+    """Opens the quarantine file only when the first unreadable row arrives."""
+
+    def __init__(self, path: Path):
+        self.path, self.writer, self.rows = path, None, 0
+
+    def write(self, source: str, index: int, error: str, raw: Any) -> None:
+        if self.writer is None:
+            from schemas.io import QuarantineWriter
+
+            self.writer = QuarantineWriter(self.path)
+        self.writer.write_row(source, index, error, raw)
+        self.rows += 1
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def read_or_quarantine(path: Path, quarantine: LazyQuarantine) -> Iterator[AgentRecord]:
+    """Stream records; a row that does not parse goes to the quarantine with its error instead of stopping the run."""
+    from pydantic import ValidationError
+
+    from schemas.arrow_schema import row_to_record
+    from schemas.io import iter_parquet_rows
+    from schemas.record import AgentRecord
+
+    if path.suffix == ".jsonl":
+        rows = (line for line in path.open("rb") if line.strip())
+        parse = AgentRecord.model_validate_json
+    else:
+        rows = iter_parquet_rows(path)
+        parse = row_to_record
+    for index, row in enumerate(rows):
+        try:
+            yield parse(row)
+        except (ValidationError, ValueError, TypeError, KeyError) as exc:
+            quarantine.write(str(path), index, one_line(exc, 500), row)
+
+
+class VerifyConfig(StageConfig):
+    """``aceforge verify``: the deterministic chain, plus an optional LLM judge."""
+
+    judge: BackendConfig | None = None
+    """The model that judges records whose v asks for a judge (none by default: judge-only records keep their verdict)."""
+
+
+def make_judge_model(section: BackendConfig | None) -> CachedGenerator | None:
+    """The judge's generator when the --judge-* section was given; a model that cannot be loaded is a usage error."""
+    if section is None:
+        return None
+    try:
+        return section.make_generator()
+    except (ValueError, OSError) as exc:  # unknown backend or model, unreadable model folder
+        fail(f"cannot load the judge model: {one_line(exc, 500)}")
+
+
+def check_record_parquet(path: Path) -> None:
+    """Exit with one line when ``path`` is not a Parquet file of the record schema: its rows would all fail."""
+    import pyarrow as pa
+
+    from pipelines.cli.records import schema_problems
+
+    try:
+        problems = schema_problems(path)
+    except (pa.ArrowException, OSError) as exc:
+        fail(f"{path} is not a readable Parquet file: {one_line(exc, 200)}")
+    if problems:
+        shown = "; ".join(problems[:4]) + (f"; and {len(problems) - 4} more" if len(problems) > 4 else "")
+        fail(f"{path} is not a record Parquet file ({shown}): `aceforge convert` makes one")
+
+
+@app.command("verify")
+@with_config(VerifyConfig)
+def verify_cmd(
+    cfg: VerifyConfig,
+    input: Annotated[Path, typer.Argument(help="Records to verify (.parquet or .jsonl).")],
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="Where to write the re-verified records (.parquet or .jsonl).")
+    ],
+    quarantine: Annotated[
+        Path | None,
+        typer.Option(
+            "-q",
+            "--quarantine",
+            help="Where unreadable rows go (default: OUTPUT's name + .quarantine.parquet; written only if needed).",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as one JSON object instead of text.")
+    ] = False,
+) -> None:
+    """Re-run the verifier chain (structure, replay, constraints, unit tests, answer match) on every record
+    whose v.kind names a check, write all records to OUTPUT, and report how many verdicts changed.
+    Records whose v asks for an LLM judge are judged by the --judge-* model when one is given (without one,
+    judge-only records keep their stored verdict). Records of other kinds pass through unchanged."""
+    from schemas.io import write_records
+    from verifiers.batch import VerifyStats, reverify
+
+    if not input.is_file():
+        fail(f"file not found: {input}")
+    for path in (input, output):
+        if path.suffix not in (".parquet", ".jsonl"):
+            fail(f"expected a .parquet or .jsonl path, got {path}")
+    if output.resolve() == input.resolve():
+        fail("OUTPUT must differ from INPUT (the input is read while the output is written)")
+    if input.suffix == ".parquet":
+        check_record_parquet(input)
+    judge = make_judge_model(cfg.judge)
+    stats = VerifyStats()
+    bad_rows = LazyQuarantine(quarantine or output.with_name(output.stem + ".quarantine.parquet"))
+    try:
+        write_records(reverify(read_or_quarantine(input, bad_rows), stats, model=judge), output)
+    finally:
+        bad_rows.close()
+        if judge is not None:
+            judge.close()
+    if stats.records == 0:
+        output.unlink(missing_ok=True)
+        why = f"every row is unreadable (quarantined in {bad_rows.path})" if bad_rows.rows else "it holds no records"
+        fail(f"nothing verified in {input}: {why}", FAILED)
+    judge_model = judge.model_id if judge is not None else None
+    if as_json:
+        summary = {"input": str(input), "output": str(output), "judge": judge_model, **stats.as_dict()}
+        print_json({**summary, "quarantined": bad_rows.rows})
+        return
+    if judge_model:
+        out.print(f"judge: {judge_model['model']}")
+    out.print(f"{stats.records} records: {stats.verified} verified, {stats.skipped} skipped (kept as stored)")
+    out.print(f"passed {stats.passed}, failed {stats.failed}, undecided {stats.undecided}")
+    out.print(
+        f"verdicts changed: {stats.verdicts_changed} (scores changed: {stats.scores_changed}, "
+        f"verifier versions changed: {stats.versions_changed})"
+    )
+    if stats.reasons:
+        out.print("reasons: " + ", ".join(f"{reason} {count}" for reason, count in stats.reasons.most_common()))
+    if bad_rows.rows:
+        say(f"{bad_rows.rows} unreadable rows quarantined in {bad_rows.path}")
+    say(f"wrote {output}")

@@ -1,9 +1,0 @@
-"""The Typer app that command modules register their commands on.
-
-It is a registry, not the entry point: pipelines/cli.py lists the commands and
-imports a command's module only when that command runs.
-"""
-
-import typer
-
-app = typer.Typer()

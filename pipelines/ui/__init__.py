@@ -1,0 +1,1 @@
+"""Dagster's webserver behind aceforge's request guard (``aceforge ui``)."""

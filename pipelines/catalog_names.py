@@ -11,20 +11,13 @@ output whose name is the pipeline's is registered as ``cli_<name>`` instead.
 
 from __future__ import annotations
 
-# The pipeline's assets (definitions.py), in the groups the main job materializes them (main_job.py); their
-# catalog names are these, or these + "__<partition>". Dagster-free, so the CLI's commands import it cheaply.
+# The pipeline's assets by the job of definitions.py that materializes them (the main job runs the jobs in this
+# order); their catalog names are these, or these + "__<partition>". Dagster-free, so the CLI imports it cheaply.
 SYNTHESIZE = ("synth_tasks", "rollouts", "learner_rollouts")
-CURATE_AND_PUBLISH = (
-    "verified",
-    "scored",
-    "deduplicated",
-    "sft_set",
-    "rl_set",
-    "ace_report",
-    "hub_folder",
-    "verl_export",
-)
-PIPELINE_ASSETS = frozenset({"converted", *SYNTHESIZE, *CURATE_AND_PUBLISH})
+CURATE = ("verified", "scored", "deduplicated", "sft_set", "rl_set", "ace_report")
+PUBLISH = ("hub_folder", "verl_export")
+JOB_ASSETS = {"ingest": ("converted",), "synthesize": SYNTHESIZE, "curate": CURATE, "publish": PUBLISH}
+PIPELINE_ASSETS = frozenset(key for keys in JOB_ASSETS.values() for key in keys)
 ADHOC_PREFIX = "cli_"
 
 

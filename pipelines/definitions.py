@@ -26,12 +26,8 @@ from pipelines.assets.resources import EmbedderResource, GenerationResource, Sto
 from pipelines.assets.synth import build_synth_assets
 from pipelines.pipeline_config import PipelineConfig
 
-JOBS = {
-    "ingest": AssetSelection.groups("ingest"),
-    "synthesize": AssetSelection.groups("synthesize"),
-    "curate": AssetSelection.groups("curate"),
-    "publish": AssetSelection.groups("publish"),
-}
+# One job per asset group; pipelines/catalog_names.py's JOB_ASSETS lists each job's assets (a test keeps them equal).
+JOBS = {name: AssetSelection.groups(name) for name in ("ingest", "synthesize", "curate", "publish")}
 
 
 def build_assets(entries_dir: str | Path | None = None, defaults: PipelineConfig | None = None) -> list:
@@ -55,11 +51,16 @@ def build_resources(storage: StorageResource | None = None, generation: Generati
     }
 
 
-def build_definitions(entries_dir: str | Path | None = None, defaults: PipelineConfig | None = None) -> Definitions:
+def build_definitions(
+    entries_dir: str | Path | None = None,
+    defaults: PipelineConfig | None = None,
+    storage: StorageResource | None = None,
+) -> Definitions:
+    """The graph, its jobs and resources: what ``aceforge ui`` shows and what ``aceforge run`` launches."""
     return Definitions(
         assets=build_assets(entries_dir, defaults),
         jobs=[define_asset_job(name, selection) for name, selection in JOBS.items()],
-        resources=build_resources(),
+        resources=build_resources(storage),
     )
 
 

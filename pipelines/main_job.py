@@ -1,33 +1,46 @@
-"""The main job (``aceforge run``): materialize the whole asset graph through Dagster, stage by stage.
+"""The main job (``aceforge run``): the jobs of definitions.py, run by Dagster, one after another.
 
-Every run is an in-process Dagster run on a persistent instance (its
-DAGSTER_HOME under the data directory), so the runs, materializations and
-check results show up in ``aceforge ui`` afterwards: one run per catalog
-source (ingest), one per environment (synthesize: tasks, then rollouts), then
-one run of the unpartitioned rest (curate and publish). Independent partition
-runs go to ``workers`` processes at once. A failing source does not stop the
-others; every outcome is reported. Outputs are written atomically to paths
-keyed by asset and partition and registered idempotently, so a run killed
-midway and started again ends with the same files and catalog versions.
+Every run is a Dagster run on a persistent instance (its DAGSTER_HOME under
+the data directory), so the runs, materializations and check results show up
+in ``aceforge ui`` afterwards, exactly as runs launched there: one run of the
+ingest job per catalog source, one of the synthesize job per environment,
+then one of curate and one of publish. ``--workers`` hands each run to
+Dagster's multiprocess executor. A failing source does not stop the others;
+every outcome is reported. Outputs are written atomically to paths keyed by
+asset and partition and registered idempotently, so a run killed midway and
+started again ends with the same files and catalog versions.
 """
 
 from __future__ import annotations
 
+import threading
+import uuid
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from dagster import AssetKey, AssetSelection, DagsterInstance, materialize
+from dagster import (
+    DagsterEvent,
+    DagsterEventType,
+    DagsterInstance,
+    JobDefinition,
+    RunsFilter,
+    build_reconstructable_job,
+    execute_job,
+)
+from dagster._core.definitions.reconstruct import ReconstructableJob
+from dagster._core.execution.job_execution_result import JobExecutionResult
 
-from data_catalog.entries import load_entries
 from data_catalog.ingest import IngestConfig
-from pipelines.assets.ingest import ASSET_NAME, build_ingest_assets
+from pipelines.assets.ingest import ASSET_NAME
 from pipelines.assets.resources import StorageResource
-from pipelines.catalog_names import CURATE_AND_PUBLISH, SYNTHESIZE
+from pipelines.catalog_names import JOB_ASSETS
 from pipelines.pipeline_config import PipelineConfig
+from schemas.settings import data_home
+
+# Tags every run this module launches, so its stage lines can find the run Dagster created.
+LAUNCH_TAG = "aceforge/launch"
 
 
 @dataclass
@@ -56,12 +69,60 @@ def _error(result) -> str | None:
     failures = result.get_step_failure_events()
     if not failures:
         return None if result.success else "run failed"
-    error = failures[0].step_failure_data.error if failures[0].step_failure_data else None
+    return _root_cause(failures[0])
+
+
+def _root_cause(failure: DagsterEvent) -> str:
+    error = failure.step_failure_data.error if failure.step_failure_data else None
     if error is None:
         return "step failed"
     while error.cause is not None:
         error = error.cause
     return " ".join(error.message.split())
+
+
+def pipeline_job(name: str, entries_dir: str | None, home: str, cfg_json: str) -> JobDefinition:
+    """The job ``name`` of definitions.py, built on the run's entries, data directory and configuration.
+
+    Module-level and of plain arguments, so Dagster can rebuild the job in each step's process
+    (``build_reconstructable_job``) when the multiprocess executor runs it.
+    """
+    from pipelines.definitions import build_definitions
+
+    cfg = PipelineConfig.model_validate_json(cfg_json)
+    return build_definitions(entries_dir, cfg, StorageResource(home=home)).resolve_job_def(name)
+
+
+@dataclass(frozen=True)
+class PipelineJobs:
+    """How this run launches the jobs of definitions.py: on which entries, data, configuration and executor."""
+
+    cfg: PipelineConfig
+    entries_dir: str | None
+    home: str
+    log_level: str = "WARNING"
+    workers: int = 1
+
+    def job(self, name: str) -> ReconstructableJob:
+        args = (name, self.entries_dir, self.home, self.cfg.model_dump_json())
+        return build_reconstructable_job(__name__, pipeline_job.__name__, reconstructable_args=args)
+
+    def partitions(self, name: str) -> list[str]:
+        return self.job(name).get_definition().partitions_def.get_partition_keys()
+
+    def execute(
+        self, instance: DagsterInstance, name: str, partition: str | None, progress: Callable[[str], None]
+    ) -> JobExecutionResult:
+        """One run of the job (one partition of it), its stages' start and end lines to ``progress`` as they come."""
+        executor = {"multiprocess": {"max_concurrent": self.workers}} if self.workers > 1 else {"in_process": {}}
+        run_config = {
+            **pipeline_run_config(self.cfg, JOB_ASSETS[name], self.log_level),
+            "execution": {"config": executor},
+        }
+        launch = uuid.uuid4().hex
+        tags = {"aceforge/job": "run", LAUNCH_TAG: launch, **({"dagster/partition": partition} if partition else {})}
+        with StepLines(instance, launch, JOB_ASSETS[name], partition, progress):
+            return execute_job(self.job(name), instance, run_config=run_config, tags=tags)
 
 
 def run_ingest(
@@ -70,35 +131,26 @@ def run_ingest(
     config: IngestConfig | None = None,
     log_level: str = "WARNING",
 ) -> list[SourceOutcome]:
-    """One Dagster run per catalog source partition; returns each source's outcome."""
-    converted = build_ingest_assets(load_entries(entries_dir))
-    run_config = {
-        "ops": {ASSET_NAME: {"config": (config or IngestConfig()).model_dump(mode="json")}},
-        "loggers": {"console": {"config": {"log_level": log_level}}},
-    }
-    outcomes = []
-    for key in converted.partitions_def.get_partition_keys():
-        result = materialize(
-            [converted],
-            instance=instance,
-            partition_key=key,
-            resources={"storage": StorageResource()},
-            run_config=run_config,
-            raise_on_error=False,
-            tags={"aceforge/job": "run"},
-        )
-        checks = [evaluation.passed for evaluation in result.get_asset_check_evaluations()]
-        outcomes.append(
-            SourceOutcome(
-                source=key,
-                run_id=result.run_id,
-                success=result.success,
-                check_passed=all(checks) if checks else None,
-                metadata=_metadata(result),
-                error=_error(result),
-            )
-        )
-    return outcomes
+    """One run of the ingest job per catalog source partition; returns each source's outcome."""
+    cfg = PipelineConfig(ingest=config or IngestConfig())
+    jobs = PipelineJobs(cfg, str(entries_dir) if entries_dir else None, str(data_home()), log_level)
+    return [_source_outcome(key, jobs.execute(instance, "ingest", key, _quiet)) for key in jobs.partitions("ingest")]
+
+
+def _source_outcome(key: str, result: JobExecutionResult) -> SourceOutcome:
+    checks = [evaluation.passed for evaluation in result.get_asset_check_evaluations()]
+    return SourceOutcome(
+        source=key,
+        run_id=result.run_id,
+        success=result.success,
+        check_passed=all(checks) if checks else None,
+        metadata=_metadata(result),
+        error=_error(result),
+    )
+
+
+def _quiet(_: str) -> None:
+    return None
 
 
 @dataclass
@@ -129,6 +181,7 @@ class StageOutcome:
 
 # Per-stage run config: the asset (op) name -> the PipelineConfig section it reads.
 SECTIONS = {
+    "converted": "ingest",
     "synth_tasks": "tasks",
     "rollouts": "rollouts",
     "learner_rollouts": "learner",
@@ -140,10 +193,15 @@ SECTIONS = {
 }
 
 
+def op_of(key: str) -> str:
+    """The op (step) that materializes the asset ``key``: one selection step writes sft_set and rl_set."""
+    return "selected" if key in ("sft_set", "rl_set") else key
+
+
 def pipeline_run_config(cfg: PipelineConfig, keys: tuple[str, ...], log_level: str) -> dict[str, Any]:
-    """Each selected stage's section (the selection op that writes sft_set and rl_set is "selected")."""
+    """Each selected stage's section of the configuration, as its op's config."""
     sections = cfg.model_dump(mode="json")
-    ops = {"selected" if key in ("sft_set", "rl_set") else key for key in keys}
+    ops = {op_of(key) for key in keys}
     return {
         "ops": {op: {"config": sections[section]} for op, section in SECTIONS.items() if op in ops},
         "loggers": {"console": {"config": {"log_level": log_level}}},
@@ -167,53 +225,112 @@ def _step_seconds(instance: DagsterInstance, run_id: str) -> dict[str, float]:
 
 
 def _stage_outcomes(
-    result, keys: tuple[str, ...], partition: str | None, seconds: dict[str, float] | None = None
+    events: list[DagsterEvent], keys: tuple[str, ...], partition: str | None, seconds: dict[str, float]
 ) -> list[StageOutcome]:
+    """The outcome of each asset in ``keys`` from a run's events (all of them, or those so far)."""
     checks: dict[str, dict[str, bool]] = {}
-    for evaluation in result.get_asset_check_evaluations():
-        checks.setdefault(evaluation.asset_key.to_user_string(), {})[evaluation.check_name] = evaluation.passed
+    metadata: dict[str, dict[str, Any]] = {}
+    failures = {}
+    for event in events:
+        if event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
+            evaluation = event.event_specific_data
+            checks.setdefault(evaluation.asset_key.to_user_string(), {})[evaluation.check_name] = evaluation.passed
+        elif event.event_type == DagsterEventType.ASSET_MATERIALIZATION:
+            values = event.step_materialization_data.materialization.metadata.items()
+            metadata[event.asset_key.to_user_string()] = {k: getattr(v, "value", v) for k, v in values}
+        elif event.event_type == DagsterEventType.STEP_FAILURE:
+            failures[event.step_key] = _root_cause(event)
     outcomes = []
     for key in keys:
-        events = [e for e in result.get_asset_materialization_events() if e.asset_key == AssetKey(key)]
-        metadata = {k: getattr(v, "value", v) for k, v in events[-1].materialization.metadata.items()} if events else {}
+        made = metadata.get(key)
         outcomes.append(
             StageOutcome(
                 stage=key + (f"[{partition}]" if partition else ""),
-                success=bool(events),
-                rows=metadata.get("dagster/row_count", metadata.get("written")),
-                pass_rate=metadata.get("pass_rate"),
+                success=made is not None,
+                rows=None if made is None else made.get("dagster/row_count", made.get("written")),
+                pass_rate=(made or {}).get("pass_rate"),
                 checks=checks.get(key, {}),
-                error=None if events else (_error(result) or "not materialized: an upstream stage failed"),
-                path=str(metadata.get("path") or metadata.get("folder") or metadata.get("output") or "") or None,
-                seconds=(seconds or {}).get("selected" if key in ("sft_set", "rl_set") else key),
+                error=None
+                if made is not None
+                else failures.get(op_of(key)) or next(iter(failures.values()), None) or NOT_RUN,
+                path=str((made or {}).get("path") or (made or {}).get("folder") or (made or {}).get("output") or "")
+                or None,
+                seconds=seconds.get(op_of(key)),
             )
         )
     return outcomes
 
 
-def _materialize_stages(
-    cfg_json: str, entries_dir: str | None, keys: tuple[str, ...], partition: str | None, log_level: str
-) -> list[StageOutcome]:
-    """One Dagster run of ``keys`` (one partition of them, when given), on the instance of DAGSTER_HOME.
+NOT_RUN = "not materialized: an upstream stage failed"
 
-    A top-level function of plain arguments, so that a worker process can run it.
-    """
-    from pipelines.definitions import build_assets, build_resources
 
-    cfg = PipelineConfig.model_validate_json(cfg_json)
-    with DagsterInstance.get() as instance:
-        result = materialize(
-            build_assets(entries_dir, cfg),
-            selection=AssetSelection.assets(*keys),
-            instance=instance,
-            partition_key=partition,
-            resources=build_resources(),
-            run_config=pipeline_run_config(cfg, keys, log_level),
-            raise_on_error=False,
-            tags={"aceforge/job": "run"},
-        )
-        seconds = _step_seconds(instance, result.run_id)
-    return _stage_outcomes(result, keys, partition, seconds)
+class StepLines:
+    """Says when each stage of a run starts and ends (rows and time), read from the instance's event log as the run
+    writes it: the run's steps may be in this process or in the multiprocess executor's children."""
+
+    EVENTS = {
+        DagsterEventType.STEP_START,
+        DagsterEventType.STEP_SUCCESS,
+        DagsterEventType.STEP_FAILURE,
+        DagsterEventType.ASSET_MATERIALIZATION,
+    }
+
+    def __init__(
+        self,
+        instance: DagsterInstance,
+        launch: str,
+        keys: tuple[str, ...],
+        partition: str | None,
+        progress: Callable[[str], None],
+        every_s: float = 0.5,
+    ):
+        self.instance, self.launch, self.keys, self.partition = instance, launch, keys, partition
+        self.progress, self.every_s = progress, every_s
+        self.run_id: str | None = None
+        self.cursor: str | None = None
+        self.events: list[DagsterEvent] = []
+        self.starts: dict[str, float] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="aceforge-step-lines", daemon=True)
+
+    def __enter__(self) -> StepLines:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+    def _watch(self) -> None:
+        while not self.stop.wait(self.every_s):
+            self._read()
+        self._read()  # what the run wrote after the last look
+
+    def _read(self) -> None:
+        if self.run_id is None:
+            runs = self.instance.get_run_records(RunsFilter(tags={LAUNCH_TAG: self.launch}), limit=1)
+            if not runs:
+                return
+            self.run_id = runs[0].dagster_run.run_id
+        page = self.instance.get_records_for_run(self.run_id, cursor=self.cursor, of_type=self.EVENTS)
+        self.cursor = page.cursor
+        for record in page.records:
+            entry = record.event_log_entry
+            self._seen(entry.dagster_event, entry.step_key, entry.timestamp)
+
+    def _seen(self, event: DagsterEvent, step: str | None, at: float) -> None:
+        self.events.append(event)
+        keys = tuple(key for key in self.keys if op_of(key) == step)
+        if not keys:
+            return
+        if event.event_type == DagsterEventType.STEP_START:
+            self.starts[step] = at
+            where = f"[{self.partition}]" if self.partition else ""
+            self.progress(f"{', '.join(keys)}{where}: started")
+        elif event.event_type in (DagsterEventType.STEP_SUCCESS, DagsterEventType.STEP_FAILURE):
+            seconds = {step: at - self.starts.get(step, at)}
+            for outcome in _stage_outcomes(self.events, keys, self.partition, seconds):
+                self.progress(outcome.line())
 
 
 def run_pipeline(
@@ -221,61 +338,37 @@ def run_pipeline(
     entries_dir: str | Path | None = None,
     log_level: str = "WARNING",
     workers: int = 1,
-    progress: Callable[[str], None] = lambda _: None,
+    progress: Callable[[str], None] = _quiet,
+    instance: DagsterInstance | None = None,
 ) -> tuple[list[SourceOutcome], list[StageOutcome]]:
-    """Ingest, then synthesize per environment, then curate and publish; every outcome, in order.
+    """Ingest, then synthesize per environment, then curate, then publish: the jobs of definitions.py, one run
+    per partition, on ``instance`` (default: DAGSTER_HOME's); every outcome, in order.
 
-    ``progress`` gets a line as each group of stages starts and one per stage as the group ends.
+    ``progress`` gets a line as each job starts and as each of its stages starts and ends. ``workers`` > 1 runs
+    each job's independent steps in that many processes at once (Dagster's multiprocess executor).
 
     A source that fails (or fails its blocking quarantine check) stops the run after ingest: curating
     what is left would publish a dataset silently missing that source.
     """
-    progress("ingest: converting the catalog sources ...")
-    with DagsterInstance.get() as instance:
-        sources = run_ingest(instance, entries_dir, cfg.ingest, log_level)
-    for source in sources:
-        converted = source.metadata.get("converted")
-        progress(
-            f"ingest[{source.source}]: {'done' if source.ok else 'FAILED'}"
-            + (f": {converted:,} records" if converted is not None else "")
-        )
-    if not all(o.ok for o in sources):
-        return sources, []
-    entries = str(entries_dir) if entries_dir else None
-    cfg_json = cfg.model_dump_json()
-    with (
-        ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) if workers > 1 else _Inline() as pool
-    ):
-        futures = []
-        for env in cfg.environments:
-            progress(f"synthesize[{env}]: {', '.join(SYNTHESIZE)} ...")
-            futures.append(pool.submit(_materialize_stages, cfg_json, entries, SYNTHESIZE, env, log_level))
-        stages = []
-        for future in futures:
-            stages += _reported(future.result(), progress)
-    progress(f"curate and publish: {', '.join(CURATE_AND_PUBLISH)} ...")
-    stages += _reported(_materialize_stages(cfg_json, entries, CURATE_AND_PUBLISH, None, log_level), progress)
+    jobs = PipelineJobs(cfg, str(entries_dir) if entries_dir else None, str(data_home()), log_level, workers)
+    with instance or DagsterInstance.get() as instance:
+        progress("ingest: converting the catalog sources ...")
+        sources = [
+            _source_outcome(key, jobs.execute(instance, "ingest", key, progress)) for key in jobs.partitions("ingest")
+        ]
+        if not all(o.ok for o in sources):
+            return sources, []
+        stages: list[StageOutcome] = []
+        for name in ("synthesize", "curate", "publish"):
+            for partition in jobs.partitions(name) if name == "synthesize" else [None]:
+                where = f"[{partition}]" if partition else ""
+                progress(f"{name}{where}: {', '.join(JOB_ASSETS[name])} ...")
+                result = jobs.execute(instance, name, partition, progress)
+                outcomes = _stage_outcomes(
+                    result.all_events, JOB_ASSETS[name], partition, _step_seconds(instance, result.run_id)
+                )
+                for outcome in outcomes:
+                    if outcome.seconds is None:  # never started: no line was said for it
+                        progress(outcome.line())
+                stages += outcomes
     return sources, stages
-
-
-def _reported(outcomes: list[StageOutcome], progress: Callable[[str], None]) -> list[StageOutcome]:
-    for outcome in outcomes:
-        progress(outcome.line())
-    return outcomes
-
-
-class _Inline:
-    """The executor interface, run in this process (one worker: no process start-up cost)."""
-
-    def __enter__(self) -> _Inline:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def submit(self, fn, *args):
-        from concurrent.futures import Future
-
-        future: Future = Future()
-        future.set_result(fn(*args))
-        return future

@@ -5,7 +5,6 @@ Dagster is imported only when ``run`` runs, so other commands start fast.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -73,7 +72,12 @@ def stages_table(outcomes) -> Table:
 def run(
     cfg: PipelineConfig,
     workers: Annotated[
-        int, typer.Option("--workers", min=1, help="Processes that run independent partitions (environments) at once.")
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Processes that run a job's independent steps at once (Dagster's multiprocess executor).",
+        ),
     ] = 1,
     verbose: Annotated[
         bool,
@@ -91,7 +95,8 @@ def run(
     home = data_home(create=True)
     files = write_demo_sources()
     say(f"demo sources: {len(files)} files in {demo_dir() / 'raw'}")
-    os.environ["DAGSTER_HOME"] = str(dagster_home())
+    from dagster import DagsterInstance
+
     from pipelines.main_job import run_pipeline
     from schemas.engine import shared_cluster
 
@@ -101,7 +106,11 @@ def run(
             if cfg.engine == "ray":
                 cfg.use_ray(address)
             sources, stages = run_pipeline(
-                cfg, log_level="INFO" if verbose else "CRITICAL", workers=workers, progress=say
+                cfg,
+                log_level="INFO" if verbose else "CRITICAL",
+                workers=workers,
+                progress=say,
+                instance=DagsterInstance.from_config(str(dagster_home())),
             )
     except EntryError as exc:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")

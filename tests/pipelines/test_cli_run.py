@@ -60,9 +60,14 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     for source, (_, converted, quarantined) in DEMO.items():
         assert rows[source] == (converted, 1) and rows[f"{source}_quarantine"] == (quarantined, 1)
     assert catalog.sql("SELECT count(*) FROM demo_bookstore_chat WHERE env_kind IS NOT NULL").rows == [(24,)]
-    # Progress as it goes: a line as each group starts, one per stage as it ends, with rows and time.
+    # Progress as it goes: a line as each job starts, and one as each stage starts and ends, with rows and time.
     assert "synthesize[retail]: synth_tasks, rollouts, learner_rollouts ..." in first.stderr
-    assert re.search(r"^synth_tasks\[retail\]: done: 3 rows in \d+\.\ds$", first.stderr, re.MULTILINE)
+    lines = first.stderr.splitlines()
+    done = next(
+        i for i, line in enumerate(lines) if re.fullmatch(r"synth_tasks\[retail\]: done: 3 rows in \d+\.\ds", line)
+    )
+    assert lines.index("synth_tasks[retail]: started") < done < lines.index("rollouts[retail]: started")
+    assert lines.index("sft_set, rl_set: started") < lines.index("publish: hub_folder, verl_export ...")
     assert re.search(r"^verl_export: done: \d+ rows in ", first.stderr, re.MULTILINE)
     verl_row = next(line for line in first.stdout.splitlines() if line.startswith("│ verl_export"))
     cells = verl_row.split("│")
@@ -77,8 +82,8 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
         assert any(line.startswith(f"│ {stage}") and " ok " in line for line in second.stdout.splitlines()), stage
     with DagsterInstance.from_config(str(data_home / "dagster")) as instance:
         runs = instance.get_runs(RunsFilter(tags={"aceforge/job": "run"}))
-        # per run: 5 ingest sources, 1 environment, 1 curate-and-publish run
-        assert len(runs) == 14 and {r.status for r in runs} == {DagsterRunStatus.SUCCESS}
+        # per run: 5 ingest sources, 1 environment, 1 curate and 1 publish run
+        assert len(runs) == 16 and {r.status for r in runs} == {DagsterRunStatus.SUCCESS}
 
 
 def test_run_exits_1_and_names_a_failing_source(data_home, tmp_path, monkeypatch):

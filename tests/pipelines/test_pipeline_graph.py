@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from dagster import AssetKey, DagsterInstance
+from dagster import AssetKey, DagsterEventType, DagsterInstance, RunsFilter
 
 from data_catalog.catalog import Catalog
+from pipelines.catalog_names import JOB_ASSETS
 from pipelines.definitions import JOBS, defs
 from pipelines.main_job import run_pipeline
 from pipelines.pipeline_config import PipelineConfig
@@ -78,9 +79,10 @@ def pipeline_run(tmp_path_factory):
 def test_definitions_hold_the_whole_graph_its_jobs_and_blocking_checks():
     graph = defs.resolve_asset_graph()
     assert {key.to_user_string() for key in graph.get_all_asset_keys()} == GRAPH
-    assert set(JOBS) == {"ingest", "synthesize", "curate", "publish"}
-    for name in JOBS:
-        assert defs.resolve_job_def(name).name == name
+    assert set(JOBS) == set(JOB_ASSETS) == {"ingest", "synthesize", "curate", "publish"}
+    for name in JOBS:  # the main job's list of each job's assets is the job's own
+        selected = defs.resolve_job_def(name).asset_layer.selected_asset_keys
+        assert sorted(key.to_user_string() for key in selected) == sorted(JOB_ASSETS[name])
     blocking = {
         (c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys if graph.get_check_spec(c).blocking
     }
@@ -160,10 +162,17 @@ def test_a_killed_run_started_again_ends_with_the_same_outputs(pipeline_run, tmp
     os.killpg(first.pid, signal.SIGKILL)  # midway: synthesis done, curation not (yet) finished
     first.wait()
     assert rollouts.exists()
-    again = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    # Started again with Dagster's multiprocess executor: the same jobs, each step in a process of its own.
+    again = subprocess.run([*command, "--workers", "2"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert again.returncode == 0, again.stderr[-3000:]
     assert stage_ids(home) == stage_ids(root / "home")  # same records, same order, as a run never killed
     for stage, ids in stage_ids(home).items():
         assert len(ids) == len(set(ids)), stage
     versions = [(e.name, e.version) for e in Catalog(home / "catalog.duckdb").list_datasets()]
     assert all(version == 1 for _, version in versions), versions  # nothing registered twice
+    with DagsterInstance.from_config(str(home / "dagster")) as instance:
+        [curate] = instance.get_runs(RunsFilter(job_name="curate"), limit=1)  # the newest: the killed run's may exist
+        started = instance.all_logs(curate.run_id, of_type=DagsterEventType.STEP_START)
+        [run_start] = instance.all_logs(curate.run_id, of_type=DagsterEventType.RUN_START)
+    pids = {entry.dagster_event.pid for entry in started}
+    assert len(pids) == len(started) == 5 and run_start.dagster_event.pid not in pids

@@ -15,7 +15,8 @@ caller's (training.render, through ``to_chat``): a record it cannot render
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,8 @@ def write_chat_config(folder: Path, shards: list[Shard], to_chat: ChatRow) -> li
             continue
         path = Path(SFT) / f"{split}-00000-of-00001.parquet"
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
-        Dataset.from_list(rows, features=features).to_parquet(folder / path)
+        with datasets_bars_off():
+            Dataset.from_list(rows, features=features).to_parquet(folder / path)
         written.append(Shard(SFT, split, path, len(rows), (folder / path).stat().st_size))
     return written
 
@@ -62,3 +64,17 @@ def _has_steps(folder: Path, shard: Shard) -> bool:
         return True
     column = pq.read_table(folder / shard.path, columns=["num_steps"]).column("num_steps")
     return any(n for n in column.to_pylist())
+
+
+@contextmanager
+def datasets_bars_off() -> Iterator[None]:
+    """No ``datasets`` progress bars inside (a one-shard write or a local read is not long work to watch)."""
+    import datasets
+
+    enabled = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()
+    try:
+        yield
+    finally:
+        if enabled:
+            datasets.enable_progress_bars()

@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 from data_catalog.catalog import Catalog, DatasetVersion, safe_name
 from data_catalog.dataset_card import CardInputs, recipe_yaml, render_card
 from data_catalog.dataset_stats import DatasetStats, dataset_stats
-from data_catalog.hub_chat import ChatRow, write_chat_config
+from data_catalog.hub_chat import ChatRow, datasets_bars_off, write_chat_config
 from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
@@ -209,17 +209,14 @@ def _datasets_offline() -> Iterator[Callable[..., Any]]:
 
     flags = [(datasets.config, "HF_HUB_OFFLINE"), (huggingface_hub.constants, "HF_HUB_OFFLINE")]
     before = [getattr(module, name) for module, name in flags]
-    bars_were_enabled = datasets.is_progress_bar_enabled()
     for module, name in flags:
         setattr(module, name, True)
-    datasets.disable_progress_bars()
     try:
-        yield datasets.load_dataset
+        with datasets_bars_off():
+            yield datasets.load_dataset
     finally:
         for (module, name), value in zip(flags, before):
             setattr(module, name, value)
-        if bars_were_enabled:
-            datasets.enable_progress_bars()
 
 
 def register_hub_folder(folder: HubFolder, source: ExportSource, catalog: Catalog) -> DatasetVersion:

@@ -24,6 +24,7 @@ from dagster import (
     DagsterEvent,
     DagsterEventType,
     DagsterInstance,
+    EventLogEntry,
     JobDefinition,
     RunsFilter,
     build_reconstructable_job,
@@ -31,9 +32,11 @@ from dagster import (
 )
 from dagster._core.definitions.reconstruct import ReconstructableJob
 from dagster._core.execution.job_execution_result import JobExecutionResult
+from dagster._core.instance.ref import InstanceRef
 
 from data_catalog.ingest import IngestConfig
 from pipelines.assets.ingest import ASSET_NAME
+from pipelines.assets.progress import progress_of
 from pipelines.assets.resources import StorageResource
 from pipelines.catalog_names import JOB_ASSETS
 from pipelines.pipeline_config import PipelineConfig
@@ -79,6 +82,14 @@ def _root_cause(failure: DagsterEvent) -> str:
     while error.cause is not None:
         error = error.cause
     return " ".join(error.message.split())
+
+
+def run_instance(dagster_home: Path) -> DagsterInstance:
+    """The persistent instance in ``dagster_home``, its Python log level INFO: the run's log keeps the steps' INFO
+    lines (their progress), and Dagster's DEBUG engine events (the multiprocess executor's "executing step in
+    subprocess") stay off the terminal. Step processes get the same settings through the instance's ref."""
+    overrides = {"python_logs": {"python_log_level": "INFO"}}
+    return DagsterInstance.from_ref(InstanceRef.from_dir(str(dagster_home), overrides=overrides))
 
 
 def pipeline_job(name: str, entries_dir: str | None, home: str, cfg_json: str) -> JobDefinition:
@@ -265,15 +276,9 @@ NOT_RUN = "not materialized: an upstream stage failed"
 
 
 class StepLines:
-    """Says when each stage of a run starts and ends (rows and time), read from the instance's event log as the run
-    writes it: the run's steps may be in this process or in the multiprocess executor's children."""
-
-    EVENTS = {
-        DagsterEventType.STEP_START,
-        DagsterEventType.STEP_SUCCESS,
-        DagsterEventType.STEP_FAILURE,
-        DagsterEventType.ASSET_MATERIALIZATION,
-    }
+    """Says when each stage of a run starts, how far it is (its progress lines) and when it ends (rows and time),
+    read from the instance's event log as the run writes it: the steps may be in this process or in the
+    multiprocess executor's children."""
 
     def __init__(
         self,
@@ -312,23 +317,28 @@ class StepLines:
             if not runs:
                 return
             self.run_id = runs[0].dagster_run.run_id
-        page = self.instance.get_records_for_run(self.run_id, cursor=self.cursor, of_type=self.EVENTS)
+        page = self.instance.get_records_for_run(self.run_id, cursor=self.cursor)
         self.cursor = page.cursor
         for record in page.records:
-            entry = record.event_log_entry
-            self._seen(entry.dagster_event, entry.step_key, entry.timestamp)
+            self._seen(record.event_log_entry)
 
-    def _seen(self, event: DagsterEvent, step: str | None, at: float) -> None:
+    def _seen(self, entry: EventLogEntry) -> None:
+        keys = tuple(key for key in self.keys if op_of(key) == entry.step_key)
+        stage = f"{', '.join(keys)}{f'[{self.partition}]' if self.partition else ''}"
+        event = entry.dagster_event
+        if event is None:  # a log line of the step: its progress, when it says any
+            said = progress_of(entry.user_message)
+            if keys and said:
+                self.progress(f"{stage}: {said}")
+            return
         self.events.append(event)
-        keys = tuple(key for key in self.keys if op_of(key) == step)
         if not keys:
             return
         if event.event_type == DagsterEventType.STEP_START:
-            self.starts[step] = at
-            where = f"[{self.partition}]" if self.partition else ""
-            self.progress(f"{', '.join(keys)}{where}: started")
+            self.starts[entry.step_key] = entry.timestamp
+            self.progress(f"{stage}: started")
         elif event.event_type in (DagsterEventType.STEP_SUCCESS, DagsterEventType.STEP_FAILURE):
-            seconds = {step: at - self.starts.get(step, at)}
+            seconds = {entry.step_key: entry.timestamp - self.starts.get(entry.step_key, entry.timestamp)}
             for outcome in _stage_outcomes(self.events, keys, self.partition, seconds):
                 self.progress(outcome.line())
 

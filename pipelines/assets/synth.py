@@ -7,8 +7,8 @@ store (pipelines/assets/record_store.py), which registers and describes them.
 """
 
 from collections import Counter
-from collections.abc import Iterable
-from itertools import chain, islice
+from collections.abc import Callable, Iterable
+from itertools import chain
 from pathlib import Path
 
 from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, StaticPartitionsDefinition, asset
@@ -18,6 +18,7 @@ from generators.rollouts.runner import RolloutSummary, run_with_own_model
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.stages import run_tasks
 from pipelines.assets.config_schema import config_schema
+from pipelines.assets.progress import step_progress
 from pipelines.assets.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
 from pipelines.assets.resources import GenerationResource, StorageResource
 from pipelines.pipeline_config import PipelineConfig, RolloutsSection
@@ -40,7 +41,7 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         env = context.partition_key
         cfg = SynthTasksConfig.from_mapping({**context.op_execution_context.op_config, "env": env}, "run config")
         with storage.as_data_home():
-            records, stats = run_tasks(cfg, dataset=f"synth_tasks_{env}")
+            records, stats = run_tasks(cfg, f"synth_tasks_{env}", step_progress(context, "tasks"))
             path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env}: {stats.as_dict()}")
         return StoredRecords(path, stats.as_dict())
@@ -64,16 +65,16 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     ) -> StoredRecords:
         section = RolloutsSection.from_mapping(context.op_execution_context.op_config, "run config")
         env = context.partition_key
-        runs, summaries = [], {}
+        runs, summaries, every_task = [], {}, list(tasks)
         with storage.as_data_home():
             for cfg in section.runs:
-                chosen = tasks
+                chosen = every_task
                 if cfg.uses_model():
                     cfg = cfg.model_copy(update=generation.config().model_dump(exclude_unset=True))
-                    chosen = list(islice(iter(tasks), section.model_tasks))
+                    chosen = every_task[: section.model_tasks]
                     if not chosen:
                         continue
-                records, summary = roll(chosen, cfg, f"rollouts_{env}")
+                records, summary = roll(chosen, cfg, f"rollouts_{env}", step_progress(context, f"{cfg.agent} rollouts"))
                 runs.append(records)
                 summaries[cfg.agent] = summary.as_dict()
                 context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
@@ -92,7 +93,7 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         env = context.partition_key
         cfg = RolloutConfig.model_validate({**policy.model_dump(), "catalog": False})
         with storage.as_data_home():
-            records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}")
+            records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}", step_progress(context, "rollouts"))
             path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env} learner {policy.policy_id()}: {summary.as_dict()}")
         return StoredRecords(path, {"learner": policy.policy_id(), **summary.as_dict()})
@@ -101,11 +102,15 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
 
 
 def roll(
-    tasks: list[AgentRecord] | RecordSet, cfg: RolloutConfig, dataset: str
+    tasks: list[AgentRecord], cfg: RolloutConfig, dataset: str, on_progress: Callable[[int, int], None]
 ) -> tuple[list[AgentRecord], RolloutSummary]:
     """k rollouts per task under ``cfg`` (with its own model, when its agent or user calls one), and their summary."""
-    summary = RolloutSummary()
-    return list(run_with_own_model(tasks, cfg, dataset, summary)), summary
+    summary, records = RolloutSummary(), []
+    total = len(tasks) * cfg.k
+    for record in run_with_own_model(tasks, cfg, dataset, summary):
+        records.append(record)
+        on_progress(len(records), total)
+    return records, summary
 
 
 def write_into(folder: Path, records: Iterable[AgentRecord]) -> Path:

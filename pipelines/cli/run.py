@@ -95,9 +95,7 @@ def run(
     home = data_home(create=True)
     files = write_demo_sources()
     say(f"demo sources: {len(files)} files in {demo_dir() / 'raw'}")
-    from dagster import DagsterInstance
-
-    from pipelines.main_job import run_pipeline
+    from pipelines.main_job import run_instance, run_pipeline
     from schemas.engine import shared_cluster
 
     say(f"running the pipeline: {len(cfg.environments)} environment(s), {cfg.tasks.n} tasks each ...")
@@ -110,7 +108,7 @@ def run(
                 log_level="INFO" if verbose else "CRITICAL",
                 workers=workers,
                 progress=say,
-                instance=DagsterInstance.from_config(str(dagster_home())),
+                instance=run_instance(dagster_home()),
             )
     except EntryError as exc:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")

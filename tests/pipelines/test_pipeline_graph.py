@@ -72,8 +72,9 @@ def pipeline_run(tmp_path_factory):
         mp.setenv("ACEFORGE_HOME", str(root / "home"))
         mp.setenv("DAGSTER_HOME", str(root / "dagster"))
         (root / "dagster").mkdir()
-        sources, stages = run_pipeline(PipelineConfig.model_validate(SMALL), entries, log_level="CRITICAL")
-        yield root, entries, sources, {o.stage: o for o in stages}, Catalog()
+        said: list[str] = []
+        sources, stages = run_pipeline(PipelineConfig.model_validate(SMALL), entries, "CRITICAL", progress=said.append)
+        yield root, entries, sources, {o.stage: o for o in stages}, Catalog(), said
 
 
 def test_definitions_hold_the_whole_graph_its_jobs_and_blocking_checks():
@@ -96,7 +97,7 @@ def test_definitions_hold_the_whole_graph_its_jobs_and_blocking_checks():
 
 
 def test_every_stage_materializes_and_counts_add_up(pipeline_run):
-    root, _, sources, stages, catalog = pipeline_run
+    root, _, sources, stages, catalog, _ = pipeline_run
     assert [(o.source, o.ok) for o in sources] == [("adp_std", True), ("tau_airline", True)]
     assert {name.split("[")[0] for name in stages} == GRAPH - {"converted"}
     assert all(o.ok for o in stages.values()), {n: o.error or o.checks for n, o in stages.items() if not o.ok}
@@ -120,6 +121,24 @@ def test_every_stage_materializes_and_counts_add_up(pipeline_run):
         assert catalog.get(name) is not None, name
 
 
+def test_each_stage_says_when_it_starts_how_far_it_is_and_when_it_ends(pipeline_run):
+    *_, said = pipeline_run
+    for stage, progress in (
+        ("synth_tasks[retail]", "4/4 tasks"),
+        ("rollouts[retail]", "4/4 oracle rollouts"),
+        ("rollouts[retail]", "8/8 perturbed rollouts"),
+        ("learner_rollouts[retail]", "12/12 rollouts"),  # 4 tasks, k=3
+    ):
+        started = said.index(f"{stage}: started")
+        done = next(i for i, line in enumerate(said) if line.startswith(f"{stage}: done: "))
+        assert started < said.index(f"{stage}: {progress}") < done
+    for stage in ("verified", "scored", "deduplicated", "ace_report", "hub_folder", "verl_export"):
+        assert said.index(f"{stage}: started") < next(i for i, s in enumerate(said) if s.startswith(f"{stage}: done"))
+    assert said.index("curate: verified, scored, deduplicated, sft_set, rl_set, ace_report ...") > said.index(
+        "learner_rollouts[retail]: 12/12 rollouts"
+    )
+
+
 def test_metadata_a_person_reads_in_the_ui(pipeline_run):
     root, *_ = pipeline_run
     with DagsterInstance.from_config(str(root / "dagster")) as instance:
@@ -135,7 +154,7 @@ def test_metadata_a_person_reads_in_the_ui(pipeline_run):
 
 
 def test_the_hub_folder_loads_with_datasets(pipeline_run):
-    root, _, _, stages, _ = pipeline_run
+    root, _, _, stages, *_ = pipeline_run
     import datasets
 
     folder = root / "home" / "assets" / "hub_folder" / "all" / "folder"
@@ -165,6 +184,7 @@ def test_a_killed_run_started_again_ends_with_the_same_outputs(pipeline_run, tmp
     # Started again with Dagster's multiprocess executor: the same jobs, each step in a process of its own.
     again = subprocess.run([*command, "--workers", "2"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert again.returncode == 0, again.stderr[-3000:]
+    assert "DEBUG" not in again.stderr  # Dagster's engine events stay quiet in the step processes too
     assert stage_ids(home) == stage_ids(root / "home")  # same records, same order, as a run never killed
     for stage, ids in stage_ids(home).items():
         assert len(ids) == len(set(ids)), stage

@@ -211,7 +211,7 @@ def pass_k(args, model_path: str, tasks: list) -> float | None:
     cfg = EvalConfig(
         tasks=Path("heldout_tasks.jsonl"), model=model_path, backend=args.backend, k=args.pass_k, user="scripted",
         budget={"max_turns": args.max_turns}, sampling={"max_tokens": args.turn_tokens},
-        cache=False, catalog=False,
+        cache=False,
     )  # fmt: skip
     generator = cfg.make_generator()
     try:

@@ -31,7 +31,7 @@ def synthesize_tasks(n: int, seed: int):
     from generators.synthesis.config import SynthTasksConfig
     from generators.synthesis.stages import run_tasks
 
-    records, _ = run_tasks(SynthTasksConfig(env="retail", n=n, seed=seed, catalog=False), "bench_tasks")
+    records, _ = run_tasks(SynthTasksConfig(env="retail", n=n, seed=seed), "bench_tasks")
     return records
 
 
@@ -119,7 +119,6 @@ def main() -> None:
         seed=args.seed,
         budget={"max_turns": args.max_turns},
         sampling={"temperature": 0.7, "max_tokens": args.max_tokens},
-        catalog=False,
     )
     backend = VllmBackend("default", max_model_len=cfg.max_model_len, dtype=args.dtype)
     generator = CachedGenerator(backend, cache=None)  # both modes must really generate

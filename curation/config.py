@@ -6,12 +6,12 @@ from pydantic import Field, field_validator
 
 from generators.rollouts.config import PolicyConfig
 from schemas.engine import EngineOptions
-from schemas.stage_config import OutputOptions, StageConfig
+from schemas.stage_config import StageConfig
 
 DEDUP_KINDS: tuple[str, ...] = ("exact", "structural", "minhash", "semantic")
 
 
-class ScoreConfig(OutputOptions, EngineOptions):
+class ScoreConfig(EngineOptions):
     """``aceforge score``: accuracy, complexity (structural and learner-relative) and diversity columns."""
 
     learner: PolicyConfig | None = None
@@ -24,7 +24,7 @@ class ScoreConfig(OutputOptions, EngineOptions):
     """Learner whose mean token loss on the assistant turns becomes the 'loss' column ('default' is SmolLM2, or a model folder); unset: no loss column."""
 
 
-class DedupConfig(OutputOptions, EngineOptions):
+class DedupConfig(EngineOptions):
     """``aceforge dedup``: remove duplicates, each removal naming the record it duplicates."""
 
     kinds: list[str] = Field(default_factory=lambda: list(DEDUP_KINDS))
@@ -58,11 +58,9 @@ class DedupConfig(OutputOptions, EngineOptions):
         return list(dict.fromkeys(kinds))
 
 
-class SelectConfig(OutputOptions):
+class SelectConfig(StageConfig):
     """``aceforge select``: a diverse SFT set under a budget, the RL set at the learner's frontier, and why the rest was left out."""
 
-    dataset: str | None = None
-    """Catalog name prefix of the outputs, <name>_sft, <name>_rl, <name>_left_out (default: the output directory's name)."""
     budget: int = Field(ge=1)
     """Most records in the SFT set."""
     rl_budget: int | None = Field(None, ge=1)

@@ -96,7 +96,7 @@ def roll_out(
     from generators.rollouts.config import RolloutConfig
     from generators.rollouts.runner import run_with_own_model
 
-    cfg = RolloutConfig.model_validate({**policy.model_dump(), "catalog": False})
+    cfg = RolloutConfig.model_validate(policy.model_dump())
     outcomes: list[tuple[str, bool | None]] = []
     for record in run_with_own_model(tasks, cfg, "learner_rollouts"):
         outcomes.append(_outcome(record))

@@ -25,5 +25,3 @@ class HubExportConfig(StageConfig):
     """Title of the dataset card (default: the repository's name)."""
     commit_message: str = "Upload dataset exported by aceforge"
     """Message of the Hub commit."""
-    catalog: bool = True
-    """Register the folder's shards in the DuckDB catalog of the data directory."""

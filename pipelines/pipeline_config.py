@@ -62,24 +62,24 @@ class PipelineConfig(EngineOptions):
     """Ingest of the catalog sources (the demo sources by default)."""
     environments: list[str] = Field(default_factory=lambda: ["retail"])
     """Environments to synthesize in: one partition each (retail, airline)."""
-    tasks: SynthTasksConfig = Field(default_factory=lambda: SynthTasksConfig(n=24, catalog=False))
+    tasks: SynthTasksConfig = Field(default_factory=lambda: SynthTasksConfig(n=24))
     """Task synthesis per environment (its env is the partition's)."""
     rollouts: RolloutsSection = Field(default_factory=RolloutsSection)
     """Rollouts per environment."""
     learner: PolicyConfig = Field(default_factory=lambda: SMOLLM2_LEARNER)
     """The declared learner, rolled out k times on every task (learner_rollouts): its pass rates place complexity
     and choose the SFT set (tasks it never solves) and the RL set (its frontier)."""
-    score: ScoreConfig = Field(default_factory=lambda: ScoreConfig(catalog=False))
+    score: ScoreConfig = Field(default_factory=lambda: ScoreConfig())
     """ACE scores."""
-    dedup: DedupConfig = Field(default_factory=lambda: DedupConfig(catalog=False))
+    dedup: DedupConfig = Field(default_factory=lambda: DedupConfig())
     """Deduplication."""
     max_duplicate_rate: float = Field(0.8, ge=0.0, le=1.0)
     """The blocking duplicate_rate check fails when dedup removes more than this share (the data repeats itself)."""
-    select: SelectConfig = Field(default_factory=lambda: SelectConfig(budget=40, catalog=False))
+    select: SelectConfig = Field(default_factory=lambda: SelectConfig(budget=40))
     """Selection of the SFT and RL sets."""
     report: ReportConfig = Field(default_factory=ReportConfig)
     """The ACE report."""
-    hub: HubExportConfig = Field(default_factory=lambda: HubExportConfig(catalog=False))
+    hub: HubExportConfig = Field(default_factory=lambda: HubExportConfig())
     """The Hub-ready folder of the selected sets."""
     hub_repo_id: str = "aceforge/demo-agent-data"
     """Repository id the Hub folder is prepared for (aceforge export hub uploads it)."""

@@ -168,12 +168,3 @@ def _suggestion(model: type[BaseModel], loc: tuple) -> str:
     known = list(model.model_fields)
     close = difflib.get_close_matches(str(loc[-1]), known, n=1)
     return f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(known)})"
-
-
-class OutputOptions(StageConfig):
-    """The output options of a stage that writes a dataset file."""
-
-    dataset: str | None = None
-    """Catalog name of the output (default: the output file's stem)."""
-    catalog: bool = True
-    """Register the output in the DuckDB catalog of the data directory."""

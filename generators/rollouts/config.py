@@ -10,15 +10,14 @@ from generators.llm.config import BackendConfig
 from schemas.engine import EngineOptions
 from schemas.generation import SamplingParams
 from schemas.record import stable_id
-from schemas.stage_config import OutputOptions, StageConfig
+from schemas.stage_config import StageConfig
 
-# Fields that change neither what is generated nor how it is judged: left out of config hashes.
-THROUGHPUT_AND_OUTPUT = {
+# Fields that change neither what is generated nor how it is judged: left out of config hashes (where the
+# output goes is not a field here: the commands add it, pipelines.cli.config.OutputOptions).
+THROUGHPUT_ONLY = {
     "live",
     "batch_size",
     "max_concurrency",
-    "dataset",
-    "catalog",
     "engine",
     "ray_address",
     "cache",
@@ -102,13 +101,13 @@ class PolicyConfig(BackendConfig):
     def policy_id(self) -> str:
         """Hash of every field that decides the rollouts (not throughput or output options); a model policy's
         backend is hashed as resolved here (the default differs with and without a GPU)."""
-        fields = self.model_dump(mode="json", include=set(PolicyConfig.model_fields) - THROUGHPUT_AND_OUTPUT)
+        fields = self.model_dump(mode="json", include=set(PolicyConfig.model_fields) - THROUGHPUT_ONLY)
         if self.uses_model():
             fields["backend"] = self.backend_name()
         return stable_id("synth rollouts", fields)
 
 
-class RolloutConfig(PolicyConfig, OutputOptions, EngineOptions):
+class RolloutConfig(PolicyConfig, EngineOptions):
     """``aceforge synth rollouts``: k verified rollouts per task (agent x user simulator x environment)."""
 
     live: int = Field(16, ge=1)

@@ -8,7 +8,7 @@ from typing import Literal, Self
 from pydantic import Field, field_validator, model_validator
 
 from generators.llm.config import BackendConfig
-from schemas.stage_config import OutputOptions, StageConfig
+from schemas.stage_config import StageConfig
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 MAX_CONSTRAINTS = 5
@@ -56,7 +56,7 @@ class WorldOptions(StageConfig):
         return name
 
 
-class SynthTasksConfig(WorldOptions, ScenarioOptions, OutputOptions):
+class SynthTasksConfig(WorldOptions, ScenarioOptions):
     """``aceforge synth tasks``: constraint-first tasks with verified gold solutions."""
 
     n: int = Field(100, ge=1)
@@ -92,7 +92,7 @@ class SynthTasksConfig(WorldOptions, ScenarioOptions, OutputOptions):
         return int(low), int(high)
 
 
-class SynthBackwardConfig(WorldOptions, ScenarioOptions, OutputOptions):
+class SynthBackwardConfig(WorldOptions, ScenarioOptions):
     """``aceforge synth backward``: explore, then turn state-changing sub-trajectories into verified (q, τ)."""
 
     n: int = Field(50, ge=1)
@@ -107,7 +107,7 @@ class SynthBackwardConfig(WorldOptions, ScenarioOptions, OutputOptions):
     """Exploration episodes per pair asked for, at most, before the run stops short."""
 
 
-class SynthEvolveConfig(ScenarioOptions, OutputOptions):
+class SynthEvolveConfig(ScenarioOptions):
     """``aceforge synth evolve``: compose verified tasks into harder ones."""
 
     ops: list[Literal["compose", "refuse"]] = Field(default_factory=lambda: ["compose", "refuse"])

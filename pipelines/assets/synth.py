@@ -91,7 +91,7 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     def learner_rollouts(context: AssetExecutionContext, tasks: RecordSet, storage: StorageResource) -> StoredRecords:
         policy = PolicyConfig.from_mapping(context.op_execution_context.op_config, "run config")
         env = context.partition_key
-        cfg = RolloutConfig.model_validate({**policy.model_dump(), "catalog": False})
+        cfg = RolloutConfig.model_validate(policy.model_dump())
         with storage.as_data_home():
             records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}", step_progress(context, "rollouts"))
             path = write_into(asset_dir(storage, context), records)

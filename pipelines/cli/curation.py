@@ -21,10 +21,9 @@ from data_catalog.catalog import Catalog, safe_name
 from pipelines.catalog_names import adhoc_name
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, out, print_json, say
-from pipelines.cli.config import with_config
+from pipelines.cli.config import OutputOptions, with_config
 from pipelines.cli.records import check_file
 from schemas.record import SCHEMA_VERSION, stable_id
-from schemas.stage_config import StageConfig
 
 Input = Annotated[Path, typer.Argument(help="Records (.parquet or .jsonl), e.g. the output of the previous stage.")]
 Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the records (.parquet).")]
@@ -69,9 +68,11 @@ def run_stage(stage: Callable[[], Any]) -> Any:
         fail(f"cannot curate this input: {one_line(exc, 300)} (does `aceforge validate` accept it?)", USAGE)
 
 
-def register(cfg: StageConfig, name: str, command: str, input: Path, outputs: dict[str, tuple[Path, int, str]]) -> None:
+def register(
+    cfg: OutputOptions, name: str, command: str, input: Path, outputs: dict[str, tuple[Path, int, str]]
+) -> None:
     """Register each output (catalog name suffix -> path, rows, kind) with the input as its parent."""
-    if not getattr(cfg, "catalog", False):
+    if not cfg.catalog:
         return
     name = adhoc_name(name)
     try:
@@ -125,10 +126,25 @@ def loss_column_of(model_spec: str):
     return loss_column(model, tokenize)
 
 
+class ScoreCommand(ScoreConfig, OutputOptions):
+    """``aceforge score``."""
+
+
+class DedupCommand(DedupConfig, OutputOptions):
+    """``aceforge dedup``."""
+
+
+class SelectCommand(SelectConfig, OutputOptions):
+    """``aceforge select``."""
+
+    dataset: str | None = None
+    """Catalog name prefix of the outputs, <name>_sft, <name>_rl, <name>_left_out (default: the output directory's name)."""
+
+
 @app.command("score")
-@with_config(ScoreConfig)
+@with_config(ScoreCommand)
 def score_cmd(
-    cfg: ScoreConfig,
+    cfg: ScoreCommand,
     input: Input,
     output: Output,
     rollouts: Annotated[
@@ -186,9 +202,9 @@ def score_cmd(
 
 
 @app.command("dedup")
-@with_config(DedupConfig)
+@with_config(DedupCommand)
 def dedup_cmd(
-    cfg: DedupConfig,
+    cfg: DedupCommand,
     input: Input,
     output: Output,
     signatures: Annotated[
@@ -226,9 +242,9 @@ def dedup_cmd(
 
 
 @app.command("select")
-@with_config(SelectConfig)
+@with_config(SelectCommand)
 def select_cmd(
-    cfg: SelectConfig,
+    cfg: SelectCommand,
     input: Input,
     out_dir: Annotated[
         Path, typer.Option("--out-dir", help="Directory for sft.parquet, rl.parquet, left_out.parquet.")

@@ -24,10 +24,17 @@ if TYPE_CHECKING:
     from data_catalog.hub_export import ExportSource, HubFolder
 
 
+class HubExportCommand(HubExportConfig):
+    """``aceforge export hub``."""
+
+    catalog: bool = True
+    """Register the folder's shards in the DuckDB catalog of the data directory."""
+
+
 @export_app.command("hub")
-@with_config(HubExportConfig)
+@with_config(HubExportCommand)
 def hub(
-    cfg: HubExportConfig,
+    cfg: HubExportCommand,
     dataset: Annotated[
         str, typer.Argument(help="A record Parquet file, or a catalog dataset: NAME (latest version) or NAME__vN.")
     ],

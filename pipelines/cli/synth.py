@@ -23,9 +23,8 @@ from generators.synthesis.config import SynthBackwardConfig, SynthEvolveConfig, 
 from pipelines.catalog_names import adhoc_name
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, err, fail, one_line, out, print_json, say
-from pipelines.cli.config import with_config
+from pipelines.cli.config import OutputOptions, with_config
 from schemas.record import AgentRecord
-from schemas.stage_config import OutputOptions
 
 synth_app = typer.Typer(
     help="Synthesize verified agent data in the tool worlds: constraint-first tasks, backward construction, evolution.",
@@ -102,9 +101,21 @@ def write_and_report(
         raise typer.Exit(FAILED)
 
 
+class SynthTasksCommand(SynthTasksConfig, OutputOptions):
+    """``aceforge synth tasks``."""
+
+
+class SynthBackwardCommand(SynthBackwardConfig, OutputOptions):
+    """``aceforge synth backward``."""
+
+
+class SynthEvolveCommand(SynthEvolveConfig, OutputOptions):
+    """``aceforge synth evolve``."""
+
+
 @synth_app.command("tasks")
-@with_config(SynthTasksConfig)
-def tasks_cmd(cfg: SynthTasksConfig, output: Output, as_json: AsJson = False) -> None:
+@with_config(SynthTasksCommand)
+def tasks_cmd(cfg: SynthTasksCommand, output: Output, as_json: AsJson = False) -> None:
     """Constraint-first tasks: goals sampled from the environment's DB rows, identifiers fuzzified and checked
     to resolve uniquely, a user scenario, and a programmatic gold solution that passes the verifier chain."""
     from generators.synthesis.stages import run_tasks
@@ -117,8 +128,8 @@ def tasks_cmd(cfg: SynthTasksConfig, output: Output, as_json: AsJson = False) ->
 
 
 @synth_app.command("backward")
-@with_config(SynthBackwardConfig)
-def backward_cmd(cfg: SynthBackwardConfig, output: Output, as_json: AsJson = False) -> None:
+@with_config(SynthBackwardCommand)
+def backward_cmd(cfg: SynthBackwardCommand, output: Output, as_json: AsJson = False) -> None:
     """Backward construction: random exploration, then (q, τ) pairs whose constraints come from the state diff,
     kept only when replaying τ passes them."""
     from generators.synthesis.backward import run_backward
@@ -152,9 +163,9 @@ def read_tasks(path: Path) -> list[AgentRecord]:
 
 
 @synth_app.command("evolve")
-@with_config(SynthEvolveConfig)
+@with_config(SynthEvolveCommand)
 def evolve_cmd(
-    cfg: SynthEvolveConfig,
+    cfg: SynthEvolveCommand,
     tasks: Annotated[Path, typer.Argument(help="Tasks written by `aceforge synth tasks` (.parquet or .jsonl).")],
     output: Output,
     as_json: AsJson = False,

@@ -22,7 +22,7 @@ from generators.rollouts.config import RolloutConfig
 from generators.synthesis.code.tasks import CodeTaskConfig
 from pipelines.catalog_names import adhoc_name
 from pipelines.cli.common import FAILED, fail, one_line, out, print_json, say
-from pipelines.cli.config import with_config
+from pipelines.cli.config import OutputOptions, with_config
 from pipelines.cli.synth import AsJson, Output, check_output, progress_bar, read_tasks, synth_app, write_and_report
 from pipelines.cli.verify import LazyQuarantine
 from schemas.record import AgentRecord
@@ -72,10 +72,18 @@ def report_rollouts(summary: dict[str, Any], output: Path, written: int, as_json
     say(f"wrote {written} records -> {output}")
 
 
+class RolloutCommand(RolloutConfig, OutputOptions):
+    """``aceforge synth rollouts``."""
+
+
+class CodeTaskCommand(CodeTaskConfig, OutputOptions):
+    """``aceforge synth code``."""
+
+
 @synth_app.command("rollouts")
-@with_config(RolloutConfig)
+@with_config(RolloutCommand)
 def rollouts_cmd(
-    cfg: RolloutConfig,
+    cfg: RolloutCommand,
     tasks: Annotated[
         Path, typer.Argument(help="Tasks (.parquet or .jsonl) from synth tasks, synth evolve or synth code.")
     ],
@@ -133,8 +141,8 @@ def register(dataset: str, output: Path, rows: int, chash: str, details: dict[st
 
 
 @synth_app.command("code")
-@with_config(CodeTaskConfig)
-def code_cmd(cfg: CodeTaskConfig, output: Output, as_json: AsJson = False) -> None:
+@with_config(CodeTaskCommand)
+def code_cmd(cfg: CodeTaskCommand, output: Output, as_json: AsJson = False) -> None:
     """Code tasks: a model proposes Python function tasks (prompt, reference solution, tests; JSON-schema output
     where the backend has it); each is kept only if its reference passes in the sandbox and `return None` fails.
     Rejected proposals go to OUTPUT's quarantine file with their reason code."""

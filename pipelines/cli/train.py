@@ -14,7 +14,7 @@ import typer
 
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, USAGE, fail, out, print_json, say
-from pipelines.cli.config import with_config
+from pipelines.cli.config import OutputOptions, with_config
 from training.eval_config import EvalConfig
 from training.rl_config import RlConfig
 from training.sft_config import SftConfig
@@ -52,6 +52,10 @@ def run_stage(stage: Callable[[], dict]) -> dict:
         fail(str(exc), FAILED)
 
 
+class EvalCommand(EvalConfig, OutputOptions):
+    """``aceforge eval``."""
+
+
 @train_app.command("sft")
 @with_config(SftConfig)
 def sft(cfg: SftConfig, resume: Annotated[bool, typer.Option("--resume", help=RESUME_HELP)] = False) -> None:
@@ -82,9 +86,9 @@ def rl(cfg: RlConfig, resume: Annotated[bool, typer.Option("--resume", help=RESU
 
 
 @app.command("eval")
-@with_config(EvalConfig)
+@with_config(EvalCommand)
 def evaluate(
-    cfg: EvalConfig,
+    cfg: EvalCommand,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")] = False,
 ) -> None:
     """pass^1..pass^k of a model on held-out tasks (k rollouts each, verified), overall, per domain and per

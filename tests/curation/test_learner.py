@@ -18,7 +18,7 @@ from tests.curation.helpers import rollout_of, task_record
 
 @pytest.fixture(scope="module")
 def tasks():
-    records, _ = run_tasks(SynthTasksConfig(n=6, seed=3, catalog=False), "learner_tasks")
+    records, _ = run_tasks(SynthTasksConfig(n=6, seed=3), "learner_tasks")
     assert len(records) == 6
     return records
 
@@ -26,7 +26,7 @@ def tasks():
 def test_the_id_changes_with_what_decides_the_rollouts_and_not_with_throughput():
     base = PolicyConfig(agent="llm", backend="vllm", k=2)
     assert base.policy_id() == PolicyConfig(agent="llm", backend="vllm", k=2, batch_size=8, cache=False).policy_id()
-    assert base.policy_id() == RolloutConfig(agent="llm", backend="vllm", k=2, live=3, dataset="x").policy_id()
+    assert base.policy_id() == RolloutConfig(agent="llm", backend="vllm", k=2, live=3, cache=False).policy_id()
     others = [
         PolicyConfig(agent="llm", backend="vllm", k=4),
         PolicyConfig(agent="llm", backend="vllm", k=2, model="/models/other"),
@@ -40,7 +40,7 @@ def test_the_id_changes_with_what_decides_the_rollouts_and_not_with_throughput()
 
 
 def test_rollout_records_carry_the_id_of_their_policy(tasks):
-    cfg = RolloutConfig(agent="perturbed", k=1, catalog=False)
+    cfg = RolloutConfig(agent="perturbed", k=1)
     records = list(run_rollouts(tasks[:2], cfg, None, "learner_ids"))
     assert {r.lineage.config_hash for r in records} == {PolicyConfig(agent="perturbed", k=1).policy_id()}
 

@@ -32,7 +32,7 @@ def test_card_names_each_generator_and_model_and_states_the_declared_licence(tmp
     ]  # fmt: skip
     path = tmp_path / "records.parquet"
     write_records(records, path)
-    cfg = HubExportConfig(synthetic_license="cc-by-4.0", catalog=False)
+    cfg = HubExportConfig(synthetic_license="cc-by-4.0")
     summary = "## ACE summary\n\nPass rate 50%."
     folder = build_hub_folder(ExportSource("records", [path]), tmp_path / "hub", "acme/x", cfg, summary=summary)
     card = (folder.path / "README.md").read_text()

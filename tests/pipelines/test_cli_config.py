@@ -15,9 +15,11 @@ from typer.testing import CliRunner
 
 from data_catalog.entries import PACKAGE_DIR
 from generators.llm.config import BackendConfig, GenerateConfig
+from generators.rollouts.config import RolloutConfig
 from pipelines.assets.config_schema import config_schema
 from pipelines.cli.config import with_config
 from pipelines.definitions import build_definitions
+from pipelines.pipeline_config import PipelineConfig
 from schemas.stage_config import StageConfig
 from tests.conftest import BILLION_LAUGHS, ROOT
 from tests.pipelines.cli_helpers import OS_STD, invoke
@@ -184,3 +186,17 @@ def test_a_long_command_shows_its_sections_under_help_all_only():
     score = invoke("score", "--help", env={"COLUMNS": "200"}).stdout
     assert "Section learner (also --config YAML)" in score and "--learner-agent" in score
     assert "--help-all" not in score
+
+
+def test_output_options_belong_to_commands_not_to_the_pipelines_stages():
+    """The record store names and registers what an asset writes: no pipeline section offers catalog or dataset,
+    while the commands that write a file still do (--no-catalog, --dataset)."""
+    sections = {name: field.annotation for name, field in PipelineConfig.model_fields.items()}
+    for name, section in sections.items():
+        if isinstance(section, type) and issubclass(section, StageConfig):
+            assert not {"catalog", "dataset"} & set(section.model_fields), name
+    assert not {"catalog", "dataset"} & set(RolloutConfig.model_fields)  # the rollouts section's runs
+    for command in (("score",), ("dedup",), ("select",), ("synth", "tasks"), ("synth", "rollouts"), ("eval",)):
+        text = invoke(*command, "--help", env={"COLUMNS": "200"}).stdout
+        assert "--no-catalog" in text and "--dataset" in text, command
+    assert "--no-catalog" in invoke("export", "hub", "--help", env={"COLUMNS": "200"}).stdout

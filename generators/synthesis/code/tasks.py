@@ -31,10 +31,9 @@ from pydantic import Field, ValidationError
 from environments.code import CodeEnvironment, CodeTask, SandboxLimits, run_python, sandbox_config
 from environments.record_env import to_record_environment
 from generators.llm.config import BackendConfig
-from generators.rollouts.config import THROUGHPUT_AND_OUTPUT
+from generators.rollouts.config import THROUGHPUT_ONLY
 from schemas.generation import ChatRequest, SamplingParams
 from schemas.record import AgentRecord, Lineage, Source, Verifier, aceforge_version, stable_id
-from schemas.stage_config import OutputOptions
 from schemas.structured_output import NO_JSON, SCHEMA_INVALID, StructuredOutput, generate_structured
 
 SYNTHESIZER, VERSION = "code_proposer", "1"
@@ -83,7 +82,7 @@ EXAMPLE = {
 }
 
 
-class CodeTaskConfig(BackendConfig, OutputOptions):
+class CodeTaskConfig(BackendConfig):
     """``aceforge synth code``: code tasks proposed by a model, kept only when the sandbox agrees."""
 
     n: int = Field(20, ge=1)
@@ -221,7 +220,9 @@ def run_code_tasks(cfg: CodeTaskConfig, generator, dataset: str, on_progress=lam
         "sampling": cfg.sampling.model_dump(),
         "structured_output": structured,
         "seed": cfg.seed,
-        "config_hash": stable_id("synth code", cfg.model_dump(mode="json", exclude=THROUGHPUT_AND_OUTPUT)),
+        "config_hash": stable_id(
+            "synth code", cfg.model_dump(mode="json", include=set(CodeTaskConfig.model_fields) - THROUGHPUT_ONLY)
+        ),
     }
     run, seen = CodeTaskRun(), set()
     limits = sandbox_config().limits

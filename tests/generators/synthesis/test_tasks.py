@@ -154,6 +154,6 @@ def test_synthesized_tasks_and_their_rollouts_name_the_aceforge_version_that_mad
     from generators.rollouts.config import RolloutConfig
     from generators.rollouts.runner import run_rollouts
 
-    tasks, _ = run_tasks(SynthTasksConfig(n=2, seed=1, catalog=False), "unit")
-    rollouts = list(run_rollouts(tasks, RolloutConfig(agent="oracle", k=1, catalog=False), None, "unit"))
+    tasks, _ = run_tasks(SynthTasksConfig(n=2, seed=1), "unit")
+    rollouts = list(run_rollouts(tasks, RolloutConfig(agent="oracle", k=1), None, "unit"))
     assert {r.lineage.pipeline_version for r in [*tasks, *rollouts]} == {version("aceforge")}

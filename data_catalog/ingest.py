@@ -1,7 +1,8 @@
-"""Ingest one catalog source: convert its raw files and register the outputs in the DuckDB catalog.
+"""Ingest one catalog source: convert its raw files; ``register_outputs`` puts them in the DuckDB catalog.
 
-The Dagster ingest assets and ``aceforge convert`` both go through here, so
-a source converts the same way from either. Outputs are addressed by a
+The Dagster ingest asset and ``aceforge convert`` both go through here, so a
+source converts and registers the same way from either (the pipeline
+registers in its record store, the IO manager, as it does every asset). Outputs are addressed by a
 config hash (format, options, licence, schema and package version, and the
 inputs' content): ``<data_home>/datasets/<name>/<hash>/records.parquet`` plus
 ``quarantine.parquet``. Rerunning on the same inputs rewrites the same files
@@ -40,12 +41,14 @@ class IngestConfig(EngineOptions):
 
 @dataclass
 class IngestResult:
+    """A converted source, not yet registered: what ``register_source`` needs."""
+
     source: str
     format: str
     stats: ConvertStats
     config_hash: str
-    records: DatasetVersion | None  # None when nothing was registered
-    quarantine: DatasetVersion | None
+    inputs: list[str]
+    license: str | None
 
     @property
     def quarantine_rate(self) -> float:
@@ -126,15 +129,19 @@ def input_paths(entry: CatalogEntry) -> list[str]:
     return entry.resolve_paths()
 
 
+def register_source(catalog: Catalog, result: IngestResult) -> tuple[DatasetVersion, DatasetVersion]:
+    """A converted source's records as its name, and its quarantine, in ``catalog``."""
+    return register_outputs(
+        catalog, result.source, result.format, result.stats, result.config_hash, result.inputs, result.license
+    )
+
+
 def ingest_entry(
     entry: CatalogEntry,
-    catalog: Catalog | None = None,
     on_progress: Callable[[int], None] | None = None,
     engine: EngineOptions | None = None,
 ) -> IngestResult:
-    """Convert one source into the data directory (on a Ray cluster with engine=ray) and register its outputs."""
-    from data_catalog.catalog import Catalog
-
+    """Convert one source into the data directory (on a Ray cluster with engine=ray); nothing is registered."""
     inputs = input_paths(entry)
     options = entry.convert_options()
     chash = config_hash(entry.format, options, inputs)
@@ -148,7 +155,4 @@ def ingest_entry(
         on_progress,
         engine=engine,
     )
-    records, quarantine = register_outputs(
-        catalog or Catalog(), entry.name, entry.format, stats, chash, inputs, entry.license
-    )
-    return IngestResult(entry.name, entry.format, stats, chash, records, quarantine)
+    return IngestResult(entry.name, entry.format, stats, chash, inputs, entry.license)

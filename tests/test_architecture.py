@@ -50,3 +50,16 @@ def test_library_rooms_never_import_the_pipelines():
                 )
                 offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] == "pipelines"]
     assert offenders == []
+
+
+def test_the_pipeline_registers_datasets_in_one_place():
+    """Only the record store (the IO manager) puts an asset's output in the catalog; an asset never does."""
+    registering = {"register_dataset", "register_source", "register_outputs", "register_hub_folder"}
+    callers = set()
+    for path in (ROOT / "pipelines" / "assets").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "attr", getattr(node.func, "id", None))
+                if name in registering:
+                    callers.add(path.name)
+    assert callers == {"record_store.py"}

@@ -108,9 +108,8 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         group_name="curate",
         io_manager_key="record_store",
         ins={
-            # converted returns no value (data_catalog.ingest writes and registers it): the record store reads what
-            # each source's materialization recorded, the catalog version it registered
-            "sources": AssetIn(CONVERTED, input_manager_key="record_store"),
+            # each source's records: the catalog version its materialization recorded
+            "sources": AssetIn(CONVERTED),
             "tasks": AssetIn("synth_tasks"),
             "rollouts": AssetIn("rollouts"),
         },

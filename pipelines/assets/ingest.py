@@ -3,15 +3,16 @@
 ``converted`` is partitioned by the names of the catalog entries (YAML in
 data_catalog/entries/, or the directory ``ACEFORGE_ENTRIES`` names). Each
 partition converts its source's raw files into Parquet plus quarantine under
-the data directory and registers both in the DuckDB catalog, through
-data_catalog.ingest (this module only wires it into Dagster). Row and
+the data directory, through data_catalog.ingest (this module only wires it
+into Dagster); the record store (the IO manager) registers both in the DuckDB
+catalog, under the source's name, as it registers every asset. Row and
 quarantine counts become materialization metadata, and a blocking check
 fails the partition when too many of its records were quarantined.
 
 Its run config is ``data_catalog.ingest.IngestConfig`` (see config_schema.py).
 """
 
-from pathlib import Path
+from collections.abc import Iterator
 
 from dagster import (
     AssetCheckResult,
@@ -19,8 +20,8 @@ from dagster import (
     AssetCheckSpec,
     AssetExecutionContext,
     AssetsDefinition,
-    MaterializeResult,
     MetadataValue,
+    Output,
     StaticPartitionsDefinition,
     asset,
 )
@@ -34,37 +35,36 @@ ASSET_NAME = "converted"
 CHECK_NAME = "quarantine_rate"
 
 
-def materialize_result(result: IngestResult, max_rate: float, catalog: Path) -> MaterializeResult:
-    stats = result.stats
-    check = AssetCheckResult(
+def quarantine_check(result: IngestResult, max_rate: float) -> AssetCheckResult:
+    """The blocking check: too large a share of the source's records quarantined (its format or data likely wrong)."""
+    return AssetCheckResult(
         check_name=CHECK_NAME,
         passed=result.quarantine_rate <= max_rate,
         severity=AssetCheckSeverity.ERROR,
         metadata={
             "quarantine_rate": result.quarantine_rate,
             "max_quarantine_rate": max_rate,
-            "quarantined": stats.quarantined,
-            "read": stats.read,
+            "quarantined": result.stats.quarantined,
+            "read": result.stats.read,
         },
     )
-    return MaterializeResult(
-        metadata={
-            "dagster/row_count": stats.converted,
-            "read": stats.read,
-            "converted": stats.converted,
-            "quarantined": stats.quarantined,
-            "quarantine_rate": result.quarantine_rate,
-            "raw_items": stats.raw_items,
-            "format": result.format,
-            "output": MetadataValue.path(stats.output or ""),
-            "quarantine": MetadataValue.path(stats.quarantine or ""),
-            "catalog_dataset": f"{result.records.name}@{result.records.version}" if result.records else "",
-            "catalog": MetadataValue.path(str(catalog)),
-            "config_hash": result.config_hash,
-            "top_errors": MetadataValue.json(dict(stats.top_errors(5))),
-        },
-        check_results=[check],
-    )
+
+
+def source_metadata(result: IngestResult) -> dict:
+    stats = result.stats
+    return {
+        "dagster/row_count": stats.converted,
+        "read": stats.read,
+        "converted": stats.converted,
+        "quarantined": stats.quarantined,
+        "quarantine_rate": result.quarantine_rate,
+        "raw_items": stats.raw_items,
+        "format": result.format,
+        "output": MetadataValue.path(stats.output or ""),
+        "quarantine": MetadataValue.path(stats.quarantine or ""),
+        "config_hash": result.config_hash,
+        "top_errors": MetadataValue.json(dict(stats.top_errors(5))),
+    }
 
 
 def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
@@ -86,18 +86,19 @@ def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
         ],
         description="Raw source files converted to AgentRecords (Parquet + quarantine), registered in the DuckDB catalog.",
         kinds={"python", "parquet", "duckdb"},
+        io_manager_key="record_store",
         config_schema=config_schema(IngestConfig),
     )
-    def converted(context: AssetExecutionContext, storage: StorageResource) -> MaterializeResult:
+    def converted(context: AssetExecutionContext, storage: StorageResource) -> Iterator[Output | AssetCheckResult]:
         config = IngestConfig.from_mapping(context.op_execution_context.op_config, origin="run config")
         entry = by_name[context.partition_key]
         context.log.info(f"converting {entry.name} ({entry.format}) from {entry.paths}")
-        catalog = storage.catalog()
         with storage.as_data_home():  # the converted files (and generated demo sources) go under it
-            result = ingest_entry(entry, catalog=catalog, engine=config)
+            result = ingest_entry(entry, engine=config)
         context.log.info(
             f"{entry.name}: read {result.stats.read}, converted {result.stats.converted}, quarantined {result.stats.quarantined}"
         )
-        return materialize_result(result, config.max_quarantine_rate, catalog.path)
+        yield Output(result, metadata=source_metadata(result))
+        yield quarantine_check(result, config.max_quarantine_rate)
 
     return converted

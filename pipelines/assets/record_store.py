@@ -15,9 +15,12 @@ partition, read lazily, so a downstream stage streams its input. Each is the
 file that the partition's latest materialization, as Dagster recorded it,
 names (what the lineage shows), never a path guessed later: its ``path`` for
 an asset this store wrote (its side files beside it), or, for the ingested
-sources (``converted``, registered by data_catalog.ingest), the catalog
-version it names, an immutable snapshot that a later registration of the
-same name (by ``aceforge convert`` or another run) leaves as it was.
+sources (``converted``: an ``IngestResult``, registered here under the
+source's name with its quarantine), the catalog version it names, an
+immutable snapshot that a later registration of the same name (by
+``aceforge convert`` or another run) leaves as it was.
+
+This is the one place where the pipeline registers datasets in the catalog.
 An asset that writes a folder rather than records (``ace_report``) is read
 through ``recorded_folder``, the folder its materialization recorded.
 """
@@ -40,6 +43,7 @@ from dagster import (
 )
 
 from data_catalog.catalog import Catalog, safe_name
+from data_catalog.ingest import IngestResult, register_source
 from pipelines.assets.resources import StorageResource
 from schemas.io import read_records
 from schemas.record import AgentRecord
@@ -114,7 +118,17 @@ class RecordStore(ConfigurableIOManager):
 
     storage: ResourceDependency[StorageResource]
 
-    def handle_output(self, context: OutputContext, obj: StoredRecords) -> None:
+    def handle_output(self, context: OutputContext, obj: StoredRecords | IngestResult) -> None:
+        if isinstance(obj, IngestResult):  # a catalog source: its records under its own name, and its quarantine
+            catalog = self.storage.catalog()
+            records, _ = register_source(catalog, obj)
+            context.add_output_metadata(
+                {
+                    "catalog_dataset": f"{records.name}@{records.version}",
+                    "catalog": MetadataValue.path(str(catalog.path)),
+                }
+            )
+            return
         partition = context.partition_key if context.has_asset_partitions else None
         key = list(context.asset_key.path)
         expected = self.storage.asset_dir(key, partition) / RECORDS_FILE

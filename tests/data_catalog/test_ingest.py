@@ -6,7 +6,7 @@ import shutil
 
 from data_catalog.catalog import Catalog
 from data_catalog.entries import PACKAGE_DIR, load_entry
-from data_catalog.ingest import config_hash, ingest_entry
+from data_catalog.ingest import config_hash, ingest_entry, register_source
 from data_catalog.sources.base import ConvertOptions
 from tests.conftest import ADP_FIXTURES
 
@@ -22,10 +22,12 @@ def test_ingest_writes_under_data_home_and_registers_records_and_quarantine(data
     result = ingest_entry(entry)
     assert (result.stats.read, result.stats.converted, result.stats.quarantined) == (5, 5, 0)
     assert result.stats.output == str(data_home / "datasets" / "alfworld" / result.config_hash / "records.parquet")
-    assert result.records.name == "alfworld" and result.records.rows == 5
-    assert result.quarantine.name == "alfworld_quarantine" and result.quarantine.kind == "quarantine"
-    assert result.quarantine.parents == ["alfworld@1"]
     catalog = Catalog()
+    assert catalog.list_datasets() == []  # converting registers nothing: its caller does
+    records, quarantine = register_source(catalog, result)
+    assert records.name == "alfworld" and records.rows == 5
+    assert quarantine.name == "alfworld_quarantine" and quarantine.kind == "quarantine"
+    assert quarantine.parents == ["alfworld@1"]
     assert catalog.sql("SELECT count(*), min(source.license), min(source.dataset) FROM alfworld").rows == [
         (5, "MIT", "alfworld")
     ]
@@ -36,12 +38,13 @@ def test_rerun_keeps_the_version_changed_input_adds_one(data_home, tmp_path):
     raw = tmp_path / "raw.json"
     shutil.copy(ADP_FIXTURES / "agenttuning_os" / "sample_std.json", raw)
     entry = entry_for(tmp_path, [str(raw)], name="os")
+    catalog = Catalog()
     first = ingest_entry(entry)
-    assert ingest_entry(entry).records.version == 1
+    assert register_source(catalog, first)[0].version == 1
+    assert register_source(catalog, ingest_entry(entry))[0].version == 1
     raw.write_text(raw.read_text().replace("ls /etc", "ls /usr"))
     changed = ingest_entry(entry)
-    assert changed.records.version == 2 and changed.config_hash != first.config_hash
-    catalog = Catalog()
+    assert register_source(catalog, changed)[0].version == 2 and changed.config_hash != first.config_hash
     # Both versions stay readable side by side.
     assert catalog.sql("SELECT (SELECT count(*) FROM os__v1), (SELECT count(*) FROM os__v2)").rows == [(5, 5)]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import yaml
@@ -23,14 +25,30 @@ def dagster_home(create: bool = True) -> Path:
     return path
 
 
-def set_run_log_level(home: Path, level: str) -> None:
-    """Log level of the runs on this instance that do not configure their loggers (those the UI launches).
+@contextmanager
+def run_log_level(home: Path, level: str) -> Iterator[Path]:
+    """Within: the log level of the runs on this instance that do not configure their loggers (those the UI
+    launches); after: the instance's setting as it was.
 
     Dagster gives such runs a console logger at the instance's ``python_logs.python_log_level`` (DEBUG when
-    unset) and drops their own log messages below it; Dagster events are recorded whatever the level. The
-    rest of dagster.yaml is kept as it is.
+    unset) and drops any run's own log messages below it, whatever its loggers say (so it is not left set for
+    ``aceforge run --verbose``); Dagster events are recorded at any level. The rest of dagster.yaml is kept.
     """
-    config_file = home / CONFIG_FILE
+    before = _set_python_log_level(home / CONFIG_FILE, level.upper())
+    try:
+        yield home
+    finally:
+        _set_python_log_level(home / CONFIG_FILE, before)
+
+
+def _set_python_log_level(config_file: Path, level: str | None) -> str | None:
+    """Set (None: remove) python_logs.python_log_level in this dagster.yaml, keeping the rest; the old value."""
     config = (yaml.safe_load(config_file.read_text()) if config_file.exists() else None) or {}
-    config.setdefault("python_logs", {})["python_log_level"] = level.upper()
+    python_logs = config.pop("python_logs", None) or {}
+    before = python_logs.pop("python_log_level", None)
+    if level is not None:
+        python_logs["python_log_level"] = level
+    if python_logs:
+        config["python_logs"] = python_logs
     config_file.write_text(yaml.safe_dump(config, sort_keys=False))
+    return before

@@ -10,7 +10,8 @@ Plain ``dagster dev`` in the repository works too (pyproject.toml's
 
 ``--log-level`` reaches the webserver, the daemon, the code servers and the
 runs the UI launches: those runs log to the terminal through Dagster's default
-console logger, whose level is the instance's (dagster.yaml, written here).
+console logger, whose level is the instance's (dagster.yaml), set while the UI
+runs and put back as it was when it stops.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pydantic import Field
 from pipelines.cli.app import app
 from pipelines.cli.common import say
 from pipelines.cli.config import with_config
-from pipelines.dagster_home import dagster_home, set_run_log_level
+from pipelines.dagster_home import dagster_home, run_log_level
 from pipelines.ui.guard import allowed_hosts
 from pipelines.ui.webserver import HOSTS_ENV
 from schemas.settings import data_home
@@ -53,7 +54,7 @@ class UiConfig(StageConfig):
 @with_config(UiConfig)
 def ui(cfg: UiConfig) -> None:
     """Start the Dagster UI (webserver + daemon) on the aceforge pipelines and print its URL; Ctrl-C stops it."""
-    home = prepare_instance(cfg.log_level)
+    home = prepare_instance()
     hosts = allowed_hosts(cfg.host, cfg.port, cfg.allowed_hosts)
     env = {**os.environ, "DAGSTER_HOME": str(home), HOSTS_ENV: ",".join(sorted(hosts))}
     target = ["-m", DEFINITIONS_MODULE]
@@ -66,7 +67,14 @@ def ui(cfg: UiConfig) -> None:
     # A background job of a script starts with SIGINT ignored, and its children would inherit that: back to
     # the default here, so both stop on the SIGINT they are sent below (and on Ctrl-C).
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    servers = [subprocess.Popen(webserver, env=env), subprocess.Popen(daemon, env=env)]
+    with run_log_level(home, cfg.log_level):
+        code = _serve([webserver, daemon], env)
+    raise SystemExit(code)
+
+
+def _serve(commands: list[list[str]], env: dict[str, str]) -> int:
+    """Start the servers, wait until one exits (or Ctrl-C, SIGTERM), stop the others; the exit status."""
+    servers = [subprocess.Popen(command, env=env) for command in commands]
 
     def stop(*_) -> None:  # SIGINT is how both shut down cleanly (code servers, run storage)
         for server in servers:
@@ -84,14 +92,13 @@ def ui(cfg: UiConfig) -> None:
             server.wait(timeout=STOP_WAIT_S)
         except subprocess.TimeoutExpired:
             server.kill()
-    raise SystemExit(code)
+    return code
 
 
-def prepare_instance(log_level: str) -> Path:
-    """The UI's DAGSTER_HOME, its storage created and its runs' log level set; its path."""
+def prepare_instance() -> Path:
+    """The UI's DAGSTER_HOME with its storage created; its path."""
     data_home(create=True)
     home = dagster_home()
-    set_run_log_level(home, log_level)
     create_storage(home)
     return home
 

@@ -3,7 +3,8 @@
 A run the UI launches logs to the terminal through Dagster's default console
 logger, at the level of the instance the UI prepares. Here Dagster's own CLI
 executes a one-asset job on that instance (DAGSTER_HOME as ``prepare_instance``
-writes it) and the test reads what the run printed.
+and ``run_log_level`` leave it while the UI runs) and the test reads what the
+run printed.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 from pipelines.cli.ui import prepare_instance
+from pipelines.dagster_home import run_log_level
 
 JOB = """
 from dagster import Definitions, asset, define_asset_job, in_process_executor
@@ -48,14 +51,29 @@ def job_file(tmp_path):
 
 
 def test_ui_log_level_warning_keeps_debug_and_info_run_logs_off_the_terminal(data_home, job_file):
-    output = run_output(prepare_instance("warning"), job_file)
+    with run_log_level(prepare_instance(), "warning") as home:
+        output = run_output(home, job_file)
     assert "tiny says warning" in output
     assert " - DEBUG - " not in output and " - INFO - " not in output
     assert "tiny says debug" not in output
 
 
 def test_ui_log_level_debug_prints_the_run_debug_logs(data_home, job_file):
-    prepare_instance("warning")  # a later start at another level replaces the earlier one
-    output = run_output(prepare_instance("debug"), job_file)
+    with run_log_level(prepare_instance(), "debug") as home:
+        output = run_output(home, job_file)
     assert "tiny says debug" in output
     assert " - DEBUG - tiny_job - " in output  # Dagster's own step events too
+
+
+def test_the_instance_log_level_is_put_back_when_the_ui_stops(data_home):
+    """Left set, it would drop the INFO lines of a later `aceforge run --verbose` (the instance's level wins)."""
+    home = prepare_instance()
+    config_file = home / "dagster.yaml"
+    fresh = yaml.safe_load(config_file.read_text())
+    with run_log_level(home, "warning"):
+        assert yaml.safe_load(config_file.read_text()) == {**fresh, "python_logs": {"python_log_level": "WARNING"}}
+    assert yaml.safe_load(config_file.read_text()) == fresh
+    config_file.write_text(yaml.safe_dump({**fresh, "python_logs": {"python_log_level": "INFO"}}))
+    with run_log_level(home, "error"):
+        assert yaml.safe_load(config_file.read_text())["python_logs"] == {"python_log_level": "ERROR"}
+    assert yaml.safe_load(config_file.read_text())["python_logs"] == {"python_log_level": "INFO"}

@@ -1,7 +1,7 @@
 """Peak memory of the training stages: SFT and GRPO of SmolLM2-135M on CPU, lean settings vs the plain ones.
 
-Each run goes in a fresh child process (its own peak RSS, read from
-``getrusage`` when the run ends). The data is the pipeline's own: oracle
+Each run goes in a fresh child process; its peak RSS is the kernel's high-water
+mark of that process's own memory (``VmHWM``), read when the run ends. The data is the pipeline's own: oracle
 rollouts of synthesized retail tasks with every tool of the world declared
 (the SFT set ``aceforge run`` selects), and those tasks as the RL set.
 
@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import resource
+from collections.abc import Callable
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 
@@ -36,8 +37,43 @@ def make_sets(records: int, folder: Path) -> tuple[Path, Path]:
     return folder / "sft.parquet", folder / "rl.parquet"
 
 
-def _child(stage: str, settings: dict[str, Any], queue: Any) -> None:
-    """Run one stage with these settings; send back peak RSS (MB), the logged losses and the summary."""
+def peak_rss_mb() -> float:
+    """This process's peak resident memory (MB): VmHWM, the high-water mark of its own address space (Linux).
+
+    Not ``getrusage(RUSAGE_SELF).ru_maxrss``: a spawned child is exec'd from a vfork of its parent, and Linux
+    carries the parent's peak into the child's ru_maxrss across that exec, so the child would report at least
+    the parent's peak. VmHWM starts afresh with the child's own address space.
+    """
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM in /proc/self/status")
+
+
+def _report_peak(target: Callable[..., dict[str, Any]], args: tuple, queue: Any) -> None:
+    queue.put({**target(*args), "peak_rss_mb": peak_rss_mb()})
+
+
+def run_in_child(target: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """``target(*args)`` in a fresh spawned process: its result with that process's peak RSS (``peak_rss_mb``)."""
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    process = context.Process(target=_report_peak, args=(target, args, queue))
+    process.start()
+    while True:
+        try:
+            result = queue.get(timeout=1)
+            break
+        except Empty:
+            if not process.is_alive():  # killed (out of memory) or raised: no result will come
+                raise RuntimeError(f"the measured process exited with {process.exitcode} before reporting") from None
+    process.join()
+    return result
+
+
+def train_stage(stage: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """Run one stage with these settings: the logged losses (and rewards) and the summary."""
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -56,24 +92,10 @@ def _child(stage: str, settings: dict[str, Any], queue: Any) -> None:
         cfg = RlConfig(**settings)
         summary = run_rl(cfg)
     log = read_log(cfg.output_dir)
-    key = "loss"
-    queue.put(
-        {
-            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "curve": [(entry["step"], entry[key], entry.get("reward")) for entry in log if key in entry],
-            "summary": summary,
-        }
-    )
-
-
-def run_child(stage: str, settings: dict[str, Any]) -> dict[str, Any]:
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
-    process = context.Process(target=_child, args=(stage, settings, queue))
-    process.start()
-    result = queue.get()
-    process.join()
-    return result
+    return {
+        "curve": [(entry["step"], entry["loss"], entry.get("reward")) for entry in log if "loss" in entry],
+        "summary": summary,
+    }
 
 
 def measure(folder: Path, steps: int, only: str | None) -> None:
@@ -89,7 +111,7 @@ def measure(folder: Path, steps: int, only: str | None) -> None:
         results = {}
         for name, extra in (("defaults", {}), ("plain", {"gradient_checkpointing": False})):
             settings = {**base, **extra, "output_dir": folder / stage / name}
-            results[name] = run_child(stage, settings)
+            results[name] = run_in_child(train_stage, stage, settings)
             summary = results[name]["summary"]
             print(
                 f"{stage} {name:8s}: peak RSS {results[name]['peak_rss_mb']:.0f} MB, {summary['steps']} steps, "

@@ -1,0 +1,58 @@
+"""On a CPU the training stages score the LM head in small tiles: the same log-probabilities, a fraction of the memory.
+
+TRL's fused LM head folds tiles of 4096 tokens x 32768 vocabulary entries
+(512 MB in fp32, several such temporaries at once without Triton);
+``small_lm_head_tiles`` sets 1024 x 8192. A tiny random Llama (1 layer, a
+9000-token vocabulary) is scored both ways.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import trl.kernels.chunked_logprob as kernel
+import trl.trainer.utils as trl_utils
+from transformers import LlamaConfig, LlamaForCausalLM
+from trl.trainer.utils import add_fused_lm_head
+
+from training.devices import CPU_TILE_TOKENS, CPU_TILE_VOCAB, small_lm_head_tiles
+
+pytestmark = pytest.mark.skipif(torch.cuda.is_available(), reason="the tiles are set on CPU-only machines")
+
+
+def scored(model, input_ids) -> tuple[torch.Tensor, torch.Tensor]:
+    """The loss and the gradient of the (tied) embedding through the fused LM head."""
+    model.zero_grad()
+    output = model(input_ids=input_ids, labels=input_ids, fused_lm_head=True)
+    output.loss.backward()
+    return output.loss.detach(), model.get_input_embeddings().weight.grad.clone()
+
+
+def test_small_tiles_give_the_same_loss_and_gradients(monkeypatch):
+    # Restored after the test: the constants are TRL's module globals.
+    monkeypatch.setattr(kernel, "TOKEN_CHUNK_SIZE", kernel.TOKEN_CHUNK_SIZE)
+    monkeypatch.setattr(trl_utils, "_CHUNKED_LOGPROB_CHUNK_SIZE", trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE)
+    tiles = []
+    fold = kernel._forward_tile
+    monkeypatch.setattr(
+        kernel, "_forward_tile", lambda tile, *a, **k: (tiles.append(tuple(tile.shape)), fold(tile, *a, **k))
+    )
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        vocab_size=9_000, hidden_size=32, intermediate_size=64, num_hidden_layers=1, num_attention_heads=2,
+        num_key_value_heads=1, tie_word_embeddings=True,
+    )  # fmt: skip
+    model = LlamaForCausalLM(config)
+    add_fused_lm_head(model)
+    input_ids = torch.randint(0, config.vocab_size, (2, 600))  # 2 x 599 scored positions: two token tiles
+
+    loss, grad = scored(model, input_ids)
+    assert set(tiles) == {(1198, 9_000)}  # TRL's default: every position and the whole vocabulary in one tile
+    tiles.clear()
+    small_lm_head_tiles()
+    small_loss, small_grad = scored(model, input_ids)
+
+    assert max(t[0] for t in tiles) == CPU_TILE_TOKENS and max(t[1] for t in tiles) == CPU_TILE_VOCAB
+    assert len(tiles) == 2 * 2  # (1024 + 174 tokens) x (8192 + 808 entries)
+    torch.testing.assert_close(small_loss, loss)
+    torch.testing.assert_close(small_grad, grad)

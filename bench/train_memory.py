@@ -8,12 +8,16 @@ rollouts of synthesized retail tasks with every tool of the world declared
 Two settings per stage, the same data, seed and steps:
 
 - ``defaults``: the stage's configuration as it ships (gradient checkpointing on);
-- ``plain``: the same with gradient checkpointing off (the settings before it
-  was the default): the full-parameter run whose loss curve the lean one should
-  follow.
+- ``plain``: the same with gradient checkpointing off (the setting before it
+  was the default; TRL's LM-head tiles stay the small CPU ones): the full-
+  parameter run whose loss curve the lean one should follow.
+
+Both runs train every weight (no LoRA). The losses (and GRPO's rewards) of each
+step are printed after the peaks.
 
     python bench/train.py --memory                    # 2 steps of each
     python bench/train.py --memory --steps 5 --only sft
+    python bench/train.py --memory --settings defaults  # without the plain run (10+ GB)
 """
 
 from __future__ import annotations
@@ -98,7 +102,11 @@ def train_stage(stage: str, settings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def measure(folder: Path, steps: int, only: str | None) -> None:
+SETTINGS = {"defaults": {}, "plain": {"gradient_checkpointing": False}}
+
+
+def measure(folder: Path, steps: int, only: str | None, settings: list[str]) -> None:
+    """Peak RSS of each stage under each of ``settings`` (names in SETTINGS), then their losses step by step."""
     sft_set, rl_set = make_sets(12, folder)
     common = {"max_steps": steps, "logging_steps": 1, "save_steps": 10_000}
     stages = {
@@ -109,17 +117,18 @@ def measure(folder: Path, steps: int, only: str | None) -> None:
         if only and stage != only:
             continue
         results = {}
-        for name, extra in (("defaults", {}), ("plain", {"gradient_checkpointing": False})):
-            settings = {**base, **extra, "output_dir": folder / stage / name}
-            results[name] = run_in_child(train_stage, stage, settings)
+        for name in settings:
+            config = {**base, **SETTINGS[name], "output_dir": folder / stage / name}
+            results[name] = run_in_child(train_stage, stage, config)
             summary = results[name]["summary"]
             print(
                 f"{stage} {name:8s}: peak RSS {results[name]['peak_rss_mb']:.0f} MB, {summary['steps']} steps, "
                 f"wall {summary['wall_s']:.0f}s, max_length {summary.get('max_length', '?')}",
                 flush=True,
             )
-        print(f"{stage} loss per step (defaults | plain):", flush=True)
-        for lean, plain in zip(results["defaults"]["curve"], results["plain"]["curve"]):
-            reward = f"  reward {lean[2]:.3f} | {plain[2]:.3f}" if lean[2] is not None else ""
-            print(f"  step {lean[0]}: {lean[1]:.4f} | {plain[1]:.4f}{reward}", flush=True)
+        print(f"{stage} loss per step ({' | '.join(results)}):", flush=True)
+        for points in zip(*(r["curve"] for r in results.values())):
+            losses = " | ".join(f"{loss:.4f}" for _, loss, _ in points)
+            rewards = " | ".join(f"{reward:.3f}" for _, _, reward in points if reward is not None)
+            print(f"  step {points[0][0]}: {losses}" + (f"  reward {rewards}" if rewards else ""), flush=True)
         print(json.dumps({stage: {name: round(r["peak_rss_mb"]) for name, r in results.items()}}), flush=True)

@@ -1,7 +1,7 @@
-"""On a CPU the training stages score the LM head in small tiles: the same log-probabilities, a fraction of the memory.
+"""What keeps training memory down, the same training: small LM-head tiles on a CPU, one-sequence SFT micro-batches.
 
 TRL's fused LM head folds tiles of 4096 tokens x 32768 vocabulary entries
-(512 MB in fp32, several such temporaries at once without Triton);
+(512 MB in fp32, several such temporaries at once without Triton); on a CPU
 ``small_lm_head_tiles`` sets 1024 x 8192. A tiny random Llama (1 layer, a
 9000-token vocabulary) is scored both ways.
 """
@@ -16,8 +16,7 @@ from transformers import LlamaConfig, LlamaForCausalLM
 from trl.trainer.utils import add_fused_lm_head
 
 from training.devices import CPU_TILE_TOKENS, CPU_TILE_VOCAB, small_lm_head_tiles
-
-pytestmark = pytest.mark.skipif(torch.cuda.is_available(), reason="the tiles are set on CPU-only machines")
+from training.sft_config import SftConfig
 
 
 def scored(model, input_ids) -> tuple[torch.Tensor, torch.Tensor]:
@@ -28,6 +27,7 @@ def scored(model, input_ids) -> tuple[torch.Tensor, torch.Tensor]:
     return output.loss.detach(), model.get_input_embeddings().weight.grad.clone()
 
 
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the tiles are set on CPU-only machines")
 def test_small_tiles_give_the_same_loss_and_gradients(monkeypatch):
     # Restored after the test: the constants are TRL's module globals.
     monkeypatch.setattr(kernel, "TOKEN_CHUNK_SIZE", kernel.TOKEN_CHUNK_SIZE)
@@ -56,3 +56,11 @@ def test_small_tiles_give_the_same_loss_and_gradients(monkeypatch):
     assert len(tiles) == 2 * 2  # (1024 + 174 tokens) x (8192 + 808 entries)
     torch.testing.assert_close(small_loss, loss)
     torch.testing.assert_close(small_grad, grad)
+
+
+def test_sft_steps_on_two_sequences_one_micro_batch_at_a_time(tmp_path):
+    args = SftConfig(data=tmp_path / "x.parquet", output_dir=tmp_path).trl_config(tmp_path, False, max_length=64)
+    assert (args.per_device_train_batch_size, args.gradient_accumulation_steps) == (1, 2)
+    given = SftConfig(data=tmp_path / "x.parquet", output_dir=tmp_path, batch_size=4, gradient_accumulation=1)
+    args = given.trl_config(tmp_path, False, max_length=64)
+    assert (args.per_device_train_batch_size, args.gradient_accumulation_steps) == (4, 1)

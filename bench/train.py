@@ -98,12 +98,16 @@ def main() -> None:
     parser.add_argument("--memory", action="store_true", help="Peak RSS of SFT and GRPO at their defaults instead.")
     parser.add_argument("--steps", type=int, default=2, help="--memory: optimizer steps per run.")
     parser.add_argument("--only", choices=["sft", "rl"], help="--memory: one stage only.")
+    parser.add_argument(
+        "--settings", nargs="+", choices=["defaults", "plain"], default=["defaults", "plain"],
+        help="--memory: which settings to run (plain: gradient checkpointing off).",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.memory:
         from train_memory import measure
 
         with tempfile.TemporaryDirectory() as tmp:
-            measure(Path(tmp), args.steps, args.only)
+            measure(Path(tmp), args.steps, args.only, args.settings)
         return
 
     from training.sft_config import SftConfig

@@ -22,6 +22,7 @@ from generators.llm.model_store import resolve_model
 from generators.rollouts.records import task_problem
 from generators.rollouts.scenario import scenario_problem
 from schemas.record import AgentRecord
+from training.devices import small_lm_head_tiles
 from training.episodes import EpisodeRunner, EpisodeSettings
 from training.inputs import read_training_input
 from training.model_io import load_model, load_tokenizer, save_model_folder
@@ -102,6 +103,7 @@ def build_trainer(cfg: RlConfig, model_path: str, tokenizer: Any, template: str,
     runner = EpisodeRunner(tokenizer, template, settings)
     # The prompt column only routes each row to its task; episodes build their own prompts.
     rows = [{"prompt": [{"role": "user", "content": t.task.instruction or t.id, TASK_KEY: t.id}]} for t in tasks]
+    small_lm_head_tiles()
     trainer = GRPOTrainer(
         model=load_model(model_path),
         reward_funcs=[verifier_reward],

@@ -13,6 +13,11 @@ from training.train_config import TrainConfig
 class SftConfig(TrainConfig):
     data: Path
     """The SFT set: a Parquet (or JSONL) file of AgentRecords, as `aceforge select` writes it."""
+    batch_size: int = Field(1, ge=1)
+    """Sequences per device in each micro-batch (one: activations of a single max_length sequence at a time)."""
+    gradient_accumulation: int = Field(2, ge=1)
+    """Micro-batches per optimizer step (two of one sequence: an optimizer step sees two sequences, as a batch of
+    two would, in about half its activation memory)."""
     max_length: int | None = Field(None, ge=16)
     """Longest training sequence in tokens; longer records are cut there (default: chosen from the data, the
     shortest length that holds 95% of the records whole, at most max_length_cap)."""

@@ -7,6 +7,11 @@ mutations, no foreign Host headers), so this starts it and the daemon itself
 rather than through ``dagster dev``, which runs Dagster's bare webserver.
 Plain ``dagster dev`` in the repository works too (pyproject.toml's
 [tool.dagster] names the definitions module), without that guard.
+
+``--log-level`` reaches the webserver, the daemon, the code servers and the
+runs the UI launches: those runs log to the terminal through Dagster's default
+console logger, whose level is the instance's (dagster.yaml), set while the UI
+runs and put back as it was when it stops.
 """
 
 from __future__ import annotations
@@ -15,13 +20,15 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 
 from pipelines.cli.app import app
 from pipelines.cli.common import say
 from pipelines.cli.config import with_config
-from pipelines.dagster_home import dagster_home
+from pipelines.dagster_home import dagster_home, run_log_level
 from pipelines.ui.guard import allowed_hosts
 from pipelines.ui.webserver import HOSTS_ENV
 from schemas.settings import data_home
@@ -38,18 +45,18 @@ class UiConfig(StageConfig):
     """Port of the webserver."""
     allowed_hosts: list[str] = Field(default_factory=list)
     """Host names the UI answers to besides loopback and its own address (e.g. the machine's DNS name)."""
-    log_level: str = "warning"
-    """Dagster's log level on the terminal: critical, error, warning, info or debug."""
+    log_level: Literal["critical", "error", "warning", "info", "debug"] = "warning"
+    """Dagster's log level on the terminal, the launched runs' logs included (their messages below it are not
+    kept in the run's log either)."""
 
 
 @app.command("ui")
 @with_config(UiConfig)
 def ui(cfg: UiConfig) -> None:
     """Start the Dagster UI (webserver + daemon) on the aceforge pipelines and print its URL; Ctrl-C stops it."""
-    data_home(create=True)
-    create_storage(dagster_home())
+    home = prepare_instance()
     hosts = allowed_hosts(cfg.host, cfg.port, cfg.allowed_hosts)
-    env = {**os.environ, "DAGSTER_HOME": str(dagster_home()), HOSTS_ENV: ",".join(sorted(hosts))}
+    env = {**os.environ, "DAGSTER_HOME": str(home), HOSTS_ENV: ",".join(sorted(hosts))}
     target = ["-m", DEFINITIONS_MODULE]
     webserver = [sys.executable, "-m", "pipelines.ui.webserver", "-h", cfg.host, "-p", str(cfg.port), *target]
     webserver += ["--dagster-log-level", cfg.log_level, "--uvicorn-log-level", cfg.log_level]
@@ -60,7 +67,14 @@ def ui(cfg: UiConfig) -> None:
     # A background job of a script starts with SIGINT ignored, and its children would inherit that: back to
     # the default here, so both stop on the SIGINT they are sent below (and on Ctrl-C).
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    servers = [subprocess.Popen(webserver, env=env), subprocess.Popen(daemon, env=env)]
+    with run_log_level(home, cfg.log_level):
+        code = _serve([webserver, daemon], env)
+    raise SystemExit(code)
+
+
+def _serve(commands: list[list[str]], env: dict[str, str]) -> int:
+    """Start the servers, wait until one exits (or Ctrl-C, SIGTERM), stop the others; the exit status."""
+    servers = [subprocess.Popen(command, env=env) for command in commands]
 
     def stop(*_) -> None:  # SIGINT is how both shut down cleanly (code servers, run storage)
         for server in servers:
@@ -78,7 +92,15 @@ def ui(cfg: UiConfig) -> None:
             server.wait(timeout=STOP_WAIT_S)
         except subprocess.TimeoutExpired:
             server.kill()
-    raise SystemExit(code)
+    return code
+
+
+def prepare_instance() -> Path:
+    """The UI's DAGSTER_HOME with its storage created; its path."""
+    data_home(create=True)
+    home = dagster_home()
+    create_storage(home)
+    return home
 
 
 def create_storage(home) -> None:

@@ -15,6 +15,7 @@ the nodes with the repository on ``PYTHONPATH``), see docs/scale.md.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -46,6 +47,9 @@ def ray_session(address: str = "") -> Iterator[Any]:
             os.environ.setdefault(key, value)
     import ray
     from ray._private import ray_constants
+
+    # Ray Data says at INFO, on the terminal, where each Dataset's execution logs go: not a user's concern.
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
 
     if ray.is_initialized():  # a caller (a test, an asset) already holds the connection: share it
         yield ray

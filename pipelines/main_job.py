@@ -123,8 +123,9 @@ class PipelineJobs:
 
     def execute(
         self, instance: DagsterInstance, name: str, partition: str | None, progress: Callable[[str], None]
-    ) -> JobExecutionResult:
-        """One run of the job (one partition of it), its stages' start and end lines to ``progress`` as they come."""
+    ) -> tuple[JobExecutionResult, dict[str, float]]:
+        """One run of the job (one partition of it), its stages' start and end lines to ``progress`` as they come;
+        the result and each step's seconds from start to end."""
         executor = {"multiprocess": {"max_concurrent": self.workers}} if self.workers > 1 else {"in_process": {}}
         run_config = {
             **pipeline_run_config(self.cfg, JOB_ASSETS[name], self.log_level),
@@ -132,8 +133,9 @@ class PipelineJobs:
         }
         launch = uuid.uuid4().hex
         tags = {"aceforge/job": "run", LAUNCH_TAG: launch, **({"dagster/partition": partition} if partition else {})}
-        with StepLines(instance, launch, JOB_ASSETS[name], partition, progress):
-            return execute_job(self.job(name), instance, run_config=run_config, tags=tags)
+        with StepLines(instance, launch, JOB_ASSETS[name], partition, progress) as lines:
+            result = execute_job(self.job(name), instance, run_config=run_config, tags=tags)
+        return result, lines.seconds
 
 
 def run_ingest(
@@ -145,7 +147,7 @@ def run_ingest(
     """One run of the ingest job per catalog source partition; returns each source's outcome."""
     cfg = PipelineConfig(ingest=config or IngestConfig())
     jobs = PipelineJobs(cfg, str(entries_dir) if entries_dir else None, str(data_home()), log_level)
-    return [_source_outcome(key, jobs.execute(instance, "ingest", key, _quiet)) for key in jobs.partitions("ingest")]
+    return [_source_outcome(key, jobs.execute(instance, "ingest", key, _quiet)[0]) for key in jobs.partitions("ingest")]
 
 
 def _source_outcome(key: str, result: JobExecutionResult) -> SourceOutcome:
@@ -219,22 +221,6 @@ def pipeline_run_config(cfg: PipelineConfig, keys: tuple[str, ...], log_level: s
     }
 
 
-def _step_seconds(instance: DagsterInstance, run_id: str) -> dict[str, float]:
-    """Seconds from each step's start to its success or failure, by step key (the op's name)."""
-    from dagster import DagsterEventType
-
-    starts, seconds = {}, {}
-    for entry in instance.all_logs(run_id):
-        event = entry.dagster_event
-        if event is None or entry.step_key is None:
-            continue
-        if event.event_type == DagsterEventType.STEP_START:
-            starts[entry.step_key] = entry.timestamp
-        elif event.event_type in (DagsterEventType.STEP_SUCCESS, DagsterEventType.STEP_FAILURE):
-            seconds[entry.step_key] = entry.timestamp - starts.get(entry.step_key, entry.timestamp)
-    return seconds
-
-
 def _stage_outcomes(
     events: list[DagsterEvent], keys: tuple[str, ...], partition: str | None, seconds: dict[str, float]
 ) -> list[StageOutcome]:
@@ -295,6 +281,7 @@ class StepLines:
         self.cursor: str | None = None
         self.events: list[DagsterEvent] = []
         self.starts: dict[str, float] = {}
+        self.seconds: dict[str, float] = {}  # by step: from its start to its success or failure
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="aceforge-step-lines", daemon=True)
 
@@ -338,8 +325,8 @@ class StepLines:
             self.starts[entry.step_key] = entry.timestamp
             self.progress(f"{stage}: started")
         elif event.event_type in (DagsterEventType.STEP_SUCCESS, DagsterEventType.STEP_FAILURE):
-            seconds = {entry.step_key: entry.timestamp - self.starts.get(entry.step_key, entry.timestamp)}
-            for outcome in _stage_outcomes(self.events, keys, self.partition, seconds):
+            self.seconds[entry.step_key] = entry.timestamp - self.starts.get(entry.step_key, entry.timestamp)
+            for outcome in _stage_outcomes(self.events, keys, self.partition, self.seconds):
                 self.progress(outcome.line())
 
 
@@ -364,7 +351,8 @@ def run_pipeline(
     with instance or DagsterInstance.get() as instance:
         progress("ingest: converting the catalog sources ...")
         sources = [
-            _source_outcome(key, jobs.execute(instance, "ingest", key, progress)) for key in jobs.partitions("ingest")
+            _source_outcome(key, jobs.execute(instance, "ingest", key, progress)[0])
+            for key in jobs.partitions("ingest")
         ]
         if not all(o.ok for o in sources):
             return sources, []
@@ -373,10 +361,8 @@ def run_pipeline(
             for partition in jobs.partitions(name) if name == "synthesize" else [None]:
                 where = f"[{partition}]" if partition else ""
                 progress(f"{name}{where}: {', '.join(JOB_ASSETS[name])} ...")
-                result = jobs.execute(instance, name, partition, progress)
-                outcomes = _stage_outcomes(
-                    result.all_events, JOB_ASSETS[name], partition, _step_seconds(instance, result.run_id)
-                )
+                result, seconds = jobs.execute(instance, name, partition, progress)
+                outcomes = _stage_outcomes(result.all_events, JOB_ASSETS[name], partition, seconds)
                 for outcome in outcomes:
                     if outcome.seconds is None:  # never started: no line was said for it
                         progress(outcome.line())

@@ -39,5 +39,7 @@ bubblewrap:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
 	else echo "bubblewrap (bwrap) missing and not root: the code sandbox will refuse to run code"; fi
 
+# Two workers: most slow tests wait on one single-threaded process start (imports, a server, a Dagster run) while
+# the other worker computes. Each test starts its own servers and Ray clusters on free ports.
 test: install lint browser
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n 2 --dist worksteal

@@ -58,7 +58,11 @@ def test_an_episode_of_slow_runs_stops_at_the_operators_budget(monkeypatch, tmp_
     monkeypatch.setenv("ACEFORGE_SANDBOX_CONFIG", str(config))
     env = get_environment("code", task_id="is_balanced")  # as replay builds it
     statuses = [env.call("run_python", {"code": "import time\ntime.sleep(100)"}).content["status"] for _ in range(6)]
-    assert statuses == ["timeout", "timeout"] + ["budget_exhausted"] * 4
+    # Each run is cut at min(wall_s, budget left): the second gets what the first left (none on a loaded machine,
+    # where the first overruns its second by half a second), and nothing runs once the budget is spent.
+    timeouts = statuses.count("timeout")
+    assert statuses == ["timeout"] * timeouts + ["budget_exhausted"] * (6 - timeouts)
+    assert 1 <= timeouts <= 2
 
 
 def test_a_record_cannot_pass_sandbox_limits_through_env_params():

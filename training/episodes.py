@@ -85,6 +85,10 @@ class EpisodeRunner:
         tools = normalize_tools(task.environment.tools)
         return Episode(conv, messages, tools, prompt_ids(self.tokenizer, messages, tools, self.template))
 
+    def prompt_length(self, task: AgentRecord) -> int:
+        """Tokens of the task's prompt (policy, tools, the user's opening), before the policy's first turn."""
+        return len(self.start(task, 0).prompt_ids)
+
     def _user_turns(self, conv: Conversation) -> None:
         while conv.waiting == "user":
             conv.apply_user(self.user.act(conv, None))

@@ -8,21 +8,26 @@ each episode's reward V(τ, C). KL, clipping and loss settings pass straight
 to TRL (training/rl_config.py).
 
 Tasks that cannot start an episode (not a task, no constraints, a scenario in
-the wrong shape, an initial state that cannot be rebuilt) are skipped with
-their reason before training; counts add up.
+the wrong shape, an initial state that cannot be rebuilt, a prompt that
+leaves no room for a turn within max_length) are skipped with their reason
+before training; counts add up. Left open, max_length is the longest prompt
+plus room for the budget's turns. Episodes are scored one per micro-batch, a
+group's worth accumulated per optimizer step: activations of one episode at
+a time.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from generators.llm.model_store import resolve_model
 from generators.rollouts.records import task_problem
 from generators.rollouts.scenario import scenario_problem
 from schemas.record import AgentRecord
-from training.devices import small_lm_head_tiles
+from training.devices import lean_cpu_training
 from training.episodes import EpisodeRunner, EpisodeSettings
 from training.inputs import read_training_input
 from training.model_io import load_model, load_tokenizer, save_model_folder
@@ -35,6 +40,7 @@ from training.run_files import (
     log_callback,
     write_run_files,
 )
+from training.sft import LENGTH_STEP
 from verifiers.base import default_env_factory
 from verifiers.initial_state import InitialStateError, build_environment
 
@@ -87,23 +93,48 @@ def rollout_function(runner: EpisodeRunner, tasks: dict[str, AgentRecord]) -> An
     return rollout
 
 
-def build_trainer(cfg: RlConfig, model_path: str, tokenizer: Any, template: str, tasks: list[AgentRecord]) -> Any:
-    from datasets import Dataset
-    from trl import GRPOTrainer
+NO_ROOM = "has a prompt that leaves no room for a turn within max_length (raise --max-length)"
 
+
+def episode_runner(cfg: RlConfig, tokenizer: Any, template: str) -> EpisodeRunner:
+    """The runner of the episodes; its max_length is set by ``fit_max_length``."""
     settings = EpisodeSettings(
         max_turn_tokens=cfg.max_turn_tokens,
-        max_length=cfg.max_length,
+        max_length=cfg.max_length or cfg.max_length_cap,
         temperature=cfg.temperature,
         top_p=cfg.top_p,
         budget=cfg.budget,
         user=cfg.user,
         reward=cfg.reward,
     )
-    runner = EpisodeRunner(tokenizer, template, settings)
+    return EpisodeRunner(tokenizer, template, settings)
+
+
+def fit_max_length(cfg: RlConfig, runner: EpisodeRunner, tasks: list[AgentRecord]) -> tuple[list[AgentRecord], str]:
+    """Set the episodes' max_length (given, or chosen from the prompts); the tasks with room for a turn; a note."""
+    prompts = {task.id: runner.prompt_length(task) for task in tasks}
+    longest = max(prompts.values())
+    if cfg.max_length:
+        max_length = cfg.max_length
+        note = f"max_length {max_length} (the longest prompt is {longest} tokens)"
+    else:
+        room = cfg.budget.max_turns * 2 * cfg.max_turn_tokens
+        max_length = min(cfg.max_length_cap, -(-(longest + room) // LENGTH_STEP) * LENGTH_STEP)
+        note = (
+            f"max_length {max_length}: chosen from the tasks, the longest prompt ({longest} tokens) and room for "
+            f"{cfg.budget.max_turns} turns (at most --max-length-cap; --max-length sets it)"
+        )
+    runner.settings.max_length = max_length
+    return [t for t in tasks if prompts[t.id] + cfg.max_turn_tokens <= max_length], note
+
+
+def build_trainer(cfg: RlConfig, model_path: str, tokenizer: Any, runner: EpisodeRunner, tasks: list) -> Any:
+    from datasets import Dataset
+    from trl import GRPOTrainer
+
     # The prompt column only routes each row to its task; episodes build their own prompts.
     rows = [{"prompt": [{"role": "user", "content": t.task.instruction or t.id, TASK_KEY: t.id}]} for t in tasks]
-    small_lm_head_tiles()
+    lean_cpu_training()
     trainer = GRPOTrainer(
         model=load_model(model_path),
         reward_funcs=[verifier_reward],
@@ -114,11 +145,11 @@ def build_trainer(cfg: RlConfig, model_path: str, tokenizer: Any, template: str,
         rollout_func=rollout_function(runner, {t.id: t for t in tasks}),
         callbacks=[log_callback(cfg.output_dir)],
     )
-    return trainer, runner
+    return trainer
 
 
-def run_rl(cfg: RlConfig, resume: bool = False) -> dict[str, Any]:
-    """Train, save the model folder and the run files; return the summary."""
+def run_rl(cfg: RlConfig, resume: bool = False, say: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    """Train, save the model folder and the run files; return the summary. ``say`` gets the note on max_length."""
     started = time.perf_counter()
     records = read_training_input(cfg.data)
     checkpoint = checkpoint_to_resume(cfg.output_dir) if resume else None
@@ -127,8 +158,16 @@ def run_rl(cfg: RlConfig, resume: bool = False) -> dict[str, Any]:
         raise TrainingError(no_task_message(cfg.data, skipped))
     model_path = resolve_model(cfg.model)
     tokenizer, template = load_tokenizer(model_path, cfg.chat_template)
+    runner = episode_runner(cfg, tokenizer, template)
+    fitting, note = fit_max_length(cfg, runner, tasks)
+    if len(fitting) < len(tasks):
+        skipped[NO_ROOM] += len(tasks) - len(fitting)
+    if not fitting:
+        raise TrainingError(no_task_message(cfg.data, skipped))
+    tasks = fitting
+    say(note)
     cfg.output_dir.mkdir(parents=True, exist_ok=True)
-    trainer, runner = build_trainer(cfg, model_path, tokenizer, template, tasks)
+    trainer = build_trainer(cfg, model_path, tokenizer, runner, tasks)
     result = trainer.train(resume_from_checkpoint=checkpoint)
     save_model_folder(trainer, tokenizer, cfg.output_dir, model_path, cfg.lora.enabled)
     summary = {
@@ -139,6 +178,7 @@ def run_rl(cfg: RlConfig, resume: bool = False) -> dict[str, Any]:
         "records": len(tasks) + sum(skipped.values()),
         "tasks": len(tasks),
         "skipped": dict(skipped.most_common()),
+        "max_length": runner.settings.max_length,
         "steps": result.global_step,
         "reward": last_logged(trainer.state.log_history, "reward"),
         **runner.stats(),

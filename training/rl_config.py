@@ -16,12 +16,19 @@ class RlConfig(TrainConfig):
     """The RL set: a Parquet (or JSONL) file of task records (E, q with constraints), as `aceforge select` writes it."""
     learning_rate: float = Field(1e-6, gt=0)
     """Peak learning rate (policy-gradient steps want it small)."""
-    batch_size: int | None = Field(None, ge=1)
-    """Episodes per device in each micro-batch, a multiple of num_generations (default: num_generations)."""
+    batch_size: int = Field(1, ge=1)
+    """Episodes per device in each micro-batch (one: the activations of a single episode at a time)."""
+    gradient_accumulation: int | None = Field(None, ge=1)
+    """Micro-batches per optimizer step; batch_size x gradient_accumulation episodes, a multiple of num_generations
+    (default: num_generations / batch_size, one group per step)."""
     num_generations: int = Field(4, ge=2)
     """k: episodes per task in each GRPO group; advantages compare them."""
-    max_length: int = Field(1024, ge=16)
-    """Longest episode in tokens, prompt included: an episode ends (reason max_length) before outgrowing it."""
+    max_length: int | None = Field(None, ge=16)
+    """Longest episode in tokens, prompt included: an episode ends (reason max_length) before outgrowing it; a task
+    whose prompt leaves no room for a turn is skipped (default: the longest task prompt plus room for the budget's
+    turns, 2 x max_turn_tokens each, at most max_length_cap)."""
+    max_length_cap: int = Field(4096, ge=16)
+    """The most tokens a max_length chosen from the tasks may take (memory grows with it)."""
     max_turn_tokens: int = Field(128, ge=1)
     """Most tokens the policy generates in one turn; a reply cut there is read as it stands (its end token is added,
     without loss)."""
@@ -62,9 +69,12 @@ class RlConfig(TrainConfig):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        if self.batch_size is not None and self.batch_size % self.num_generations:
+        if self.gradient_accumulation is None:
+            self.gradient_accumulation = max(1, self.num_generations // self.batch_size)
+        if (self.batch_size * self.gradient_accumulation) % self.num_generations:
             raise ValueError(
-                f"batch_size {self.batch_size} must be a multiple of num_generations {self.num_generations}"
+                f"batch_size x gradient_accumulation ({self.batch_size} x {self.gradient_accumulation}) must be a "
+                f"multiple of num_generations {self.num_generations}: each optimizer step takes whole groups"
             )
         if self.trainer_args:
             from trl import GRPOConfig
@@ -76,7 +86,7 @@ class RlConfig(TrainConfig):
         from trl import GRPOConfig
 
         return GRPOConfig(
-            **{**self.common_args(run_dir), "per_device_train_batch_size": self.batch_size or self.num_generations},
+            **self.common_args(run_dir),
             num_generations=self.num_generations,
             max_completion_length=self.max_turn_tokens,
             temperature=self.temperature,

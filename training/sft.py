@@ -26,7 +26,7 @@ from typing import Any
 from generators.llm.model_store import resolve_model
 from schemas.record import AgentRecord, stable_id
 from schemas.task_identity import task_of
-from training.devices import small_lm_head_tiles
+from training.devices import lean_cpu_training
 from training.inputs import read_training_input
 from training.model_io import load_model, load_tokenizer, save_model_folder
 from training.render import RenderStats, render_records, tokenize_chat
@@ -145,7 +145,7 @@ def build_trainer(cfg: SftConfig, model_path: str, tokenizer: Any, data: SftData
     def dataset(rows: list[dict[str, Any]]) -> Any:
         return Dataset.from_list([{"input_ids": r["input_ids"], "assistant_masks": r["assistant_masks"]} for r in rows])
 
-    small_lm_head_tiles()
+    lean_cpu_training()
     return SFTTrainer(
         model=load_model(model_path),
         args=cfg.trl_config(cfg.output_dir / CHECKPOINTS, has_eval=bool(data.eval), max_length=data.max_length),

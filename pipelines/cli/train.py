@@ -79,7 +79,7 @@ def rl(cfg: RlConfig, resume: Annotated[bool, typer.Option("--resume", help=RESU
     from training.rl import run_rl
     from training.run_files import is_main_process
 
-    summary = run_stage(lambda: run_rl(cfg, resume))
+    summary = run_stage(lambda: run_rl(cfg, resume, say))
     if is_main_process():
         say(f"trained {summary['steps']} GRPO steps on {summary['tasks']} tasks; model in {summary['model']}")
         print_json(summary)

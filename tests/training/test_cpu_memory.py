@@ -1,4 +1,5 @@
-"""What keeps training memory down, the same training: small LM-head tiles on a CPU, one-sequence SFT micro-batches.
+"""What keeps training memory down, the same training: small LM-head tiles on a CPU, one-sequence SFT micro-batches,
+freed buffers returned to the system.
 
 TRL's fused LM head folds tiles of 4096 tokens x 32768 vocabulary entries
 (512 MB in fp32, several such temporaries at once without Triton); on a CPU
@@ -8,6 +9,12 @@ TRL's fused LM head folds tiles of 4096 tokens x 32768 vocabulary entries
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import pytest
 import torch
 import trl.kernels.chunked_logprob as kernel
@@ -15,7 +22,7 @@ import trl.trainer.utils as trl_utils
 from transformers import LlamaConfig, LlamaForCausalLM
 from trl.trainer.utils import add_fused_lm_head
 
-from training.devices import CPU_TILE_TOKENS, CPU_TILE_VOCAB, small_lm_head_tiles
+from training.devices import CPU_TILE_TOKENS, CPU_TILE_VOCAB, small_lm_head_tiles, unmap_freed_buffers
 from training.sft_config import SftConfig
 
 
@@ -64,3 +71,44 @@ def test_sft_steps_on_two_sequences_one_micro_batch_at_a_time(tmp_path):
     given = SftConfig(data=tmp_path / "x.parquet", output_dir=tmp_path, batch_size=4, gradient_accumulation=1)
     args = given.trl_config(tmp_path, False, max_length=64)
     assert (args.per_device_train_batch_size, args.gradient_accumulation_steps) == (4, 1)
+
+
+# After one 8 MB buffer freed (glibc's threshold now follows it), 100 more, every other one freed (holes the heap
+# cannot trim), as a training step frees its transient tensors: the MB still resident above the start.
+KEEP_HALF = textwrap.dedent("""
+    import sys
+    import torch
+    from training.devices import unmap_freed_buffers
+
+    def rss_mb():
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) // 1024 for line in status if line.startswith("VmRSS:"))
+
+    if sys.argv[1] == "fixed":
+        assert unmap_freed_buffers()
+    torch.ones(2 * 2**20)
+    start = rss_mb()
+    buffers = [torch.ones(2 * 2**20) for _ in range(100)]
+    del buffers[::2]
+    print(rss_mb() - start)
+""")
+
+
+def resident_after_freeing_half(setting: str) -> int:
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_MMAP_THRESHOLD_"}
+    child = subprocess.run(
+        [sys.executable, "-c", KEEP_HALF, setting], capture_output=True, text=True, check=True, env=env,
+        cwd=Path(__file__).parents[2],
+    )  # fmt: skip
+    return int(child.stdout.split()[-1])
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists() or sys.platform != "linux", reason="glibc on Linux")
+def test_freed_buffers_leave_resident_memory_with_the_threshold_fixed():
+    assert resident_after_freeing_half("glibc") > 700  # 800 MB touched, the 400 MB freed stay in glibc's heap
+    assert resident_after_freeing_half("fixed") < 500  # the 50 live buffers (400 MB) and little else
+
+
+def test_the_users_own_malloc_setting_is_left_alone(monkeypatch):
+    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "65536")
+    assert unmap_freed_buffers() is False

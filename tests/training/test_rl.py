@@ -6,7 +6,9 @@ import pytest
 
 from schemas.io import write_records
 from tests.pipelines.cli_helpers import invoke, last_json
-from tests.training.helpers import oracle_rollout, small_retail_task
+from tests.training.helpers import oracle_rollout, retail_cancel_task, small_retail_task
+from training.rl import episode_runner, fit_max_length
+from training.rl_config import RlConfig
 from training.run_files import read_log
 
 
@@ -47,3 +49,31 @@ def test_rl_config_refuses_a_user_simulator_that_needs_a_model(tmp_path):
         "train", "rl", "--data", tmp_path / "t.parquet", "--output-dir", tmp_path / "o", "--batch-size", "3"
     )
     assert result.exit_code == 2 and "multiple of num_generations" in result.output
+
+
+def test_max_length_left_open_holds_the_longest_prompt_and_the_budgets_turns(
+    tmp_path, smol_tokenizer, training_template
+):
+    small, full = small_retail_task("small"), retail_cancel_task("full")  # 3 tools and a line of policy; all of them
+    cfg = RlConfig(data=tmp_path / "t.parquet", output_dir=tmp_path, max_turn_tokens=64)
+    runner = episode_runner(cfg, smol_tokenizer, training_template)
+    prompts = {task.id: runner.prompt_length(task) for task in (small, full)}
+    assert prompts["small"] < 1000 < prompts["full"]
+    kept, note = fit_max_length(cfg, runner, [small, full])
+    assert [task.id for task in kept] == ["small", "full"]
+    # The longest prompt + 4 turns x 2 x 64 tokens, rounded up to a multiple of 64.
+    assert runner.settings.max_length == -(-(prompts["full"] + 512) // 64) * 64
+    assert note.startswith(f"max_length {runner.settings.max_length}: chosen from the tasks")
+
+    given = RlConfig(data=tmp_path / "t.parquet", output_dir=tmp_path, max_turn_tokens=64, max_length=1000)
+    kept, _ = fit_max_length(given, runner, [small, full])
+    assert [task.id for task in kept] == ["small"] and runner.settings.max_length == 1000
+
+
+def test_episodes_are_scored_one_per_micro_batch_a_group_per_optimizer_step(tmp_path):
+    args = RlConfig(data=tmp_path / "t.parquet", output_dir=tmp_path).trl_config(tmp_path)
+    assert (args.per_device_train_batch_size, args.gradient_accumulation_steps, args.num_generations) == (1, 4, 4)
+    assert args.generation_batch_size == 4  # one group of episodes generated per optimizer step
+    wide = RlConfig(data=tmp_path / "t.parquet", output_dir=tmp_path, batch_size=4, num_generations=8)
+    args = wide.trl_config(tmp_path)
+    assert (args.per_device_train_batch_size, args.gradient_accumulation_steps) == (4, 2)

@@ -71,7 +71,8 @@ class VllmBackend(LocalModelBackend):
                 os.environ.setdefault(name, value)
             from vllm import LLM
 
-            kwargs = dict(self.engine_kwargs)
+            # Our own progress lines say the engine is loading; its per-shard bar would interleave with them.
+            kwargs = {"use_tqdm_on_load": False, **self.engine_kwargs}
             if on_cpu():
                 kwargs.setdefault("enforce_eager", True)
                 for name, value in CPU_ENV.items():

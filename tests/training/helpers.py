@@ -44,7 +44,13 @@ def literal_record(record_id: str = "lit-1") -> AgentRecord:
     ]
     return AgentRecord(
         id=record_id,
-        environment=Environment(kind="tool_world", name="shop", tools=[ORDER_TOOL, CANCEL_TOOL], policy="Be brief."),
+        # Copies: a test that edits its record's tools must not edit the next test's.
+        environment=Environment(
+            kind="tool_world",
+            name="shop",
+            tools=[t.model_copy(deep=True) for t in (ORDER_TOOL, CANCEL_TOOL)],
+            policy="Be brief.",
+        ),
         task=Task(instruction="Where is order 12?", metadata={"complexity": 1}),
         trajectory=trajectory,
         source=Source(dataset="unit", format="literal", original_id=record_id),

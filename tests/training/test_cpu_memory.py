@@ -25,6 +25,8 @@ from trl.trainer.utils import add_fused_lm_head
 from training.devices import CPU_TILE_TOKENS, CPU_TILE_VOCAB, small_lm_head_tiles, unmap_freed_buffers
 from training.sft_config import SftConfig
 
+TRL_TILE_TOKENS, TRL_TILE_VOCAB = 4096, 32768  # trl.kernels.chunked_logprob, trl.trainer.utils (TRL 1.16)
+
 
 def scored(model, input_ids) -> tuple[torch.Tensor, torch.Tensor]:
     """The loss and the gradient of the (tied) embedding through the fused LM head."""
@@ -36,9 +38,9 @@ def scored(model, input_ids) -> tuple[torch.Tensor, torch.Tensor]:
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="the tiles are set on CPU-only machines")
 def test_small_tiles_give_the_same_loss_and_gradients(monkeypatch):
-    # Restored after the test: the constants are TRL's module globals.
-    monkeypatch.setattr(kernel, "TOKEN_CHUNK_SIZE", kernel.TOKEN_CHUNK_SIZE)
-    monkeypatch.setattr(trl_utils, "_CHUNKED_LOGPROB_CHUNK_SIZE", trl_utils._CHUNKED_LOGPROB_CHUNK_SIZE)
+    # TRL's own sizes, whatever a training run earlier in this process set; restored after the test.
+    monkeypatch.setattr(kernel, "TOKEN_CHUNK_SIZE", TRL_TILE_TOKENS)
+    monkeypatch.setattr(trl_utils, "_CHUNKED_LOGPROB_CHUNK_SIZE", TRL_TILE_VOCAB)
     tiles = []
     fold = kernel._forward_tile
     monkeypatch.setattr(

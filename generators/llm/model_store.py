@@ -64,6 +64,28 @@ def tool_training_chat_template() -> str:
 
 
 @contextmanager
+def transformers_bars_off() -> Iterator[None]:
+    """Without transformers' progress bars, put back after: loading, converting and writing a local model takes
+    seconds, and our own stage lines say what is happening."""
+    from functools import partial
+
+    import transformers.modeling_gguf_pytorch_utils as gguf_loading
+    from transformers.utils import logging as transformers_logging
+
+    bar = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()
+    # The GGUF loader draws its bar with tqdm itself, past transformers' switch.
+    gguf_tqdm = gguf_loading.tqdm
+    gguf_loading.tqdm = partial(gguf_tqdm, disable=True)
+    try:
+        yield
+    finally:
+        gguf_loading.tqdm = gguf_tqdm
+        if bar:
+            transformers_logging.enable_progress_bar()
+
+
+@contextmanager
 def _locked(lock_path: Path) -> Iterator[None]:
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with open(lock_path, "w") as handle:
@@ -84,18 +106,19 @@ def convert_gguf(gguf: Path, target: Path) -> Path:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-        # GGUF kernels compute in float32; store bf16 (what vLLM on CPU runs) to halve the folder.
-        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
-        # save_pretrained refuses a model still marked as GGUF-quantized.
-        model.hf_quantizer.remove_quantization_config(model)
-        model = model.to(torch.bfloat16)
-        tokenizer.chat_template = tool_chat_template()
-        tokenizer.model_max_length = model.config.max_position_embeddings
-        tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-        shutil.rmtree(tmp, ignore_errors=True)
-        model.save_pretrained(tmp)
-        tokenizer.save_pretrained(tmp)
+        with transformers_bars_off():
+            tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+            # GGUF kernels compute in float32; store bf16 (what vLLM on CPU runs) to halve the folder.
+            model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+            # save_pretrained refuses a model still marked as GGUF-quantized.
+            model.hf_quantizer.remove_quantization_config(model)
+            model = model.to(torch.bfloat16)
+            tokenizer.chat_template = tool_chat_template()
+            tokenizer.model_max_length = model.config.max_position_embeddings
+            tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+            shutil.rmtree(tmp, ignore_errors=True)
+            model.save_pretrained(tmp)
+            tokenizer.save_pretrained(tmp)
         os.replace(tmp, target)
     return target
 

@@ -11,8 +11,11 @@ engine must run under ``if __name__ == "__main__":`` or in a worker process.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from generators.llm.interface import Capabilities, ChatRequest, Completion, SamplingParams
@@ -25,9 +28,34 @@ from generators.llm.tool_calls import completion_from_text, normalize_tools
 # healthy in 37 s with it against 50 s with 2 GiB: the engine's set-up (profile, KV cache, warm-up) took
 # 0.5-4 s against 12-17 s. Users may set more.
 CPU_ENV = {"VLLM_CPU_KVCACHE_SPACE": "1"}
-# vLLM logs ~40 INFO lines per engine start (config dumps, thread binding) into our progress output; its
-# warnings and errors stay. VLLM_LOGGING_LEVEL set by the user wins.
-QUIET_ENV = {"VLLM_LOGGING_LEVEL": "WARNING"}
+# What vLLM prints on every engine start that says nothing to act on, in each process it runs: its INFO lines
+# (config dumps, thread binding) and warnings on what its CPU build always does (eager mode, no Triton, ...)
+# (errors only: the level TRL sets when it is imported); torch's FutureWarning on `reduce_op` that vLLM's Triton
+# dispatcher triggers; torch's C++ notice on NUMA binding.
+QUIET_ENV = {
+    "VLLM_LOGGING_LEVEL": "ERROR",
+    "PYTHONWARNINGS": "ignore::FutureWarning:vllm.triton_utils.dispatcher",
+    "TORCH_CPP_LOG_LEVEL": "ERROR",
+}
+
+
+@contextmanager
+def engine_environment(cpu: bool) -> Iterator[None]:
+    """The environment vLLM's engine starts in, put back after.
+
+    vLLM reads these settings from the environment, in this process when it is imported and in the processes it
+    spawns when they start; a value the user set wins.
+    """
+    # Logged while vllm is imported, before vLLM configures its logging, so its level cannot reach it.
+    logging.getLogger("vllm.triton_utils.importing").setLevel(logging.ERROR)
+    wanted = dict(QUIET_ENV, **(CPU_ENV if cpu else {}))
+    added = [name for name in wanted if name not in os.environ]
+    os.environ.update({name: wanted[name] for name in added})
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
 
 
 def on_cpu() -> bool:
@@ -67,18 +95,16 @@ class VllmBackend(LocalModelBackend):
 
     def _loaded(self) -> Any:
         if self._llm is None:
-            for name, value in QUIET_ENV.items():
-                os.environ.setdefault(name, value)
-            from vllm import LLM
+            cpu = on_cpu()
+            with engine_environment(cpu):
+                from vllm import LLM
 
-            # Our own progress lines say the engine is loading; its per-shard bar would interleave with them.
-            kwargs = {"use_tqdm_on_load": False, **self.engine_kwargs}
-            if on_cpu():
-                kwargs.setdefault("enforce_eager", True)
-                for name, value in CPU_ENV.items():
-                    os.environ.setdefault(name, value)
-            kwargs = {k: v for k, v in kwargs.items() if not (k == "data_parallel_size" and v == 1)}
-            self._llm = LLM(model=self.model_path, dtype=self.dtype, max_model_len=self.max_model_len, **kwargs)
+                # Our own progress lines say the engine is loading; its per-shard bar would interleave with them.
+                kwargs = {"use_tqdm_on_load": False, **self.engine_kwargs}
+                if cpu:
+                    kwargs.setdefault("enforce_eager", True)
+                kwargs = {k: v for k, v in kwargs.items() if not (k == "data_parallel_size" and v == 1)}
+                self._llm = LLM(model=self.model_path, dtype=self.dtype, max_model_len=self.max_model_len, **kwargs)
         return self._llm
 
     def _sampling(self, params: SamplingParams, json_schema: dict[str, Any] | None) -> Any:

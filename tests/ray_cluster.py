@@ -40,6 +40,7 @@ class LocalCluster:
         # Short: Ray's Unix sockets live under it and socket paths are limited to 107 characters.
         self.temp = tempfile.mkdtemp(prefix="afray", dir="/tmp")
         self.cluster = None
+        self.previous_tmpdir: str | None = None
         self.before = {p.pid for p in psutil.Process().children(recursive=True)}
 
     @property
@@ -48,6 +49,11 @@ class LocalCluster:
 
     def start(self) -> LocalCluster:
         os.environ.update(RAY_ENV)
+        # Ray's Cluster writes the head's address to <RAY_TMPDIR>/ray/ray_current_cluster without creating the
+        # folder (/tmp/ray on a machine where Ray never ran): ours, so a user's own Ray address is left alone too.
+        self.previous_tmpdir = os.environ.get("RAY_TMPDIR")
+        os.environ["RAY_TMPDIR"] = self.temp
+        os.makedirs(os.path.join(self.temp, "ray"), exist_ok=True)
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         from ray._private import ray_constants
         from ray.cluster_utils import Cluster
@@ -75,4 +81,8 @@ class LocalCluster:
         while (left := our_processes(self.before)) and time.monotonic() < deadline:
             time.sleep(0.2)
         shutil.rmtree(self.temp, ignore_errors=True)
+        if self.previous_tmpdir is None:
+            os.environ.pop("RAY_TMPDIR", None)
+        else:
+            os.environ["RAY_TMPDIR"] = self.previous_tmpdir
         return [p.pid for p in left]

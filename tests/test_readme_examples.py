@@ -1,0 +1,51 @@
+"""The README's conversion examples run as written, on the demo's files under the names the README gives them."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from data_catalog.demo import write_demo_sources
+from tests.conftest import ROOT
+
+ACEFORGE = Path(sys.executable).with_name("aceforge")
+
+
+def readme_block(heading: str) -> list[str]:
+    """The commands of the first bash block under ``heading``: comments cut, optional ``[...]`` parts left out."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index(heading) :]
+    block = re.search(r"```bash\n(.*?)```", section, re.DOTALL).group(1)
+    commands = [re.sub(r"\s+#.*$", "", line) for line in block.splitlines()]
+    return [re.sub(r"\s*\[[^\]]*\]", "", command).strip() for command in commands if command.strip()]
+
+
+def test_the_conversion_examples_run_as_written(tmp_path):
+    sources = write_demo_sources(tmp_path / "demo")
+    work = tmp_path / "work"
+    (work / "runs").mkdir(parents=True)
+    shutil.copy(sources["bookstore_runs.json"], work / "runs" / "bookstore_runs.json")
+    shutil.copy(sources["bookstore_chat.jsonl"], work / "chats.jsonl")
+    (work / "data.json.gz").write_bytes(gzip.compress(sources["bookstore_react.json"].read_bytes()))
+    runs = json.loads(sources["bookstore_runs.json"].read_text())
+    (work / "runs.jsonl").write_text("".join(json.dumps(run) + "\n" for run in runs))
+    env_path = f"{ACEFORGE.parent}:/usr/bin:/bin"
+
+    commands = readme_block("### Converting your own data")
+    assert len(commands) >= 8 and commands[1].startswith("aceforge convert runs/")
+    for command in commands:
+        result = subprocess.run(
+            ["bash", "-c", command],
+            cwd=work,
+            env={"PATH": env_path, "ACEFORGE_HOME": str(tmp_path / "home"), "HOME": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, (command, result.stderr[-2000:])
+    assert (work / "runs.parquet").is_file() and (work / "chats.adp.jsonl").stat().st_size > 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -49,3 +50,38 @@ def test_the_conversion_examples_run_as_written(tmp_path):
         )
         assert result.returncode == 0, (command, result.stderr[-2000:])
     assert (work / "runs.parquet").is_file() and (work / "chats.adp.jsonl").stat().st_size > 0
+
+
+def readme_commands() -> list[list[str]]:
+    """Every ``aceforge`` line of the README's bash blocks, as arguments."""
+    readme = (ROOT / "README.md").read_text()
+    commands = []
+    for block in re.findall(r"```bash\n(.*?)```", readme, re.DOTALL):
+        for line in block.splitlines():
+            line = re.sub(r"\s*\[[^\]]*\]", "", re.sub(r"\s+#.*$", "", line)).strip()
+            if line.startswith("aceforge "):
+                commands.append(shlex.split(line)[1:])
+    return commands
+
+
+def test_every_readme_command_uses_options_its_help_lists():
+    env = {"PATH": f"{ACEFORGE.parent}:/usr/bin:/bin", "COLUMNS": "200", "HOME": "/tmp"}
+
+    def help_text(words: list[str]) -> str | None:
+        flag = "--help-all" if words == ["run"] else "--help"
+        result = subprocess.run([str(ACEFORGE), *words, flag], env=env, capture_output=True, text=True, timeout=60)
+        return result.stdout if result.returncode == 0 else None
+
+    commands = readme_commands()
+    assert len(commands) >= 35
+    checked = 0
+    for args in commands:
+        words = [a for a in args[:2] if not a.startswith("-")]
+        # The longest prefix that is a command: `synth rollouts`, else `score` (its next word is a file).
+        text = help_text(words[:2]) if len(words) == 2 else None
+        text = text or help_text(words[:1])
+        assert text is not None, args
+        for option in (a.split("=")[0] for a in args if a.startswith("-") and a != "-"):
+            assert re.search(rf"(^|[\s,│]){re.escape(option)}([\s,│]|$)", text, re.MULTILINE), (args, option)
+            checked += 1
+    assert checked >= 40

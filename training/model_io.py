@@ -31,7 +31,10 @@ def load_model(model_path: str) -> Any:
     import torch
     from transformers import AutoModelForCausalLM
 
-    return AutoModelForCausalLM.from_pretrained(model_path, dtype=torch.float32)
+    from generators.llm.model_store import transformers_bars_off
+
+    with transformers_bars_off():
+        return AutoModelForCausalLM.from_pretrained(model_path, dtype=torch.float32)
 
 
 def save_model_folder(trainer: Any, tokenizer: Any, output_dir: Path, base_model: str, lora: bool) -> None:

@@ -39,7 +39,10 @@ class TransformersBackend(LocalModelBackend):
             import torch
             from transformers import AutoModelForCausalLM
 
-            model = AutoModelForCausalLM.from_pretrained(self.model_path, dtype=getattr(torch, self.dtype))
+            from generators.llm.model_store import transformers_bars_off
+
+            with transformers_bars_off():
+                model = AutoModelForCausalLM.from_pretrained(self.model_path, dtype=getattr(torch, self.dtype))
             self._model = model.to(self.device).eval()
         return self._model
 

@@ -10,6 +10,7 @@ Exit codes: 0 when something was kept, 1 when nothing was, 2 on usage errors
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,9 +37,25 @@ Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the
 AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object on stdout.")]
 
 
+# Off a terminal (a log file, CI), how far a long command is: a line at most this often, and the last one.
+PLAIN_PROGRESS_EVERY_S = 10.0
+
+
 @contextmanager
 def progress_bar(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on stderr (shown only on a terminal); yields the on_progress(done, total) callback."""
+    """Progress on stderr, through the yielded on_progress(done, total) callback: a bar on a terminal, elsewhere
+    a line ``description: done/total`` at most every PLAIN_PROGRESS_EVERY_S seconds and when it is complete."""
+    if not err.is_terminal:
+        said = {"at": float("-inf"), "done": -1}
+
+        def plain(done: int, of: int) -> None:
+            now = time.monotonic()
+            if done != said["done"] and (done >= of or now - said["at"] >= PLAIN_PROGRESS_EVERY_S):
+                said.update(at=now, done=done)
+                say(f"{description}: {done}/{of}")
+
+        yield plain
+        return
     progress = Progress(
         TextColumn(description),
         BarColumn(),
@@ -46,7 +63,6 @@ def progress_bar(description: str, total: int) -> Iterator[Callable[[int, int], 
         TimeElapsedColumn(),
         console=err,
         transient=True,
-        disable=not err.is_terminal,
     )
     with progress:
         task = progress.add_task(description, total=total)

@@ -31,6 +31,9 @@ def test_oracle_rollouts_are_written_verified_valid_and_registered(data_home, tm
     assert [r.source.format for r in records] == ["synth_rollouts"] * 4
     assert all(r.verifier.result.passed for r in records)
     assert invoke("validate", output).exit_code == 0
+    # Off a terminal, progress is plain lines on stderr: the first at once, the last when all are done.
+    progress = [line for line in result.stderr.splitlines() if line.startswith("rolling out (oracle x scripted)")]
+    assert progress[0].endswith(": 1/4") and progress[-1].endswith(": 4/4") and len(progress) <= 4
     entry = Catalog().get("cli_rollouts")  # an ad-hoc output never takes the pipeline asset's name
     assert entry.rows == 4 and entry.details["command"] == "synth rollouts" and entry.details["passed"] == 4
 

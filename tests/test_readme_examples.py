@@ -17,13 +17,19 @@ from tests.conftest import ROOT
 ACEFORGE = Path(sys.executable).with_name("aceforge")
 
 
+BASH_BLOCK = re.compile(r"```bash\n(.*?)```", re.DOTALL)
+
+
+def block_commands(block: str) -> list[str]:
+    """A bash block's command lines: comments cut, optional ``[...]`` parts left out, blank lines dropped."""
+    lines = (re.sub(r"\s*\[[^\]]*\]", "", re.sub(r"\s+#.*$", "", line)).strip() for line in block.splitlines())
+    return [line for line in lines if line]
+
+
 def readme_block(heading: str) -> list[str]:
-    """The commands of the first bash block under ``heading``: comments cut, optional ``[...]`` parts left out."""
+    """The commands of the first bash block under ``heading``."""
     readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index(heading) :]
-    block = re.search(r"```bash\n(.*?)```", section, re.DOTALL).group(1)
-    commands = [re.sub(r"\s+#.*$", "", line) for line in block.splitlines()]
-    return [re.sub(r"\s*\[[^\]]*\]", "", command).strip() for command in commands if command.strip()]
+    return block_commands(BASH_BLOCK.search(readme[readme.index(heading) :]).group(1))
 
 
 def test_the_conversion_examples_run_as_written(tmp_path):
@@ -54,23 +60,22 @@ def test_the_conversion_examples_run_as_written(tmp_path):
 
 def readme_commands() -> list[list[str]]:
     """Every ``aceforge`` line of the README's bash blocks, as arguments."""
-    readme = (ROOT / "README.md").read_text()
-    commands = []
-    for block in re.findall(r"```bash\n(.*?)```", readme, re.DOTALL):
-        for line in block.splitlines():
-            line = re.sub(r"\s*\[[^\]]*\]", "", re.sub(r"\s+#.*$", "", line)).strip()
-            if line.startswith("aceforge "):
-                commands.append(shlex.split(line)[1:])
-    return commands
+    blocks = BASH_BLOCK.findall((ROOT / "README.md").read_text())
+    return [shlex.split(line)[1:] for block in blocks for line in block_commands(block) if line.startswith("aceforge ")]
 
 
 def test_every_readme_command_uses_options_its_help_lists():
     env = {"PATH": f"{ACEFORGE.parent}:/usr/bin:/bin", "COLUMNS": "200", "HOME": "/tmp"}
 
+    helps: dict[tuple[str, ...], str | None] = {}
+
     def help_text(words: list[str]) -> str | None:
-        flag = "--help-all" if words == ["run"] else "--help"
-        result = subprocess.run([str(ACEFORGE), *words, flag], env=env, capture_output=True, text=True, timeout=60)
-        return result.stdout if result.returncode == 0 else None
+        """The command's help (asked once per command), None when ``words`` is not a command."""
+        if tuple(words) not in helps:
+            flag = "--help-all" if words == ["run"] else "--help"
+            result = subprocess.run([str(ACEFORGE), *words, flag], env=env, capture_output=True, text=True, timeout=60)
+            helps[tuple(words)] = result.stdout if result.returncode == 0 else None
+        return helps[tuple(words)]
 
     commands = readme_commands()
     assert len(commands) >= 35

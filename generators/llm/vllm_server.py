@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,12 +18,7 @@ from pathlib import Path
 import httpx
 
 from generators.llm.vllm_backend import CPU_ENV, on_cpu
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from schemas.ports import free_port
 
 
 class VllmServer:

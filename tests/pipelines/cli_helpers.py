@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import time
 from pathlib import Path
 
@@ -23,13 +22,6 @@ def invoke(*args, input=None, env=None):
 
 def last_json(result):
     return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def free_port() -> int:
-    """A TCP port free on the loopback interface right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_until(condition, timeout: float, what: str, every: float = 1.0, log: Path | None = None):

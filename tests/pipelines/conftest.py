@@ -10,8 +10,9 @@ import urllib.request
 
 import pytest
 
+from schemas.ports import free_port
 from tests.conftest import ROOT
-from tests.pipelines.cli_helpers import free_port, wait_until
+from tests.pipelines.cli_helpers import wait_until
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ from data_catalog.entries import PACKAGE_DIR, load_entries
 from data_catalog.ingest import IngestConfig
 from pipelines.definitions import build_definitions
 from pipelines.main_job import run_ingest
+from schemas.ports import free_port
 from tests.conftest import ADP_FIXTURES, FIXTURES, ROOT, TAU_FIXTURES
-from tests.pipelines.cli_helpers import free_port
 
 DAGSTER = Path(sys.executable).with_name("dagster")
 DEFINITIONS = ROOT / "pipelines" / "definitions.py"

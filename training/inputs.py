@@ -24,6 +24,10 @@ from schemas.record import AgentRecord
 SUFFIXES = (".parquet", ".jsonl")
 CHAT_FORMAT = "openai_chat"
 EXPECTED = "a .parquet or .jsonl file of AgentRecords or of chat conversations (messages + tools)"
+# Training takes a file whole or not at all; convert is the stage that sets bad rows aside and says why.
+SET_ASIDE = (
+    "`aceforge convert --format openai_chat {path} -o chats.parquet` keeps the good rows and quarantines the rest"
+)
 
 
 class InputError(ValueError):
@@ -59,7 +63,10 @@ def _jsonl_rows(path: Path) -> list[Any]:
             try:
                 rows.append(orjson.loads(line))
             except orjson.JSONDecodeError as exc:
-                raise InputError(f"{path} line {number} is not JSON ({exc}); expected {EXPECTED}") from None
+                raise InputError(
+                    f"{path} line {number} is not JSON ({exc}); expected {EXPECTED}; for chats, "
+                    + SET_ASIDE.format(path=path)
+                ) from None
     return rows
 
 
@@ -99,7 +106,10 @@ def _converted(path: Path, rows: list[Any]) -> list[AgentRecord]:
         try:
             records.append(converter.convert(row))
         except Exception as exc:  # a converter's errors are typed, but a bad row must give a line, not a traceback
-            raise InputError(f"{path} row {number} is not a chat conversation: {describe_error(exc)}") from None
+            why = describe_error(exc)
+            raise InputError(
+                f"{path} row {number} is not a chat conversation: {why}; " + SET_ASIDE.format(path=path)
+            ) from None
     return records
 
 

@@ -63,6 +63,23 @@ def test_anything_else_is_one_line_naming_the_file(tmp_path, name, content, mess
     assert str(caught.value).startswith(str(tmp_path / message)) and "\n" not in str(caught.value)
 
 
+def test_a_chat_file_with_bad_rows_points_to_convert_which_sets_them_aside(tmp_path, monkeypatch):
+    """Training refuses the file whole; the error names the command that quarantines the bad rows, and that
+    command, as written there, gives a file training reads."""
+    from data_catalog.demo import chat_lines, make_cases
+    from tests.pipelines.cli_helpers import invoke
+
+    (tmp_path / "chats.jsonl").write_text("\n".join(chat_lines(make_cases(6, seed=1))) + "\n")  # 4 bad lines
+    with pytest.raises(InputError) as caught:
+        read_training_input(tmp_path / "chats.jsonl")
+    command = str(caught.value).split("`")[1]
+    assert command == f"aceforge convert --format openai_chat {tmp_path / 'chats.jsonl'} -o chats.parquet"
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*command.split()[1:])
+    assert result.exit_code == 0, result.output
+    assert len(read_training_input(tmp_path / "chats.parquet")) == 6
+
+
 def test_parquet_of_other_columns_names_what_is_missing(tmp_path):
     pq.write_table(pa.table({"id": ["a"], "scores": ["{}"]}), tmp_path / "scores.parquet")
     with pytest.raises(InputError, match="has columns id, scores: neither the record schema nor a 'messages' column"):

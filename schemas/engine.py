@@ -6,9 +6,11 @@ Ray path hands the same function to Ray (tasks, an actor pool, a Ray Data
 shuffle). This module is the only place that talks to Ray, and imports it only
 when a Ray path runs, so ``engine=local`` needs no Ray at all.
 
-A local cluster (empty ``ray_address``) is started on 127.0.0.1 only, without
-its dashboard or token authentication, and stopped when the stage ends; a
-given address (``auto``, ``ray://host:10001``) is joined and left running.
+A local cluster (empty ``ray_address``) is started on 127.0.0.1 only, with its
+dashboard on a free port of 127.0.0.1 and without token authentication, and
+stopped when the stage ends; a given address (``auto``, ``ray://host:10001``)
+is joined and left running. ``task_progress`` hands a caller (a Dagster asset)
+each finished Ray task, and ``cluster_info`` says where the dashboard is.
 The cluster's workers must import aceforge: install it on every node (or start
 the nodes with the repository on ``PYTHONPATH``), see docs/scale.md.
 """
@@ -20,8 +22,11 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Literal
 
+from schemas.ports import free_port
 from schemas.stage_config import StageConfig
 
 # A throw-away local cluster: on 127.0.0.1 (Ray otherwise binds the machine's external interface, even when
@@ -62,7 +67,13 @@ def ray_session(address: str = "") -> Iterator[Any]:
     if address:
         ray.init(address=address, log_to_driver=False, configure_logging=False)
     else:
-        ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray.init(
+            include_dashboard=True,
+            dashboard_host="127.0.0.1",
+            dashboard_port=free_port(),
+            log_to_driver=False,
+            configure_logging=False,
+        )
     try:
         yield ray
     finally:
@@ -84,12 +95,69 @@ def cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
+@dataclass(frozen=True)
+class ClusterInfo:
+    address: str
+    cpus: int
+    gpus: int
+    dashboard: str  # its URL, empty when the cluster runs without one
+
+    def line(self) -> str:
+        return (
+            f"ray: cluster {self.address}, {self.cpus} CPUs, {self.gpus} GPUs, "
+            f"dashboard {self.dashboard or 'none (the cluster was started without one)'}"
+        )
+
+
+def cluster_info(ray: Any) -> ClusterInfo:
+    from ray._private.worker import get_dashboard_url
+
+    resources = ray.cluster_resources()
+    url = get_dashboard_url()
+    return ClusterInfo(
+        address=ray.get_runtime_context().gcs_address,
+        cpus=int(resources.get("CPU", 0)),
+        gpus=int(resources.get("GPU", 0)),
+        dashboard=f"http://{url}" if url else "",
+    )
+
+
+# Who hears of each finished Ray task: (what ran, tasks done, tasks in all or None while the input streams).
+_on_task_done: ContextVar[Callable[[str, int, int | None], None] | None] = ContextVar("on_task_done", default=None)
+
+
+@contextmanager
+def task_progress(callback: Callable[[str, int, int | None], None]) -> Iterator[None]:
+    """Within the block, ``callback(what, done, total)`` after each task of ``ordered_map``/``actor_pool_map``."""
+    token = _on_task_done.set(callback)
+    try:
+        yield
+    finally:
+        _on_task_done.reset(token)
+
+
+def _counted(what: str, results: Iterator[Any], total: int | None) -> Iterator[Any]:
+    callback = _on_task_done.get()
+    for done, result in enumerate(results, 1):
+        if callback is not None:
+            callback(what, done, total)
+        yield result
+
+
+def _length(items: Iterable[Any]) -> int | None:
+    return len(items) if hasattr(items, "__len__") else None
+
+
 def ordered_map(ray: Any, fn: Callable[[Any, Any], Any], shared: Any, items: Iterable[Any]) -> Iterator[Any]:
     """``fn(shared, item)`` for each item as Ray tasks, results in input order.
 
     ``shared`` goes to the object store once; at most IN_FLIGHT_PER_CPU tasks per cluster CPU are
     queued, so a long input streams through in bounded memory.
     """
+    return _counted(fn.__name__, _ordered(ray, fn, shared, items), _length(items))
+
+
+def _ordered(ray: Any, fn: Callable[[Any, Any], Any], shared: Any, items: Iterable[Any]) -> Iterator[Any]:
     remote = ray.remote(num_cpus=1)(fn)
     shared_ref = ray.put(shared)
     limit = IN_FLIGHT_PER_CPU * cluster_cpus(ray)
@@ -103,17 +171,19 @@ def ordered_map(ray: Any, fn: Callable[[Any, Any], Any], shared: Any, items: Ite
 
 
 def actor_pool_map(
-    ray: Any, worker: type, args: tuple, items: Iterable[Any], actors: int | None = None
+    ray: Any, worker: type, args: tuple, items: Iterable[Any], actors: int | None = None, gpus_each: float = 0
 ) -> Iterator[Any]:
-    """``worker(*args)(item)`` for each item, on a pool of actors (one per cluster CPU), results in input order.
+    """``worker(*args)(item)`` for each item, on a pool of actors (one per cluster CPU unless ``actors`` says,
+    each holding ``gpus_each`` GPUs), results in input order.
 
     An actor keeps what it loaded (a model, an environment's tables) across the items it serves.
     """
     from ray.util import ActorPool
 
-    actor = ray.remote(num_cpus=1)(worker)
+    actor = ray.remote(num_cpus=1, num_gpus=gpus_each)(worker)
+    work = list(items)
     pool = ActorPool([actor.remote(*args) for _ in range(actors or cluster_cpus(ray))])
-    yield from pool.map(lambda a, item: a.__call__.remote(item), list(items))
+    return _counted(worker.__name__, pool.map(lambda a, item: a.__call__.remote(item), work), len(work))
 
 
 @contextmanager

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import psutil
 
+from schemas.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 # Read by ray when imported: every Ray process stays on 127.0.0.1, without token auth or usage reports.
 RAY_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
@@ -61,7 +63,14 @@ class LocalCluster:
         if ray_constants.ENABLE_RAY_CLUSTER:
             raise RuntimeError("ray was imported before RAY_ENV was set: the nodes would not stay on 127.0.0.1")
 
-        head = {"num_cpus": 1, "include_dashboard": False, "temp_dir": self.temp}
+        # The dashboard on loopback, at a port of its own: the UI links to it (pipelines/assets/progress.py).
+        head = {
+            "num_cpus": 1,
+            "include_dashboard": True,
+            "dashboard_host": "127.0.0.1",
+            "dashboard_port": free_port(),
+            "temp_dir": self.temp,
+        }
         self.cluster = Cluster(initialize_head=True, head_node_args=head)
         self.cluster.add_node(num_cpus=1)
         self.cluster.wait_for_nodes()

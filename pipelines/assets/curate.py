@@ -37,6 +37,7 @@ from curation.select_stage import run_select
 from curation.signatures import sidecar
 from pipelines.assets.config_schema import config_schema
 from pipelines.assets.ingest import ASSET_NAME as CONVERTED
+from pipelines.assets.progress import engine_step
 from pipelines.assets.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
 from pipelines.assets.resources import EmbedderResource, StorageResource
 from pipelines.pipeline_config import PipelineConfig
@@ -151,7 +152,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         embedder.activate()
         cfg = ScoreConfig.from_mapping(context.op_execution_context.op_config, "run config")
         path = asset_dir(storage, context) / RECORDS_FILE
-        with storage.as_data_home():
+        with storage.as_data_home(), engine_step(context, cfg):
             result = run_score(_single(records), path, cfg, learner)
         return StoredRecords(path, result.summary())
 
@@ -167,7 +168,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     def deduplicated(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
         cfg = DedupConfig.from_mapping(context.op_execution_context.op_config, "run config")
         path = asset_dir(storage, context) / RECORDS_FILE
-        with storage.as_data_home():
+        with storage.as_data_home(), engine_step(context, cfg):
             result = run_dedup(_single(records), path, cfg)
         summary = result.summary()
         yield Output(StoredRecords(path, summary))

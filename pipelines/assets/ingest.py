@@ -29,6 +29,7 @@ from dagster import (
 from data_catalog.entries import CatalogEntry
 from data_catalog.ingest import IngestConfig, IngestResult, ingest_entry
 from pipelines.assets.config_schema import config_schema
+from pipelines.assets.progress import engine_step
 from pipelines.assets.resources import StorageResource
 
 ASSET_NAME = "converted"
@@ -93,7 +94,8 @@ def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
         config = IngestConfig.from_mapping(context.op_execution_context.op_config, origin="run config")
         entry = by_name[context.partition_key]
         context.log.info(f"converting {entry.name} ({entry.format}) from {entry.paths}")
-        with storage.as_data_home():  # the converted files (and generated demo sources) go under it
+        # the converted files (and generated demo sources) go under the data home
+        with storage.as_data_home(), engine_step(context, config):
             result = ingest_entry(entry, engine=config)
         context.log.info(
             f"{entry.name}: read {result.stats.read}, converted {result.stats.converted}, quarantined {result.stats.quarantined}"

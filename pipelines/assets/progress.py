@@ -1,14 +1,19 @@
 """Progress of a long step as lines of the run's log: ``aceforge run`` says them as they come (main_job.StepLines
-reads the run's event log, whichever process the step runs in), and the UI shows them in the run's log."""
+reads the run's event log, whichever process the step runs in), and the UI shows them in the run's log; for a
+step on Ray, also where its cluster and dashboard are."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-from dagster import AssetExecutionContext
+from dagster import AssetExecutionContext, MetadataValue
+
+from schemas.engine import EngineOptions, cluster_info, engine_session, task_progress
 
 PREFIX = "progress: "
+CLUSTER_LINE = "ray: cluster "  # how ClusterInfo.line() starts
 
 
 def step_progress(context: AssetExecutionContext, unit: str, every_s: float = 10.0) -> Callable[[int, int], None]:
@@ -27,5 +32,36 @@ def step_progress(context: AssetExecutionContext, unit: str, every_s: float = 10
 
 
 def progress_of(message: str) -> str | None:
-    """What a progress line of ``step_progress`` says (``12/48 rollouts``), or None for any other log line."""
-    return message[len(PREFIX) :] if message.startswith(PREFIX) else None
+    """What a progress line of ``step_progress`` says (``12/48 rollouts``), a step's Ray cluster line as it is, or
+    None for any other log line."""
+    if message.startswith(PREFIX):
+        return message[len(PREFIX) :]
+    return message if message.startswith(CLUSTER_LINE) else None
+
+
+@contextmanager
+def engine_step(context: AssetExecutionContext, options: EngineOptions, every_s: float = 10.0) -> Iterator[None]:
+    """The block's stage work on ``options``' engine. For engine=ray the cluster is joined here (the stage's own
+    session shares it); the run's log says where it is and where its dashboard is, then how the Ray tasks advance
+    (``progress: 12/40 ray tasks of Encoder``), and the materialization gets the dashboard's link."""
+    if options.engine != "ray":
+        yield
+        return
+    with engine_session(options) as ray:
+        info = cluster_info(ray)
+        context.log.info(info.line())
+        metadata = {"ray_cluster": MetadataValue.text(info.address)}
+        if info.dashboard:
+            metadata["ray_dashboard"] = MetadataValue.url(info.dashboard)
+        context.add_output_metadata(metadata)
+        last: dict[str, float] = {}
+
+        def on_task_done(what: str, done: int, total: int | None) -> None:
+            now = time.monotonic()
+            if done == total or now - last.get(what, -float("inf")) >= every_s:
+                last[what] = now
+                count = f"{done}/{total}" if total is not None else f"{done}"
+                context.log.info(f"{PREFIX}{count} ray tasks of {what}")
+
+        with task_progress(on_task_done):
+            yield

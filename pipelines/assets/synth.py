@@ -18,7 +18,7 @@ from generators.rollouts.runner import RolloutSummary, run_with_own_model
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.stages import run_tasks
 from pipelines.assets.config_schema import config_schema
-from pipelines.assets.progress import step_progress
+from pipelines.assets.progress import engine_step, step_progress
 from pipelines.assets.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
 from pipelines.assets.resources import GenerationResource, StorageResource
 from pipelines.pipeline_config import PipelineConfig, RolloutsSection
@@ -74,7 +74,10 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
                     chosen = every_task[: section.model_tasks]
                     if not chosen:
                         continue
-                records, summary = roll(chosen, cfg, f"rollouts_{env}", step_progress(context, f"{cfg.agent} rollouts"))
+                with engine_step(context, cfg):
+                    records, summary = roll(
+                        chosen, cfg, f"rollouts_{env}", step_progress(context, f"{cfg.agent} rollouts")
+                    )
                 runs.append(records)
                 summaries[cfg.agent] = summary.as_dict()
                 context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
@@ -93,7 +96,8 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         env = context.partition_key
         cfg = RolloutConfig.model_validate(policy.model_dump())
         with storage.as_data_home():
-            records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}", step_progress(context, "rollouts"))
+            with engine_step(context, cfg):
+                records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}", step_progress(context, "rollouts"))
             path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env} learner {policy.policy_id()}: {summary.as_dict()}")
         return StoredRecords(path, {"learner": policy.policy_id(), **summary.as_dict()})

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from curation.diversity import Embedded, clusters, coverage, diversity, entity_novelty, novelty
-from curation.embedder import encode, load_embedder
+from curation.embedder import encode, encoder_pool, load_embedder
 from curation.facts import facts_of
 from curation.neighbors import nearest_neighbors
 from curation.score_columns import diversity_columns
@@ -30,6 +30,12 @@ def test_the_embedder_loads_once_and_gives_unit_vectors():
     assert vectors.shape == (3, 384)
     assert np.allclose(np.linalg.norm(vectors[[0, 2]], axis=1), 1.0, atol=1e-5)
     assert not vectors[1].any()  # empty text: the zero vector, similar to nothing
+
+
+def test_ray_encoders_take_a_gpu_each_where_the_cluster_has_gpus_else_a_cpu_each():
+    assert encoder_pool({"CPU": 32.0, "GPU": 4.0, "memory": 1e11}) == (4, 1.0, "cuda")
+    assert encoder_pool({"CPU": 2.0, "memory": 1e10}) == (2, 0.0, "cpu")
+    assert encoder_pool({}) == (1, 0.0, "cpu")
 
 
 def test_novelty_is_one_minus_the_similarity_to_the_nearest_other_record():

@@ -106,6 +106,40 @@ def test_score_embeds_on_an_actor_pool_with_the_local_vectors(cluster, records, 
     assert np.linalg.norm(a.text, axis=1).min() > 0.99  # real vectors, not zeros on both sides
 
 
+def test_a_dagster_step_on_ray_logs_its_cluster_dashboard_and_task_progress(cluster, records, tmp_path):
+    """What the UI shows of a step on Ray: the cluster and its dashboard in the run's log as the step starts, the
+    Ray tasks' progress, and the dashboard's link (live) in the materialization's metadata."""
+    import urllib.request
+
+    from dagster import DagsterInstance, asset, materialize
+
+    from curation.config import ScoreConfig
+    from curation.score_stage import run_score
+    from pipelines.assets.progress import engine_step, progress_of
+
+    cfg = ScoreConfig(engine="ray", ray_address=cluster.address)
+
+    @asset
+    def scored_on_ray(context):  # no annotations: this module postpones them, Dagster reads them
+        with engine_step(context, cfg):
+            return run_score(records, tmp_path / "scored.parquet", cfg).table.height
+
+    with DagsterInstance.ephemeral() as instance:
+        result = materialize([scored_on_ray], instance=instance)
+        lines = [entry.user_message for entry in instance.all_logs(result.run_id)]
+    assert result.success and result.output_for_node("scored_on_ray") == 150
+    [where] = [line for line in lines if line.startswith("ray: cluster")]
+    [metadata] = [m.metadata for m in result.asset_materializations_for_node("scored_on_ray")]
+    dashboard = metadata["ray_dashboard"].value
+    assert where == f"ray: cluster {cluster.address}, 2 CPUs, 0 GPUs, dashboard {dashboard}"
+    assert dashboard.startswith("http://127.0.0.1:")
+    assert progress_of(where) == where  # `aceforge run` prints it with the step's progress
+    with urllib.request.urlopen(f"{dashboard}/api/version", timeout=30) as answer:
+        assert json.load(answer)["ray_version"] == ray.__version__
+    # 150 chats' distinct texts in two batches, one per actor (one per CPU); each finished task is counted
+    assert "progress: 2/2 ray tasks of Encoder" in lines
+
+
 def removed_ids(path) -> dict[str, str]:
     table = pq.read_table(path)
     return dict(zip(table["removed_id"].to_pylist(), table["kind"].to_pylist()))

@@ -3,7 +3,9 @@
 An actor holds its agent, user simulator and backend (``cfg.make_generator()``:
 an OpenAI-compatible server fleet, vLLM on the node's GPUs, transformers) and
 runs ``run_rollouts`` on each shard it is handed, exactly as a local run does.
-Shards come back in input order, and each rollout's seed derives from the run's
+On a cluster with GPUs, an actor whose policy runs a model here (vLLM,
+transformers; not a remote server) holds a GPU: Ray hides the GPUs from
+actors that ask for none. Shards come back in input order, and each rollout's seed derives from the run's
 seed, the task id and k (never from where it ran), so the records are those of
 a local run.
 """
@@ -36,6 +38,15 @@ class RolloutWorker:
         return records, summary, skipped
 
 
+def rollout_pool(cfg: RolloutConfig, resources: dict[str, float]) -> tuple[int | None, float]:
+    """(actors, GPUs per actor) on a cluster of ``resources``: an actor per GPU, holding it, where the policy runs
+    a model in the actor; else the default (an actor per CPU, no GPU)."""
+    gpus = int(resources.get("GPU", 0))
+    if gpus and cfg.uses_model() and cfg.backend != "openai":
+        return gpus, 1.0
+    return None, 0.0
+
+
 def run_on_ray(
     tasks: Iterable[AgentRecord],
     cfg: RolloutConfig,
@@ -45,10 +56,14 @@ def run_on_ray(
 ) -> Iterator[AgentRecord]:
     """``run_rollouts`` for engine=ray: the same records, in the same order, counted into ``summary``."""
     here = cfg.model_copy(update={"engine": "local"})
+    if cfg.uses_model():  # the default backend is chosen here, not in actors that may see a GPU the driver has not:
+        here = here.model_copy(update={"backend": cfg.backend_name()})  # the policy's id stays the driver's
     tasks = iter(tasks)
     shards = iter(lambda: list(islice(tasks, TASKS_PER_SHARD)), [])
     with engine_session(cfg) as ray:
-        for records, part, skipped in actor_pool_map(ray, RolloutWorker, (here, dataset), shards):
+        actors, gpus_each = rollout_pool(cfg, ray.cluster_resources())
+        results = actor_pool_map(ray, RolloutWorker, (here, dataset), shards, actors=actors, gpus_each=gpus_each)
+        for records, part, skipped in results:
             summary.add(part)
             for record, reason in skipped:
                 on_skipped(record, reason)

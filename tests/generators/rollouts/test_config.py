@@ -30,3 +30,15 @@ def test_a_partial_sampling_section_keeps_the_rollout_defaults(tmp_path):
 def test_bad_options_are_named(overrides, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         RolloutConfig.load(None, **overrides)
+
+
+def test_on_a_cluster_with_gpus_rollout_actors_running_a_model_take_one_each():
+    from generators.rollouts.distributed import rollout_pool
+
+    gpu_cluster = {"CPU": 32.0, "GPU": 4.0}
+    assert rollout_pool(RolloutConfig(agent="llm", backend="vllm"), gpu_cluster) == (4, 1.0)
+    assert rollout_pool(RolloutConfig(agent="llm"), gpu_cluster) == (4, 1.0)  # the default backend runs here too
+    served = RolloutConfig(agent="llm", backend="openai", base_url=["http://127.0.0.1:8000/v1"])
+    assert rollout_pool(served, gpu_cluster) == (None, 0.0)  # the server holds the GPUs
+    assert rollout_pool(RolloutConfig(agent="perturbed"), gpu_cluster) == (None, 0.0)
+    assert rollout_pool(RolloutConfig(agent="llm", backend="vllm"), {"CPU": 2.0}) == (None, 0.0)

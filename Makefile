@@ -1,5 +1,5 @@
 # The two set-up commands of the README: `make run` and `make test`.
-# Both create the virtualenv on first use (about 2 minutes) and reuse it after.
+# Both create the virtualenv on first use (3 to 7 minutes measured from a fresh clone) and reuse it after.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp

@@ -132,8 +132,11 @@ def bench_convert(raw: Path, folder: Path, size: int, rows: list) -> Path:
 @contextmanager
 def ray_cluster(cpus: int):
     """A local cluster of ``cpus`` CPUs on 127.0.0.1 (the stages find it connected and use it)."""
+    import logging
+
     import ray
 
+    logging.getLogger("ray.data").setLevel(logging.WARNING)  # as schemas/engine.py: no per-Dataset progress log
     ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         yield ray

@@ -79,7 +79,7 @@ class KeyIndex:
 
 
 # Index makers that replace the local ones (dedup_scaled.py: candidates found on a Ray cluster).
-ScaledMakers = Callable[[list[RecordFacts], Signatures], dict[str, Callable[[], DuplicateIndex]]]
+ScaledMakers = Callable[[list[RecordFacts], Signatures, list[int]], dict[str, Callable[[], DuplicateIndex]]]
 
 
 def build_indexes(
@@ -96,7 +96,7 @@ def build_indexes(
         "semantic": lambda: SemanticIndex(facts, signatures, cfg.semantic_threshold, order),
     }
     if scaled is not None:
-        makers.update(scaled(facts, signatures))
+        makers.update(scaled(facts, signatures, order))
     return {kind: makers[kind]() for kind in cfg.kinds}
 
 

@@ -11,12 +11,18 @@ over the cluster is finding who to compare with:
   the local MinHashLSH returns, so the matches are the same.
 - **semantic**: the text vectors are clustered (spherical k-means on a seeded
   sample, about ``cluster_size`` records per cluster), every record joins its
-  two nearest clusters, and each cluster's pairs at or above the threshold are
-  found exactly (one matrix product per cluster, SemDeDup-style). A pair split
-  by the clustering is missed: the agreement with the exact local search is
-  measured (tests, bench/scale.py), not assumed.
+  two nearest clusters, and within each cluster every record's similarities
+  to the records before it in keep order are computed exactly (SemDeDup-style),
+  a block of rows at a time. The visit only ever matches a record with a kept
+  record that came before it, and the earliest similar ones are the likeliest
+  kept, so each record keeps its first ``PARTNERS`` earlier partners at or
+  above the threshold: memory is a block by a cluster, and the pairs at most
+  ``PARTNERS`` per record, however dense the duplicates (all pairs of a
+  cluster of 68,000 near-twins took 18.7 GB). A pair split by the clustering,
+  or a record whose first partners were all removed, is missed: the agreement
+  with the exact local search is measured (tests, bench/scale.py), not assumed.
 
-The work functions (``band_keys``, ``nearest_clusters``, ``similar_pairs``)
+The work functions (``band_keys``, ``nearest_clusters``, ``earlier_partners``)
 are plain numpy, run by Ray tasks here and callable anywhere.
 """
 
@@ -39,6 +45,8 @@ from schemas.engine import cluster_cpus, ordered_map
 PROBES = 2  # clusters each record joins: a near pair on a cluster boundary still meets in one
 KMEANS_ITERATIONS = 10
 ROWS_PER_TASK = 4096
+ROWS_PER_BLOCK = 512  # rows compared with their cluster at once: 512 x 68k float64 similarities = 280 MB
+PARTNERS = 32  # earlier similar records kept per record and cluster
 KEYS_PER_PARTITION = 500_000  # records per shuffle partition (x bands x 16 bytes: ~70 MB at 9 bands)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
@@ -131,26 +139,42 @@ def nearest_clusters(centroids: np.ndarray, block: np.ndarray) -> np.ndarray:
     return np.argsort(-similarity, axis=1, kind="stable")[:, :PROBES]
 
 
-def similar_pairs(vectors: np.ndarray, rows: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pairs (i < j) of ``rows`` whose text similarity (rounded as locally) reaches ``threshold``."""
-    block = vectors[rows]
-    similarity = clip(block @ block.T)
-    a, b = np.nonzero(np.triu(similarity >= threshold, k=1))
-    return rows[a], rows[b], similarity[a, b]
+def earlier_partners(
+    vectors: np.ndarray, rows: np.ndarray, threshold: float, partners: int = PARTNERS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(record, partner, similarity) for each of ``rows`` (a cluster, in keep order) and its first ``partners``
+    earlier rows whose text similarity (rounded as locally) reaches ``threshold``."""
+    members = vectors[rows]
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for start in range(1, len(rows), ROWS_PER_BLOCK):  # the first row has nobody before it
+        end = min(start + ROWS_PER_BLOCK, len(rows))
+        similarity = clip(members[start:end] @ members[:end].T)
+        hits = (similarity >= threshold) & (np.arange(end)[None, :] < np.arange(start, end)[:, None])
+        for r in np.flatnonzero(hits.any(axis=1)):
+            columns = np.flatnonzero(hits[r])[:partners]
+            found.append((np.full(len(columns), rows[start + r]), rows[columns], similarity[r, columns]))
+    if not found:
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
+    return tuple(np.concatenate(parts) for parts in zip(*found))
 
 
-def _pairs_task(shared: tuple[np.ndarray, float], rows: np.ndarray):
+def _partners_task(shared: tuple[np.ndarray, float], rows: np.ndarray):
     vectors, threshold = shared
-    return similar_pairs(vectors, rows, threshold)
+    return earlier_partners(vectors, rows, threshold)
 
 
-def semantic_pairs(ray: Any, vectors: np.ndarray, threshold: float, cluster_size: int, seed: int) -> dict[int, dict]:
-    """record -> {other record: text similarity} for the pairs found within clusters."""
+def semantic_pairs(
+    ray: Any, vectors: np.ndarray, order: list[int], threshold: float, cluster_size: int, seed: int
+) -> dict[int, dict]:
+    """record -> {earlier record (in ``order``, the visit's): text similarity} for the partners found within
+    clusters."""
     n = len(vectors)
     clusters = max(1, min(n, -(-n // cluster_size)))
     pairs: dict[int, dict] = defaultdict(dict)
     if n < 2:
         return pairs
+    position = np.empty(n, dtype=np.int64)
+    position[np.asarray(order, dtype=np.int64)] = np.arange(n)
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     if clusters == 1:
         groups = [np.arange(n)]
@@ -159,9 +183,10 @@ def semantic_pairs(ray: Any, vectors: np.ndarray, threshold: float, cluster_size
         blocks = [vectors[s : s + ROWS_PER_TASK] for s in range(0, n, ROWS_PER_TASK)]
         labels = np.concatenate(list(ordered_map(ray, nearest_clusters, centroids, blocks)))
         groups = [np.flatnonzero((labels == c).any(axis=1)) for c in range(clusters)]
-    for a, b, similarity in ordered_map(ray, _pairs_task, (vectors, threshold), [g for g in groups if len(g) > 1]):
+    in_order = [g[np.argsort(position[g], kind="stable")] for g in groups if len(g) > 1]
+    for a, b, similarity in ordered_map(ray, _partners_task, (vectors, threshold), in_order):
         for i, j, s in zip(a.tolist(), b.tolist(), similarity.tolist()):
-            pairs[i][j] = pairs[j][i] = s
+            pairs[i][j] = s
     return pairs
 
 
@@ -184,10 +209,12 @@ class PairIndex:
         self.kept_rank[i] = len(self.kept_rank)
 
 
-def scaled_makers(ray: Any, cfg: DedupConfig) -> Callable[[list[RecordFacts], Signatures], dict[str, Callable]]:
+def scaled_makers(
+    ray: Any, cfg: DedupConfig
+) -> Callable[[list[RecordFacts], Signatures, list[int]], dict[str, Callable]]:
     """Index makers for curation/dedup.py that find minhash and semantic candidates on the cluster."""
 
-    def makers(facts: list[RecordFacts], signatures: Signatures) -> dict[str, Callable]:
+    def makers(facts: list[RecordFacts], signatures: Signatures, order: list[int]) -> dict[str, Callable]:
         return {
             "minhash": lambda: BucketIndex(
                 signatures.minhash,
@@ -197,7 +224,7 @@ def scaled_makers(ray: Any, cfg: DedupConfig) -> Callable[[list[RecordFacts], Si
             "semantic": lambda: PairIndex(
                 facts,
                 signatures,
-                semantic_pairs(ray, signatures.text, cfg.semantic_threshold, cfg.semantic_cluster_size, 0),
+                semantic_pairs(ray, signatures.text, order, cfg.semantic_threshold, cfg.semantic_cluster_size, 0),
                 cfg.semantic_threshold,
             ),
         }

@@ -43,7 +43,7 @@ def progress_of(message: str) -> str | None:
 def engine_step(context: AssetExecutionContext, options: EngineOptions, every_s: float = 10.0) -> Iterator[None]:
     """The block's stage work on ``options``' engine. For engine=ray the cluster is joined here (the stage's own
     session shares it); the run's log says where it is and where its dashboard is, then how the Ray tasks advance
-    (``progress: 12/40 ray tasks of Encoder``), and the materialization gets the dashboard's link."""
+    (``progress: Encoder on ray: 12/40 tasks done``), and the materialization gets the dashboard's link."""
     if options.engine != "ray":
         yield
         return
@@ -53,15 +53,15 @@ def engine_step(context: AssetExecutionContext, options: EngineOptions, every_s:
         metadata = {"ray_cluster": MetadataValue.text(info.address)}
         if info.dashboard:
             metadata["ray_dashboard"] = MetadataValue.url(info.dashboard)
-        context.add_output_metadata(metadata)
+        context.add_output_metadata(metadata, output_name="result")  # the asset's own output, not its checks
         last: dict[str, float] = {}
 
         def on_task_done(what: str, done: int, total: int | None) -> None:
             now = time.monotonic()
             if done == total or now - last.get(what, -float("inf")) >= every_s:
                 last[what] = now
-                count = f"{done}/{total}" if total is not None else f"{done}"
-                context.log.info(f"{PREFIX}{count} ray tasks of {what}")
+                count = f"{done}/{total}" if total is not None else f"{done}"  # a streamed input: no total yet
+                context.log.info(f"{PREFIX}{what} on ray: {count} tasks done")
 
         with task_progress(on_task_done):
             yield

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import filecmp
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 
@@ -32,11 +34,11 @@ DEMO = {
 SMALL = "tasks: {n: 3}\nrollouts: {model_tasks: 0}\nlearner: {agent: perturbed, k: 2}\nselect: {budget: 4}\n"
 
 
-def run_main_job(env: dict, config: Path) -> subprocess.CompletedProcess:
+def run_main_job(env: dict, config: Path, *options: str) -> subprocess.CompletedProcess:
     command = [str(ACEFORGE)] if ACEFORGE.exists() else [sys.executable, "-m", "pipelines.cli.main"]
     # Wide enough that the table's output folders (pytest's long temp paths) are not cut to the width.
     return subprocess.run(
-        [*command, "run", "--config", str(config)],
+        [*command, "run", "--config", str(config), *options],
         env={**env, "COLUMNS": "250"},
         capture_output=True,
         text=True,
@@ -77,6 +79,21 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     cells = verl_row.split("│")
     assert cells[2].strip().isdigit() and "/assets/verl_export/" in cells[-2]  # rows written; the folder
     assert f"verl export: {data_home / 'assets' / 'verl_export' / 'all'}" in first.stderr
+
+    # The same job on a local Ray cluster (convert, rollouts, embeddings and dedup as Ray tasks and actors): every
+    # asset has the same records in the same order, and the SFT and RL sets and the verl export the same bytes.
+    on_ray = run_main_job({**env, "ACEFORGE_HOME": str(tmp_path / "ray-home")}, config, "--engine", "ray")
+    assert on_ray.returncode == 0, on_ray.stderr
+    assert re.search(
+        r"^scored: ray: cluster 127\.0\.0\.1:\d+, \d+ CPUs, 0 GPUs, dashboard http://127", on_ray.stderr, re.M
+    )
+    assert "scored: Encoder on ray: 2/2 tasks done" in on_ray.stderr
+    local_assets, ray_assets = data_home / "assets", tmp_path / "ray-home" / "assets"
+    for path in sorted(local_assets.rglob("records.parquet")):
+        twin = ray_assets / path.relative_to(local_assets)
+        assert pq.read_table(path)["id"].to_pylist() == pq.read_table(twin)["id"].to_pylist(), path
+    for produced in ("sft_set/all/records.parquet", "rl_set/all/records.parquet", "verl_export/all/train.parquet"):
+        assert filecmp.cmp(local_assets / produced, ray_assets / produced, shallow=False), produced
 
     # A second run converts the same bytes: same files, same catalog versions, five more Dagster runs.
     second = run_main_job(env, config)

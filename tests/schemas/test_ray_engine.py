@@ -137,7 +137,7 @@ def test_a_dagster_step_on_ray_logs_its_cluster_dashboard_and_task_progress(clus
     with urllib.request.urlopen(f"{dashboard}/api/version", timeout=30) as answer:
         assert json.load(answer)["ray_version"] == ray.__version__
     # 150 chats' distinct texts in two batches, one per actor (one per CPU); each finished task is counted
-    assert "progress: 2/2 ray tasks of Encoder" in lines
+    assert "progress: Encoder on ray: 2/2 tasks done" in lines
 
 
 def removed_ids(path) -> dict[str, str]:

@@ -17,8 +17,8 @@ over the cluster is finding who to compare with:
   record that came before it, and the earliest similar ones are the likeliest
   kept, so each record keeps its first ``PARTNERS`` earlier partners at or
   above the threshold: memory is a block by a cluster, and the pairs at most
-  ``PARTNERS`` per record, however dense the duplicates (all pairs of a
-  cluster of 68,000 near-twins took 18.7 GB). A pair split by the clustering,
+  ``PARTNERS`` per record, however dense the duplicates (on 100k templated
+  records, the all-pairs task of one dense cluster took 18.7 GB). A pair split by the clustering,
   or a record whose first partners were all removed, is missed: the agreement
   with the exact local search is measured (tests, bench/scale.py), not assumed.
 
@@ -45,7 +45,7 @@ from schemas.engine import cluster_cpus, ordered_map
 PROBES = 2  # clusters each record joins: a near pair on a cluster boundary still meets in one
 KMEANS_ITERATIONS = 10
 ROWS_PER_TASK = 4096
-ROWS_PER_BLOCK = 512  # rows compared with their cluster at once: 512 x 68k float64 similarities = 280 MB
+ROWS_PER_BLOCK = 512  # rows compared with their cluster at once: 280 MB of similarities against 68k rows
 PARTNERS = 32  # earlier similar records kept per record and cluster
 KEYS_PER_PARTITION = 500_000  # records per shuffle partition (x bands x 16 bytes: ~70 MB at 9 bands)
 _MIX = np.uint64(0x9E3779B97F4A7C15)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 from dagster import (
     AssetRecordsFilter,
@@ -39,6 +40,8 @@ from dagster import (
     MetadataValue,
     OutputContext,
     ResourceDependency,
+    TableColumn,
+    TableSchema,
     input_manager,
 )
 
@@ -93,8 +96,22 @@ def preview_markdown(records: list[AgentRecord]) -> str:
     return "\n".join(lines)
 
 
+def type_name(arrow_type: pa.DataType) -> str:
+    """A column's Arrow type as the UI shows it: nested types by their field names, not their full types."""
+    if pa.types.is_struct(arrow_type):
+        return f"struct<{', '.join(arrow_type.field(i).name for i in range(arrow_type.num_fields))}>"
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        return f"list<{type_name(arrow_type.value_type)}>"
+    return str(arrow_type)
+
+
+def column_schema(path: Path) -> TableSchema:
+    """The Parquet file's columns and types: the asset page's column schema."""
+    return TableSchema(columns=[TableColumn(f.name, type_name(f.type)) for f in pq.read_schema(path)])
+
+
 def record_metadata(path: Path) -> dict[str, Any]:
-    """Rows, verdicts, pass rate and a preview, read back from the written file."""
+    """Rows, columns, verdicts, pass rate and a preview, read back from the written file."""
     verdicts: Counter = Counter()
     preview: list[AgentRecord] = []
     for record in read_records(path):
@@ -105,6 +122,7 @@ def record_metadata(path: Path) -> dict[str, Any]:
     decided = verdicts["true"] + verdicts["false"]
     metadata = {
         "dagster/row_count": sum(verdicts.values()),
+        "dagster/column_schema": column_schema(path),
         "verdicts": MetadataValue.json(dict(verdicts)),
         "preview": MetadataValue.md(preview_markdown(preview)),
     }
@@ -126,6 +144,7 @@ class RecordStore(ConfigurableIOManager):
                 {
                     "catalog_dataset": f"{records.name}@{records.version}",
                     "catalog": MetadataValue.path(str(catalog.path)),
+                    "dagster/column_schema": column_schema(Path(records.path)),
                 }
             )
             return

@@ -146,6 +146,12 @@ def test_metadata_a_person_reads_in_the_ui(pipeline_run):
         meta = event.asset_materialization.metadata
         assert meta["preview"].value.startswith("| id | environment | task | steps | verdict |")
         assert meta["dagster/row_count"].value > 0 and "stage/accuracy_levels" in meta
+        columns = {c.name: c.type for c in meta["dagster/column_schema"].value.columns}  # the asset page's columns
+        assert list(columns)[:3] == ["id", "schema_version", "env_kind"] and columns["verifier_passed"] == "bool"
+        assert columns["trajectory"].startswith("list<struct<class_, content, source")
+        [converted] = instance.fetch_materializations(AssetKey("converted"), limit=1).records
+        source_columns = converted.asset_materialization.metadata["dagster/column_schema"].value.columns
+        assert [c.name for c in source_columns] == list(columns)
         report = instance.get_latest_materialization_event(AssetKey("ace_report")).asset_materialization.metadata
         assert report["plots"].value.count("data:image/png;base64,") == 6
         assert "- dedup: audit of " in report["summary"].value and "- select: SFT " in report["summary"].value

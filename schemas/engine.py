@@ -33,6 +33,9 @@ from schemas.stage_config import StageConfig
 # told 127.0.0.1), without token auth. A cluster someone started keeps its own settings.
 LOCAL_ONLY = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
 IN_FLIGHT_PER_CPU = 4  # tasks queued per CPU: enough to keep workers busy, few enough to bound memory
+# Ray retries a task its memory monitor killed without end by default: a task too big for its node would loop
+# forever. The driver owns its tasks' retries, so this holds on any cluster; a user's own setting wins.
+OOM_RETRIES = {"RAY_task_oom_retries": "3"}
 
 
 class EngineOptions(StageConfig):
@@ -47,9 +50,9 @@ class EngineOptions(StageConfig):
 @contextmanager
 def ray_session(address: str = "") -> Iterator[Any]:
     """The ``ray`` module, connected: to ``address``, or to a local cluster started here and stopped after."""
-    if not address:  # read when ray is first imported: set before it. A real cluster's nodes need their own address.
-        for key, value in LOCAL_ONLY.items():
-            os.environ.setdefault(key, value)
+    settings = OOM_RETRIES if address else {**LOCAL_ONLY, **OOM_RETRIES}  # a real cluster keeps its own auth, bind
+    for key, value in settings.items():  # read when ray is first imported or initialized: set before either
+        os.environ.setdefault(key, value)
     import ray
     from ray._private import ray_constants
 

@@ -1,0 +1,61 @@
+"""A Ray task too big for its node fails the stage instead of being killed and retried without end.
+
+Ray's memory monitor kills a worker when its node runs low on memory, and by
+default retries the task for ever; schemas/engine.py bounds the retries. The
+check runs in its own process: the node's kill threshold is set below what
+any process uses, so every attempt is killed, and the map must raise.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+import pytest
+
+from tests.ray_cluster import RAY_ENV, ROOT
+
+pytest.importorskip("ray")
+
+SCRIPT = textwrap.dedent(
+    """
+    import time
+    from schemas.engine import ordered_map, ray_session
+
+    def hold(_, megabytes):
+        block = bytearray(megabytes << 20)
+        time.sleep(5)
+        return len(block)
+
+    with ray_session("") as ray:
+        try:
+            print(list(ordered_map(ray, hold, None, [300])))
+        except ray.exceptions.OutOfMemoryError as exc:
+            print("OutOfMemoryError:", str(exc).splitlines()[0][:120])
+    """
+)
+
+
+def test_a_task_the_memory_monitor_keeps_killing_fails_after_a_few_retries():
+    temp = tempfile.mkdtemp(prefix="afoom", dir="/tmp")  # short: Ray's socket paths must fit 107 characters
+    env = {
+        **os.environ,
+        **RAY_ENV,
+        "PYTHONPATH": str(ROOT),
+        "RAY_TMPDIR": temp,
+        "RAY_memory_usage_threshold": "0.01",  # below any node's use: every attempt is killed
+        "RAY_memory_monitor_refresh_ms": "100",
+    }
+    env.pop("RAY_task_oom_retries", None)
+    try:
+        done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=300)
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    *raylet_notes, last = done.stdout.strip().splitlines()  # the raylet says each kill on the driver's stdout
+    assert last.startswith("OutOfMemoryError: "), done.stdout[-2000:]
+    assert 1 <= sum("oom retries remaining" in note for note in raylet_notes) <= 4

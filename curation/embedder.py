@@ -64,8 +64,8 @@ class Encoder:
 
 
 def encoder_pool(resources: dict[str, float]) -> tuple[int, float, str]:
-    """(actors, GPUs per actor, device) for a cluster's resources: an actor per GPU where there are GPUs (a
-    MiniLM fills one easily), else an actor per CPU."""
+    """(actors, GPUs per actor, device) for a cluster's resources: an actor per GPU where there are GPUs, else
+    an actor per CPU."""
     gpus = int(resources.get("GPU", 0))
     if gpus:
         return gpus, 1.0, "cuda"

@@ -5,9 +5,9 @@ an OpenAI-compatible server fleet, vLLM on the node's GPUs, transformers) and
 runs ``run_rollouts`` on each shard it is handed, exactly as a local run does.
 On a cluster with GPUs, an actor whose policy runs a model here (vLLM,
 transformers; not a remote server) holds a GPU: Ray hides the GPUs from
-actors that ask for none. Shards come back in input order, and each rollout's seed derives from the run's
-seed, the task id and k (never from where it ran), so the records are those of
-a local run.
+actors that ask for none. Shards come back in input order, and each
+rollout's seed derives from the run's seed, the task id and k (never from
+where it ran), so the records are those of a local run.
 """
 
 from __future__ import annotations

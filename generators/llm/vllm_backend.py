@@ -11,11 +11,15 @@ engine must run under ``if __name__ == "__main__":`` or in a worker process.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import shutil
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 from generators.llm.interface import Capabilities, ChatRequest, Completion, SamplingParams
@@ -39,6 +43,22 @@ QUIET_ENV = {
 }
 
 
+IPC_PATH_MAX = 107  # longest path of a Unix socket
+
+
+@lru_cache(maxsize=1)
+def ipc_folder() -> str:
+    """Where this process's vLLM engines put their ZMQ socket files, removed when the process exits: vLLM leaves
+    them in the temp folder otherwise (7 per `aceforge run`, never removed)."""
+    folder = tempfile.mkdtemp(prefix="aceforge-vllm-")
+    if len(folder) + 37 > IPC_PATH_MAX:  # a socket file's name is a UUID (36 characters)
+        os.rmdir(folder)
+        return tempfile.gettempdir()  # vLLM's own choice: its sockets stay there, but they fit
+    owner = os.getpid()  # a forked child inherits the handler: only the process that made the folder removes it
+    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(folder, ignore_errors=True))
+    return folder
+
+
 @contextmanager
 def engine_environment(cpu: bool) -> Iterator[None]:
     """The environment vLLM's engine starts in, put back after.
@@ -48,7 +68,7 @@ def engine_environment(cpu: bool) -> Iterator[None]:
     """
     # Logged while vllm is imported, before vLLM configures its logging, so its level cannot reach it.
     logging.getLogger("vllm.triton_utils.importing").setLevel(logging.ERROR)
-    wanted = dict(QUIET_ENV, **(CPU_ENV if cpu else {}))
+    wanted = dict(QUIET_ENV, **(CPU_ENV if cpu else {}), VLLM_RPC_BASE_PATH=ipc_folder())
     added = [name for name in wanted if name not in os.environ]
     os.environ.update({name: wanted[name] for name in added})
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from generators.llm.vllm_backend import CPU_ENV, on_cpu
+from generators.llm.vllm_backend import CPU_ENV, ipc_folder, on_cpu
 from schemas.ports import free_port
 
 
@@ -56,7 +56,8 @@ class VllmServer:
         return args + self.extra_args
 
     def start(self) -> VllmServer:
-        env = {**CPU_ENV, **os.environ}
+        # its ZMQ socket files go to this process's folder for them, removed when this process exits
+        env = {**CPU_ENV, "VLLM_RPC_BASE_PATH": ipc_folder(), **os.environ}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(

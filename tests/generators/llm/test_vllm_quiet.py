@@ -1,10 +1,14 @@
-"""A vLLM engine starts without the notices every CPU start printed; errors stay, and a user's settings win."""
+"""A vLLM engine starts without the notices every CPU start printed and leaves no socket files behind; errors
+stay, and a user's settings win."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -40,6 +44,9 @@ NOISE = (
 def test_an_engine_starts_without_cpu_notices_and_keeps_vllm_errors(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("VLLM_LOGGING")}
     env["ACEFORGE_MODELS"] = str(tmp_path / "models")
+    # Where vLLM leaves its ZMQ socket files unless told otherwise; short: a socket's path fits 107 characters.
+    temp = Path(tempfile.mkdtemp(prefix="afq", dir="/tmp"))
+    env["TMPDIR"] = str(temp)
     script = tmp_path / "start_engine.py"
     script.write_text(START_ENGINE)
     result = subprocess.run(
@@ -53,6 +60,9 @@ def test_an_engine_starts_without_cpu_notices_and_keeps_vllm_errors(tmp_path):
     # vLLM logs the Triton note while it is imported, before its logging is configured: the parent does not print
     # it; the engine's two spawned processes still do.
     assert len(noise) <= 2 and all("Triton is installed" in line for line in noise), noise
+    left = [path.name for path in temp.rglob("*") if path.is_socket()]
+    shutil.rmtree(temp, ignore_errors=True)
+    assert left == []  # the engine's IPC folder went with the process
 
 
 def test_the_engine_environment_is_put_back_and_a_users_settings_win(monkeypatch):

@@ -98,6 +98,9 @@ def cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
+CLUSTER_LINE = "ray: cluster "  # how a ClusterInfo line starts: the run's terminal picks it out by it
+
+
 @dataclass(frozen=True)
 class ClusterInfo:
     address: str
@@ -107,7 +110,7 @@ class ClusterInfo:
 
     def line(self) -> str:
         return (
-            f"ray: cluster {self.address}, {self.cpus} CPUs, {self.gpus} GPUs, "
+            f"{CLUSTER_LINE}{self.address}, {self.cpus} CPUs, {self.gpus} GPUs, "
             f"dashboard {self.dashboard or 'none (the cluster was started without one)'}"
         )
 

@@ -55,9 +55,10 @@ def run_on_ray(
     on_skipped: Callable[[AgentRecord, str], None],
 ) -> Iterator[AgentRecord]:
     """``run_rollouts`` for engine=ray: the same records, in the same order, counted into ``summary``."""
-    here = cfg.model_copy(update={"engine": "local"})
+    local = {"engine": "local"}
     if cfg.uses_model():  # the default backend is chosen here, not in actors that may see a GPU the driver has not:
-        here = here.model_copy(update={"backend": cfg.backend_name()})  # the policy's id stays the driver's
+        local["backend"] = cfg.backend_name()  # the policy's id stays the driver's
+    here = cfg.model_copy(update=local)
     tasks = iter(tasks)
     shards = iter(lambda: list(islice(tasks, TASKS_PER_SHARD)), [])
     with engine_session(cfg) as ray:

@@ -10,10 +10,9 @@ from contextlib import contextmanager
 
 from dagster import AssetExecutionContext, MetadataValue
 
-from schemas.engine import EngineOptions, cluster_info, engine_session, task_progress
+from schemas.engine import CLUSTER_LINE, EngineOptions, cluster_info, engine_session, task_progress
 
 PREFIX = "progress: "
-CLUSTER_LINE = "ray: cluster "  # how ClusterInfo.line() starts
 
 
 def step_progress(context: AssetExecutionContext, unit: str, every_s: float = 10.0) -> Callable[[int, int], None]:

@@ -7,10 +7,11 @@ A **claim** is something a reader could check against the record:
 - an **id**: a token with at least four digits or a leading ``#`` ("#W1234567", "credit_card_4421", a
   tracking number); compared case-insensitively as text;
 - a **fact term**: one of the environment's categorical values (``fact_terms``: "processed", "gold"),
-  unless negated or stated as a rule or a possibility: "not", "n't", "never", "no", "only", "unless",
-  "if", "can", "will", ... among the six words before it in the same clause ("only pending orders can be
-  cancelled", "it can be cancelled" state no status). A negated term is kept apart, so a check can ask whether it is
-  asserted ("it is still pending") or denied ("it has not been processed").
+  **asserted** ("it is still pending"), **denied** ("it has not been processed", "it cannot be cancelled":
+  "not", "n't", "cannot", "never", "no", ... among the six words before it in the same clause) or neither:
+  stated as a rule or a possibility ("only", "unless", "if", "can", "will", ... there: "only pending orders
+  can be cancelled"), or as a category, coordinated with another term or in a disjunction ("for silver and
+  gold members", "insured or business trips": no row is both, and "or" asserts neither side).
 
 - a **date** (YYYY-MM-DD): compared as text.
 
@@ -33,11 +34,14 @@ _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _ID = re.compile(r"#?[A-Za-z0-9_]*\d[A-Za-z0-9_\-]*")
 _LONG_DIGITS = re.compile(r"\d{8,}")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-_NEGATIONS = frozenset({"not", "never", "no", "nor", "neither", "without"})
+NEGATIONS = frozenset({"not", "cannot", "never", "no", "nor", "neither", "without"})
 # Words that make what follows a rule or a possibility, not a statement of fact ("only pending orders can be
 # cancelled", "it can be cancelled"): they hide a fact term from grounding, never a reason from a constraint.
-_RULE_WORDS = frozenset({"only", "unless", "if", "can", "could", "will", "would", "may", "might", "must"})
-_WORD = re.compile(r"[a-z']+")
+RULE_WORDS = frozenset({"only", "unless", "if", "can", "could", "will", "would", "may", "might", "must"})
+WORD = re.compile(r"[a-z']+")
+_COORDINATION = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|nor|and/or)\s+)?")
+_DISJUNCTION_BEFORE = re.compile(r"\bn?or\s+$")
+_DISJUNCTION_AFTER = re.compile(r"\s+n?or\b")
 
 
 def amounts_in(text: str) -> list[float]:
@@ -87,22 +91,40 @@ def _looks_numeric(token: str) -> bool:
 def preceded_by_negation(text: str, start: int, rules: bool = False) -> bool:
     """A denial (or, with ``rules``, a rule word) among the six words before ``start`` in the same clause."""
     clause = re.split(r"[,;:.!?()]", text[max(0, start - 60) : start].lower())[-1]
-    before = _WORD.findall(clause)[-6:]
-    words = _NEGATIONS | _RULE_WORDS if rules else _NEGATIONS
+    before = WORD.findall(clause)[-6:]
+    words = NEGATIONS | RULE_WORDS if rules else NEGATIONS
     return any(word in words or word.endswith("n't") for word in before)
 
 
 def fact_terms_in(text: str, terms: Iterable[str]) -> tuple[set[str], set[str]]:
-    """(asserted, negated) fact terms of ``text``; a longer term hides the shorter ones inside it."""
+    """(asserted, denied) fact terms of ``text`` (see the module docstring); a longer term hides the shorter
+    ones inside it."""
     asserted: set[str] = set()
-    negated: set[str] = set()
+    denied: set[str] = set()
     if not terms:
-        return asserted, negated
+        return asserted, denied
     lowered = fold(text)
-    for match in _terms_pattern(tuple(terms)).finditer(lowered):  # longest first: a longer term hides a shorter
+    matches = list(_terms_pattern(tuple(terms)).finditer(lowered))  # longest first: a longer term hides a shorter
+    for index, match in enumerate(matches):
         term = match.group(0)
-        (negated if preceded_by_negation(lowered, match.start(), rules=True) else asserted).add(term)
-    return asserted, negated
+        if preceded_by_negation(lowered, match.start()):
+            denied.add(term)
+        elif not preceded_by_negation(lowered, match.start(), rules=True) and not _category(lowered, matches, index):
+            asserted.add(term)
+    return asserted, denied
+
+
+def _category(text: str, matches: list[re.Match], index: int) -> bool:
+    """The term names a category, not a row's value: it is coordinated with another term ("silver and gold",
+    "pending, processed or delivered") or stands next to an "or" ("insured or business")."""
+    match = matches[index]
+    if _DISJUNCTION_BEFORE.search(text, 0, match.start()) or _DISJUNCTION_AFTER.match(text, match.end()):
+        return True
+    neighbours = matches[index - 1 : index] + matches[index + 1 : index + 2]
+    return any(
+        _COORDINATION.fullmatch(text, min(match.end(), other.end()), max(match.start(), other.start()))
+        for other in neighbours
+    )
 
 
 @lru_cache(maxsize=64)
@@ -131,9 +153,10 @@ class Seen:
         if step.source == "tool":
             self._tool_results.append(step.content)
 
-    def latest_row(self, token: str) -> str | None:
-        """The folded text of the latest tool result that is the row of ``token`` (a JSON object with ``token``
-        among its own values: an order's details, not the profile that lists the order); None when none was."""
+    def row_reads(self, token: str) -> list[str]:
+        """The folded text of every tool result that is the row of ``token`` (a JSON object with ``token``
+        among its own values: an order's details, not the profile that lists the order), latest first."""
+        reads = []
         for content in reversed(self._tool_results):
             if token.lower() not in content.lower() or content[:1] != "{":
                 continue
@@ -142,8 +165,8 @@ class Seen:
             except orjson.JSONDecodeError:
                 continue
             if isinstance(row, dict) and any(str(v).lower() == token.lower() for v in row.values()):
-                return fold(content)
-        return None
+                reads.append(fold(content))
+        return reads
 
     @property
     def text(self) -> str:

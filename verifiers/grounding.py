@@ -6,12 +6,15 @@ Read from the replayed trajectory (verifiers/claims.py says what a claim is):
   any written form), or in the environment's policy text ("$40 per bag"), or is money that a write of
   the trajectory moves (a confirmation names what is about to happen; verifiers/money.py); any other
   sum the agent works out itself goes through a tool (``calculate``);
+- when the trajectory's writes move money, an amount a clause says moves ("$214.00 goes back to your
+  card", "you are charged $80") is money they move, not just any number that was shown (the old fare);
 - each **id** and **date** in an agent message appeared in an earlier user turn or tool result;
 - each **fact term** (the environment's ``fact_terms``: statuses, membership levels) asserted in an
   agent message appeared in an earlier user turn or tool result; a denied one ("has not been
   processed") asserts nothing here (the constraints read denials: verifiers/constraint_checks.py);
 - a sentence that names a row by id and states a fact term about it says what the row's latest read
-  showed ("order #R2 is cancelled" when #R2 was last shown pending is ``ungrounded_contradicted``);
+  showed ("order #R2 is cancelled" when #R2 was last shown pending is ``ungrounded_contradicted``, and
+  so is "#R2 is not cancelled" when it was shown cancelled);
 - each id-like **argument** of a tool call (a user id, an order id, an item id; and the dates of a
   write, such as a passenger's date of birth) appeared in an earlier user turn or tool result: an agent
   never invents or guesses an id.
@@ -30,12 +33,33 @@ from typing import Any
 from schemas.record import VerifierResult
 from schemas.steps import ApiAction
 from verifiers.base import CheckContext, RecordVerifier
-from verifiers.claims import Seen, amounts_in, cents, dates_in, fact_terms_in, fold, ids_in, numbers_in, seen_before
+from verifiers.claims import (
+    NEGATIONS,
+    WORD,
+    Seen,
+    amounts_in,
+    cents,
+    dates_in,
+    fact_terms_in,
+    fold,
+    ids_in,
+    numbers_in,
+    seen_before,
+)
 from verifiers.money import moved_by_step
 
 MAX_EVIDENCE = 10
 MIN_DIGIT_ID = 5
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+")
+_CLAUSE = re.compile(r"[;:()]|,(?!\d)|(?<=[.!?])\s+")  # "$6,609.00" is one amount
+# Words that say money moves now: a refund, a charge. "paid" is left out: what a user paid before is history.
+_MOVEMENT = re.compile(
+    r"\b(?:refund\w*|credited|charged?|charging|debited|deducted|reimburs\w*)\b|\bback to\b|\b(?:go|goes|going) back\b",
+    re.IGNORECASE,
+)
+# A clause with one of these says money might move, or does not: "if you cancel, $50 would be refunded".
+_HEDGES = NEGATIONS | {"if", "unless", "whether", "would", "could", "might", "may"}
+_PAST = re.compile(r"\b(?:was|were|had been)\s+(?:[\w']+\s+){0,2}$")
 
 
 def argument_ids(value: Any, dates: bool = False) -> list[str]:
@@ -53,31 +77,66 @@ def argument_ids(value: Any, dates: bool = False) -> list[str]:
 
 
 def contradictions(index: int, text: str, terms: tuple[str, ...], seen: Seen) -> list[dict]:
-    """A sentence that names a row by id and states a fact term the row's latest read does not show
-    ("order #R2 is cancelled" when #R2 was last shown pending)."""
+    """A sentence that names a row by id and asserts a fact term the row's latest read does not show
+    ("order #R2 is cancelled" when #R2 was last shown pending), or denies one it shows ("#R2 is not
+    cancelled yet" when the cancellation's result showed it cancelled). A term said of the past ("#R2 was
+    pending") needs only some earlier read of the row to show it."""
     found = []
     for sentence in _SENTENCE.split(text):
-        asserted, _ = fact_terms_in(sentence, terms)
-        for token in ids_in(sentence) if asserted else []:
-            row = seen.latest_row(token)
-            if row is not None and not any(fold(term) in row for term in asserted):
-                found.append(
-                    {"step": index, "kind": "contradicted", "value": f"{token}: {', '.join(sorted(asserted))}"}
-                )
+        asserted, denied = fact_terms_in(sentence, terms)
+        for token in ids_in(sentence) if asserted or denied else []:
+            reads = seen.row_reads(token)
+            if not reads:
+                continue
+            past = {t for t in asserted if _said_of_the_past(sentence, t)}
+            now = asserted - past
+            wrong = sorted(now) if now and not any(fold(t) in reads[0] for t in now) else []
+            wrong += [f"was {t}" for t in sorted(past) if not any(fold(t) in read for read in reads)]
+            wrong += [f"not {t}" for t in sorted(denied) if fold(t) in reads[0]]
+            if wrong:
+                found.append({"step": index, "kind": "contradicted", "value": f"{token}: {', '.join(wrong)}"})
+    return found
+
+
+def _said_of_the_past(sentence: str, term: str) -> bool:
+    """Every mention of ``term`` follows "was", "were" or "had been" (two words between at most)."""
+    folded = fold(sentence)
+    starts = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(fold(term))}(?![\w-])", folded)]
+    return bool(starts) and all(_PAST.search(folded, 0, start) for start in starts)
+
+
+def misstated_movements(index: int, text: str, moved: set[int]) -> list[dict]:
+    """Amounts a clause says move ("$214.00 goes back to your card", "you are charged $80") that no write of
+    the trajectory moves, alone or as one write's total; the clause's amounts may also add up to one
+    ("$16.41 and $219.27 are refunded"). Not a condition ("if you cancel, $50 would be refunded") nor a
+    denial; "will" counts: a refund that will reach the card is this trajectory's refund."""
+    found = []
+    for clause in _CLAUSE.split(text):
+        amounts = amounts_in(clause)
+        words = set(WORD.findall(clause.lower()))
+        if not amounts or not _MOVEMENT.search(clause) or words & _HEDGES:
+            continue
+        if cents(sum(amounts)) in moved:
+            continue
+        found += [{"step": index, "kind": "amount", "value": a} for a in amounts if cents(a) not in moved]
     return found
 
 
 class GroundingVerifier(RecordVerifier):
     name = "grounding"
-    version = "3"
+    version = "4"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:
         env = ctx.initial_env
         terms = tuple(getattr(env, "fact_terms", ()))
         # Numbers a message may state besides what was shown: the policy's, and the money any write moves.
-        also = {cents(n) for n in numbers_in(getattr(env, "policy", "") or "")}
-        also |= {cents(amount) for amounts in moved_by_step(ctx).values() for amount in amounts}
+        policy = {cents(n) for n in numbers_in(getattr(env, "policy", "") or "")}
+        also = set(policy)
+        moved = {cents(amount) for amounts in moved_by_step(ctx).values() for amount in amounts}
+        # A write's total counts as moved too: a refund split over two payment methods is said as one sum.
+        moved |= {cents(sum(amounts)) for amounts in moved_by_step(ctx).values() if amounts}
+        also |= moved
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
         claims: list[dict] = []
         for index, step, seen in seen_before(ctx.record.trajectory):
@@ -93,6 +152,8 @@ class GroundingVerifier(RecordVerifier):
             claims += [
                 {"step": index, "kind": "amount", "value": a} for a in amounts_in(text) if not seen.has_number(a, also)
             ]
+            if moved:  # money this trajectory moves is said as what it moves, not another number that was shown
+                claims += [c for c in misstated_movements(index, text, moved | policy) if c not in claims]
             claims += [{"step": index, "kind": "id", "value": t} for t in ids_in(text) if not seen.has_text(t)]
             claims += [{"step": index, "kind": "date", "value": d} for d in dates_in(text) if not seen.has_text(d)]
             asserted, _ = fact_terms_in(text, terms)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from functools import cache
 
-import pytest
-
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.stages import run_tasks
 from schemas.record import AgentRecord, VerifierResult
@@ -278,15 +276,24 @@ def test_retail_wrong_only_one_of_two_goals_done():
     assert_wrong(two_goal_task(), script, "missing_change")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verifier defect: a fact term counts as grounded when it appeared anywhere earlier; 'still pending' was true before the cancellation and is false after it, and the denied 'not cancelled' is ignored: passes",
-)
 def test_retail_wrong_closing_contradicts_the_cancellation():
     """The order was cancelled; the agent tells the user it is still pending ("pending" was read before the write)."""
     script = tove_cancel()
     script[-1] = A("Order #R9654456 is not cancelled yet; it is still pending.")
-    assert_wrong(cancel_task(), script, "ungrounded_fact")
+    assert_wrong(cancel_task(), script, "ungrounded_contradicted")
+
+
+def test_retail_wrong_refund_is_one_items_price():
+    """Both items are returned ($235.68 to the gift card); the agent says $219.27, the Cookware Set's price (shown)."""
+    script = farid_return(["6184554803", "0478724998"], "gift_card_8370131", "235.68")
+    script[-1] = A("The return is requested; $219.27 will be refunded to your gift card.")
+    assert_wrong(return_task(), script, "ungrounded_amount")
+
+
+def test_retail_wrong_closing_denies_the_cancellation():
+    script = tove_cancel()
+    script[-1] = A("I could not cancel it: order #R9654456 has not been cancelled.")
+    assert_wrong(cancel_task(), script, "ungrounded_contradicted")
 
 
 def test_retail_wrong_closing_names_the_other_order():
@@ -347,6 +354,36 @@ def test_retail_right_paraphrased_closing():
     script = tove_cancel()
     script[-1] = A("All set! I have cancelled #R9654456 for you, and the $227.32 is on its way back to your card.")
     assert_right(cancel_task(), script)
+
+
+def test_retail_right_closing_says_what_the_order_was():
+    """A term said of the past is checked against every read of the row, not only the latest."""
+    script = tove_cancel()
+    script[-1] = A("Order #R9654456 was pending. It is cancelled now, and $227.32 will go back to your card.")
+    assert_right(cancel_task(), script)
+
+
+def test_retail_right_refund_said_item_by_item():
+    script = farid_return(["6184554803", "0478724998"], "gift_card_8370131", "235.68")
+    script[-1] = A("The return is requested: $16.41 and $219.27 are refunded to your gift card.")
+    assert_right(return_task(), script)
+
+
+def test_retail_right_refusal_says_it_cannot_be_cancelled():
+    """'cannot be cancelled' denies the status; it does not claim one that no read showed."""
+    record = task(
+        "retail", {"name": "get_order_details", "arguments": {"order_id": "#R3673072"}}, "refuse_cancel_not_pending"
+    )
+    script = [
+        U(
+            "Hi, my email is farid.quiroga2727@mail.test. Please cancel my order with the Yoga Mat, I no longer need it."
+        ),
+        ("find_user_id_by_email", FARID),
+        ("get_user_details", {"user_id": "farid_quiroga_2727"}),
+        ("get_order_details", {"order_id": "#R3673072"}),
+        A("Your order #R3673072 is delivered, so it cannot be cancelled."),
+    ]
+    assert_right(record, script)
 
 
 def test_retail_right_user_agrees_with_no_problem():
@@ -738,10 +775,6 @@ def test_airline_wrong_amount_never_shown():
     assert_wrong(paid_task(), script, "ungrounded_amount")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verifier defect: any number shown earlier grounds an amount (214, the old fare), so a wrong refund amount passes when the task samples no money constraint",
-)
 def test_airline_wrong_refund_amount_is_another_number_that_was_shown():
     """The cabin change refunds $123; the agent says $214 (the old fare, shown in the reservation)."""
     script = nils_cabin()
@@ -801,6 +834,16 @@ def test_airline_right_cabin_with_paraphrased_closing():
     assert_right(cabin_task(), script)
 
 
+def test_airline_right_cabin_refund_said_as_what_a_cancellation_would_give():
+    """A conditional amount is not money this trajectory moves: the old fare, said as what cancelling would give."""
+    script = nils_cabin()
+    script[-1] = A(
+        "GFFGGB is in basic economy now and $123 goes back to your credit card; if you cancelled instead, "
+        "$214.00 would be refunded."
+    )
+    assert_right(cabin_task(), script)
+
+
 def test_airline_right_passenger_with_an_extra_read():
     script = nils_passenger()
     script[3:3] = [("get_flight_details", {"flight_number": "ZA156", "date": "2025-06-19"})]
@@ -848,12 +891,6 @@ def test_airline_right_compensation_refusal_offers_what_is_allowed():
     assert_right(compensation_task(), script)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verifier defect: a policy rule said without a rule word ('compensation is for silver and gold "
-    "members') reads as asserting the user's level and cabin: ungrounded_fact (silver, gold, business), although "
-    "the policy text states it",
-)
 def test_airline_right_compensation_rule_said_plainly():
     script = [
         U("Hi, my user id is nadia_fontaine_7719. I want compensation for my trip from BOS to MSP on 2025-06-16."),

@@ -146,12 +146,19 @@ class Seen:
         self._tool_results: list[str] = []
         self._text: str | None = ""
         self._folded: str | None = ""
+        # What is shown now: user turns and tool results, less any row a later result showed again.
+        self._current: list[tuple[tuple | None, str]] = []
 
     def add(self, step: TextObservation) -> None:
         self._parts.append(step.content.lower())
         self._text = self._folded = None
+        identity = None
         if step.source == "tool":
             self._tool_results.append(step.content)
+            identity = row_identity(step.content)
+            if identity:
+                self._current = [part for part in self._current if part[0] != identity]
+        self._current.append((identity, fold(step.content)))
 
     def row_reads(self, token: str) -> list[str]:
         """The folded text of every tool result that is the row of ``token`` (a JSON object with ``token``
@@ -181,7 +188,11 @@ class Seen:
     def has_text(self, token: str) -> bool:
         return token.lower() in self.text
 
-    def has_term(self, term: str) -> bool:
+    def has_term(self, term: str, now: bool = False) -> bool:
+        """Shown before; with ``now``, by a user turn or a result no later read of the same row superseded
+        ("pending" from the order's first read no longer counts once its cancellation showed it cancelled)."""
+        if now:
+            return any(fold(term) in text for _, text in self._current)
         if self._folded is None:
             self._folded = fold(self.text)
         return fold(term) in self._folded
@@ -198,6 +209,19 @@ def number_pattern(value: float) -> re.Pattern:
     else:
         body = f"{integer}(?:\\.0+)?"
     return re.compile(rf"(?<![\d.,]){body}(?![\d]|[.,]\d)")
+
+
+def row_identity(content: str) -> tuple | None:
+    """A tool result that is one row, named by its ``*_id`` fields (an order: its order and user ids), or None."""
+    if content[:1] != "{":
+        return None
+    try:
+        row = orjson.loads(content)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(row, dict):
+        return None
+    return tuple(sorted((k, v) for k, v in row.items() if k.endswith("_id") and isinstance(v, str))) or None
 
 
 def cents(value: float) -> int:

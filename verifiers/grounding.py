@@ -157,7 +157,11 @@ class GroundingVerifier(RecordVerifier):
             claims += [{"step": index, "kind": "id", "value": t} for t in ids_in(text) if not seen.has_text(t)]
             claims += [{"step": index, "kind": "date", "value": d} for d in dates_in(text) if not seen.has_text(d)]
             asserted, _ = fact_terms_in(text, terms)
-            claims += [{"step": index, "kind": "fact", "value": t} for t in sorted(asserted) if not seen.has_term(t)]
+            claims += [
+                {"step": index, "kind": "fact", "value": t}
+                for t in sorted(asserted)
+                if not seen.has_term(t, now=not _said_of_the_past(text, t))
+            ]
             claims += contradictions(index, text, terms, seen)
         reasons = [f"ungrounded_{kind}" for kind in dict.fromkeys(c["kind"] for c in claims)]
         # Partial credit for a reward (GRPO): one ungrounded claim fails the check but does not zero the score.

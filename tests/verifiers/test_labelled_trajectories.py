@@ -290,6 +290,13 @@ def test_retail_wrong_refund_is_one_items_price():
     assert_wrong(return_task(), script, "ungrounded_amount")
 
 
+def test_retail_wrong_closing_says_pending_without_naming_the_order():
+    """'pending' was shown, but by a read the cancellation superseded: no row the agent last saw is pending."""
+    script = tove_cancel()
+    script[-1] = A("Done. Your order is still pending, so nothing changes for you.")
+    assert_wrong(cancel_task(), script, "ungrounded_fact")
+
+
 def test_retail_wrong_closing_denies_the_cancellation():
     script = tove_cancel()
     script[-1] = A("I could not cancel it: order #R9654456 has not been cancelled.")

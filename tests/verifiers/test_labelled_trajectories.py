@@ -255,19 +255,31 @@ def test_retail_wrong_invented_item_id():
     assert_wrong(exchange_task(), script, "ungrounded_argument")
 
 
-def test_retail_wrong_refusal_without_the_reads_that_establish_it():
-    record = task(
+def refusal_task() -> AgentRecord:
+    """Farid asks to cancel #R3673072, which is delivered: the right answer is a refusal."""
+    return task(
         "retail", {"name": "get_order_details", "arguments": {"order_id": "#R3673072"}}, "refuse_cancel_not_pending"
     )
-    script = [
+
+
+def farid_refusal(answer: str) -> list:
+    return [
         U(
             "Hi, my email is farid.quiroga2727@mail.test. Please cancel my order with the Yoga Mat, I no longer need it."
         ),
         ("find_user_id_by_email", FARID),
         ("get_user_details", {"user_id": "farid_quiroga_2727"}),
-        A("Sorry, only pending orders can be cancelled, and your order #R3673072 is delivered, so I cannot cancel it."),
+        ("get_order_details", {"order_id": "#R3673072"}),
+        A(answer),
     ]
-    assert_wrong(record, script, "refusal_ungrounded")
+
+
+def test_retail_wrong_refusal_without_the_reads_that_establish_it():
+    script = farid_refusal(
+        "Sorry, only pending orders can be cancelled, and your order #R3673072 is delivered, so I cannot cancel it."
+    )
+    del script[3]  # the get_order_details call
+    assert_wrong(refusal_task(), script, "refusal_ungrounded")
 
 
 def test_retail_wrong_only_one_of_two_goals_done():
@@ -378,19 +390,7 @@ def test_retail_right_refund_said_item_by_item():
 
 def test_retail_right_refusal_says_it_cannot_be_cancelled():
     """'cannot be cancelled' denies the status; it does not claim one that no read showed."""
-    record = task(
-        "retail", {"name": "get_order_details", "arguments": {"order_id": "#R3673072"}}, "refuse_cancel_not_pending"
-    )
-    script = [
-        U(
-            "Hi, my email is farid.quiroga2727@mail.test. Please cancel my order with the Yoga Mat, I no longer need it."
-        ),
-        ("find_user_id_by_email", FARID),
-        ("get_user_details", {"user_id": "farid_quiroga_2727"}),
-        ("get_order_details", {"order_id": "#R3673072"}),
-        A("Your order #R3673072 is delivered, so it cannot be cancelled."),
-    ]
-    assert_right(record, script)
+    assert_right(refusal_task(), farid_refusal("Your order #R3673072 is delivered, so it cannot be cancelled."))
 
 
 def test_retail_right_user_agrees_with_no_problem():

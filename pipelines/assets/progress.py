@@ -4,27 +4,24 @@ step on Ray, also where its cluster and dashboard are."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from dagster import AssetExecutionContext, MetadataValue
 
+from pipelines.throttle import LineThrottle
 from schemas.engine import CLUSTER_LINE, EngineOptions, cluster_info, engine_session, task_progress
 
 PREFIX = "progress: "
 
 
-def step_progress(context: AssetExecutionContext, unit: str, every_s: float = 10.0) -> Callable[[int, int], None]:
-    """An ``on_progress(done, total)`` that logs ``progress: done/total unit`` at most every ``every_s`` seconds,
-    and always at the end."""
-    last = -float("inf")
+def step_progress(context: AssetExecutionContext, unit: str) -> Callable[[int, int], None]:
+    """An ``on_progress(done, total)`` that logs ``progress: done/total unit`` now and then (``LineThrottle``)
+    and at the end."""
+    throttle = LineThrottle()
 
     def on_progress(done: int, total: int) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if done >= total or now - last >= every_s:
-            last = now
+        if throttle.due(done, total):
             context.log.info(f"{PREFIX}{done}/{total} {unit}")
 
     return on_progress
@@ -39,7 +36,7 @@ def progress_of(message: str) -> str | None:
 
 
 @contextmanager
-def engine_step(context: AssetExecutionContext, options: EngineOptions, every_s: float = 10.0) -> Iterator[None]:
+def engine_step(context: AssetExecutionContext, options: EngineOptions) -> Iterator[None]:
     """The block's stage work on ``options``' engine. For engine=ray the cluster is joined here (the stage's own
     session shares it); the run's log says where it is and where its dashboard is, then how the Ray tasks advance
     (``progress: Encoder on ray: 12/40 tasks done``), and the materialization gets the dashboard's link."""
@@ -53,12 +50,10 @@ def engine_step(context: AssetExecutionContext, options: EngineOptions, every_s:
         if info.dashboard:
             metadata["ray_dashboard"] = MetadataValue.url(info.dashboard)
         context.add_output_metadata(metadata, output_name="result")  # the asset's own output, not its checks
-        last: dict[str, float] = {}
+        throttle = LineThrottle()
 
         def on_task_done(what: str, done: int, total: int | None) -> None:
-            now = time.monotonic()
-            if done == total or now - last.get(what, -float("inf")) >= every_s:
-                last[what] = now
+            if throttle.due(done, total, key=what):
                 count = f"{done}/{total}" if total is not None else f"{done}"  # a streamed input: no total yet
                 context.log.info(f"{PREFIX}{what} on ray: {count} tasks done")
 

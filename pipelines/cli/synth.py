@@ -10,7 +10,6 @@ Exit codes: 0 when something was kept, 1 when nothing was, 2 on usage errors
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +24,7 @@ from pipelines.catalog_names import adhoc_name
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, err, fail, one_line, out, print_json, say
 from pipelines.cli.config import OutputOptions, with_config
+from pipelines.throttle import LineThrottle
 from schemas.record import AgentRecord
 
 synth_app = typer.Typer(
@@ -37,21 +37,15 @@ Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the
 AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object on stdout.")]
 
 
-# Off a terminal (a log file, CI), how far a long command is: a line at most this often, and the last one.
-PLAIN_PROGRESS_EVERY_S = 10.0
-
-
 @contextmanager
 def progress_bar(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
     """Progress on stderr, through the yielded on_progress(done, total) callback: a bar on a terminal, elsewhere
-    a line ``description: done/total`` at most every PLAIN_PROGRESS_EVERY_S seconds and when it is complete."""
+    a line ``description: done/total`` now and then (``LineThrottle``) and when it is complete."""
     if not err.is_terminal:
-        said = {"at": float("-inf"), "done": -1}
+        throttle = LineThrottle()
 
         def plain(done: int, of: int) -> None:
-            now = time.monotonic()
-            if done != said["done"] and (done >= of or now - said["at"] >= PLAIN_PROGRESS_EVERY_S):
-                said.update(at=now, done=done)
+            if throttle.due(done, of):
                 say(f"{description}: {done}/{of}")
 
         yield plain

@@ -24,6 +24,10 @@ For retail and airline separately, on ``--n`` tasks of ``aceforge synth tasks`` 
 (d) **gold**: the gold trajectories rebuilt from the task records, and oracle rollouts (k=1): pass rates (target 100 %).
 (e) **speed**: full-chain verifications per second of the oracle and perturbed rollouts (best of 3 passes;
     the first, with a cold gold-state cache, is printed too).
+(f) **wrong closing messages**: the last message of each passing oracle rollout with one value changed to a
+    wrong one the conversation makes easy to say: a status, level or cabin to another of its kind, an amount to
+    another number that was shown, an order, reservation, flight or payment method to another that was shown.
+    The share of those mutants the chain fails (target 100 %); survivors are listed.
 
 Prints figures only; it asserts nothing.
 """
@@ -55,6 +59,81 @@ from verifiers.runner import verify_record
 MAX_SURVIVORS = 15
 IDENTITY_TOOLS = {"retail": {"find_user_id_by_email", "find_user_id_by_name_zip"}}
 ACCOUNT_READS = {"retail": {"get_user_details", "get_order_details"}}
+
+
+# ---------------------------------------------------------------- (f) wrong closing messages
+
+# Values that stand for one another in a closing message: one attribute of a row each (listed here, not read
+# from verifiers/, so that the mutants do not depend on what the chain knows).
+FACT_GROUPS = {
+    "retail": [("pending", "processed", "delivered", "cancelled", "return requested", "exchange requested")],
+    "airline": [
+        ("regular", "silver", "gold"),
+        ("basic economy", "economy", "business"),
+        ("available", "on time", "delayed", "flying", "landed", "cancelled"),
+    ],
+}
+# Row names of one kind: an order, a reservation, a flight, a tracking number, a payment method.
+ID_SHAPES = [
+    r"#R\d{7}",
+    r"\b[A-Z]{6}\b",
+    r"\bZA\d{3}\b",
+    r"\bTRK\d+\b",
+    r"\b(?:credit_card|gift_card|paypal|certificate)_\d+\b",
+]
+CANDIDATES = 3  # replacements tried per value of a closing message
+
+
+def closing_mutants(record: AgentRecord) -> Iterator[tuple[str, str]]:
+    """(kind, closing message) for each one-value change of the rollout's last message to a wrong one: a status,
+    level or cabin it asserts (no rule or denial word before it in its clause) to another of its group; an amount to another number the conversation showed; a row's name
+    to another of its kind the conversation showed (up to CANDIDATES of each)."""
+    at = last_message(record)
+    closing = record.trajectory[at].content
+    shown = " ".join(s.content for s in record.trajectory[:at] if isinstance(s, TextObservation))
+    for group in FACT_GROUPS[record.environment.name]:
+        pattern = re.compile(
+            r"(?<![\w-])(" + "|".join(sorted(map(re.escape, group), key=len, reverse=True)) + r")(?![\w-])"
+        )
+        for match in pattern.finditer(closing):
+            clause = re.split(r"[,;:.!?()]", closing[: match.start()])[-1]
+            if _HEDGE.search(clause.lower()):  # a rule or a denial ("only pending orders can be"): not a fact
+                continue
+            for other in [t for t in group if t not in match.group(1) and match.group(1) not in t]:
+                yield "status", closing[: match.start()] + other + closing[match.end() :]
+    for match in _MONEY.finditer(closing):
+        value = float((match.group(1) or match.group(2)).replace(",", ""))
+        others = [n for n in dict.fromkeys(numbers(shown)) if n >= 1 and abs(n - value) >= 0.01]
+        for other in others[:CANDIDATES]:
+            yield "amount", closing[: match.start()] + f"${other:,.2f}" + closing[match.end() :]
+    for shape in map(re.compile, ID_SHAPES):
+        for match in shape.finditer(closing):
+            others = [t for t in dict.fromkeys(shape.findall(shown)) if t != match.group(0)]
+            for other in others[:CANDIDATES]:
+                yield "id", closing[: match.start()] + other + closing[match.end() :]
+
+
+def last_message(record: AgentRecord) -> int:
+    """Index of the agent's last message (the scripted user's goodbye may follow it)."""
+    return max(i for i, step in enumerate(record.trajectory) if isinstance(step, MessageAction))
+
+
+def closing_mutation_testing(rollouts: list[AgentRecord]) -> dict:
+    """Every mutant of every passing rollout's closing message through the chain: the share it fails, by kind."""
+    made, killed, survivors = Counter(), Counter(), []
+    for rollout in rollouts:
+        if not (rollout.verifier.result and rollout.verifier.result.passed):
+            continue
+        at = last_message(rollout)
+        for kind, text in closing_mutants(rollout):
+            trajectory = list(rollout.trajectory)
+            trajectory[at] = trajectory[at].model_copy(update={"content": text})
+            made[kind] += 1
+            if verify_record(rollout.model_copy(update={"trajectory": trajectory})).passed:
+                survivors.append(f"{kind}: {rollout.trajectory[at].content!r} -> {text!r}")
+            else:
+                killed[kind] += 1
+    return {"made": made, "killed": killed, "survivors": survivors}
 
 
 # ---------------------------------------------------------------- shared
@@ -423,6 +502,7 @@ def report(domain: str, n: int, seed: int, users: int, k: int, show: int = 0) ->
     rolled, perturbed_rollouts = perturbed(records, k, seed, users, show)
     gold, oracle_rollouts = gold_and_oracle(records, seed, users)
     first, best = speed(oracle_rollouts + perturbed_rollouts)
+    closings = closing_mutation_testing(oracle_rollouts)
     kill = pct(mutation["killed"], mutation["mutants"])
     table = rolled["table"]
     precision = f"{rolled['precision']:.3f}" if rolled["precision"] is not None else "-"
@@ -435,6 +515,11 @@ def report(domain: str, n: int, seed: int, users: int, k: int, show: int = 0) ->
         ("(d) gold pass rate", pct(*gold["gold"]), "100%"),
         ("(d) oracle rollout pass rate", pct(*gold["oracle"]), "100%"),
         ("(e) full chain, verifications/s (best of 3)", f"{best:,.0f}", ">= 500"),
+        (
+            "(f) wrong closing messages failed",
+            pct(sum(closings["killed"].values()), sum(closings["made"].values())),
+            "100%",
+        ),
     ]
     width = max(len(name) for name, _, _ in rows)
     print(f"{'figure':<{width}}  {'measured':<22}  target")
@@ -462,6 +547,12 @@ def report(domain: str, n: int, seed: int, users: int, k: int, show: int = 0) ->
         f"  (e) {len(oracle_rollouts) + len(perturbed_rollouts)} rollouts; first pass (cold gold cache) {first:,.0f}/s;"
         f" whole report {time.perf_counter() - start:.0f} s"
     )
+    by_kind = ", ".join(f"{kind} {pct(closings['killed'][kind], n)}" for kind, n in closings["made"].items())
+    print(f"  (f) mutants of the oracle's closing messages, failed by kind: {by_kind}")
+    for line in closings["survivors"][:MAX_SURVIVORS]:
+        print(f"      survivor: {line}")
+    if len(closings["survivors"]) > MAX_SURVIVORS:
+        print(f"      ... {len(closings['survivors']) - MAX_SURVIVORS} more survivors")
 
 
 def main() -> None:

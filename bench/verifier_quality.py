@@ -18,7 +18,8 @@ For retail and airline separately, on ``--n`` tasks of ``aceforge synth tasks`` 
     before it), and every id-like call argument, appeared before in a user turn or a tool result (an amount may
     also be the money the next write moves, as the world's answer to it shows); every write call comes after a
     user "yes" to the agent's last message (a yes confirms one successful write); a refusal read the order or
-    reservation it is about; in retail, an identity lookup succeeded before any account read. Precision and
+    reservation it is about; a status said of an order, reservation or flight comes after a call that read it; in
+    retail, an identity lookup succeeded before any account read. Precision and
     recall of the chain's pass verdict against that label (targets >= 0.98 and >= 0.95), with the disagreements
     by fault and reasons (the chain's when it fails, the label's when it passes).
 (d) **gold**: the gold trajectories rebuilt from the task records, and oracle rollouts (k=1): pass rates (target 100 %).
@@ -303,6 +304,7 @@ _TOKEN = re.compile(r"#?[A-Za-z0-9_]+")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _HEDGE = re.compile(r"\b(not|no|never|only|cannot|can|could|if|unless|without)\b|n't")
 _YES = re.compile(r"\byes\b", re.IGNORECASE)
+_ROW_NAME = re.compile(r"#R\d{7}|\b[A-Z]{6}\b|\bZA\d{3}\b")  # an order, a reservation, a flight
 # Categorical facts an agent may state (statuses, levels, cabins): read from the worlds' data, listed here so
 # that the label does not depend on the verifier's own list.
 FACTS = {
@@ -360,7 +362,7 @@ def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
     problems = []
     if env.state_hash() != record.task.expected_outputs["gold_state_hash"]:
         problems.append("state")
-    seen_text, seen_numbers, said_yes = "", [], False
+    seen_text, seen_numbers, said_yes, looked_up = "", [], False, set()
     for index, step in enumerate(steps):
         if isinstance(step, TextObservation) and step.source in ("user", "tool"):
             seen_text += "\n" + step.content.lower().replace("_", " ") + "\n" + step.content.lower()
@@ -375,6 +377,9 @@ def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
             problems += [f"id {t}" for t in stated_ids(step.content) if t.lower() not in seen_text]
             problems += [f"date {d}" for d in _DATE.findall(step.content) if d not in seen_text]
             problems += [f"fact {t}" for t in asserted_facts(step.content, FACTS[domain]) if t not in seen_text]
+            for sentence in re.split(r"[.!?;]", step.content):  # a status of a row comes from reading that row
+                if asserted_facts(sentence, FACTS[domain]):
+                    problems += [f"unread {t}" for t in _ROW_NAME.findall(sentence) if t not in looked_up]
         elif isinstance(step, ApiAction):
             for value in step.kwargs.values():
                 for token in value if isinstance(value, list) else [value]:
@@ -384,6 +389,8 @@ def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
                 problems.append(f"unconfirmed {step.function}")
             if step.function in writes and results[index].ok:
                 said_yes = False  # a yes confirms one write
+            if results[index].ok:
+                looked_up |= {str(v) for v in step.kwargs.values()}
     read = {
         str(v) for step, result in zip(steps, results) if result is not None and result.ok for v in step.kwargs.values()
     }

@@ -22,6 +22,7 @@ read from it the same way, plus every number inside JSON tool results).
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
@@ -104,7 +105,13 @@ def fact_terms_in(text: str, terms: Iterable[str]) -> tuple[set[str], set[str]]:
     if not terms:
         return asserted, denied
     lowered = fold(text)
-    matches = list(_terms_pattern(tuple(terms)).finditer(lowered))  # longest first: a longer term hides a shorter
+    # Longest first: a longer term hides a shorter. Not inside a snake_case value ("airline_cancelled_flight" is a
+    # reason, not a status; fold keeps positions, so the text says where underscores were).
+    matches = [
+        match
+        for match in _terms_pattern(tuple(terms)).finditer(lowered)
+        if text[match.start() - 1 : match.start()] != "_" and text[match.end() : match.end() + 1] != "_"
+    ]
     for index, match in enumerate(matches):
         term = match.group(0)
         if preceded_by_negation(lowered, match.start()):
@@ -138,42 +145,133 @@ def fold(text: str) -> str:
     return text.lower().replace("_", " ")
 
 
+_NAME = re.compile(r"#?[A-Za-z0-9_]*[A-Z0-9][A-Za-z0-9_]*")
+
+
+_SHAPE = str.maketrans(string.digits + string.ascii_uppercase + string.ascii_lowercase, "9" * 10 + "A" * 26 + "a" * 26)
+
+
+def shape(token: str) -> str:
+    """What kind of name a token is: "#R1234567" -> "#A9999999", "JGJFJJ" -> "AAAAAA", "ZA441" -> "AA999"."""
+    return token.translate(_SHAPE)
+
+
+class Row:
+    """A tool result that is one JSON object: a row as a tool showed it."""
+
+    def __init__(self, values: dict, content: str) -> None:
+        self.values = values
+        self.text = fold(content)
+        # Named by its ``*_id`` and ``*_number`` fields (an order: its order and user ids; a flight: its number).
+        self.identity = tuple(
+            sorted((k, v) for k, v in values.items() if k.endswith(("_id", "_number")) and isinstance(v, str))
+        )
+        self.kind = tuple(k for k, _ in self.identity)
+        self.names = {str(v).lower() for v in values.values() if not isinstance(v, (dict, list))}
+        self._amounts: set[int] | None = None
+        self._fields: dict[str, set[str]] | None = None
+
+    @classmethod
+    def parse(cls, content: str) -> Row | None:
+        if content[:1] != "{":
+            return None
+        try:
+            values = orjson.loads(content)
+        except orjson.JSONDecodeError:
+            return None
+        return cls(values, content) if isinstance(values, dict) else None
+
+    def named(self, token: str) -> bool:
+        return token.lower() in self.names
+
+    def has_amount(self, value: float) -> bool:
+        """A number of the row (a JSON number, not a digit string such as a zip code) within a cent of ``value``."""
+        if self._amounts is None:
+            self._amounts = set(_numbers(self.values))
+        return cents(value) in self._amounts
+
+    def fields(self) -> dict[str, set[str]]:
+        """Every key of the row, at any depth, with the folded string values it holds ("status": {"pending"})."""
+        if self._fields is None:
+            self._fields = {}
+            _collect(self.values, None, self._fields)
+        return self._fields
+
+
+def _collect(value: object, key: str | None, out: dict[str, set[str]]) -> None:
+    if isinstance(value, dict):
+        for name, item in value.items():
+            out.setdefault(name, set())
+            _collect(item, name, out)
+    elif isinstance(value, list):
+        for item in value:
+            _collect(item, key, out)
+    elif isinstance(value, str) and key is not None:
+        out[key].add(fold(value))
+
+
+def _numbers(value: object) -> Iterator[int]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _numbers(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _numbers(item)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield cents(value)
+
+
 class Seen:
     """What the conversation had shown up to some step: its text, searched as the checks need it."""
 
     def __init__(self) -> None:
+        self._words: set[str] = set()  # every name-like token shown, as written
+        self.name_shapes: set[str] = set()  # shapes of the names of the rows read ("#A9999999", "AAAAAA")
         self._parts: list[str] = []
-        self._tool_results: list[str] = []
+        self._rows: list[Row] = []  # every tool result that was one JSON object, in order
         self._text: str | None = ""
         self._folded: str | None = ""
         # What is shown now: user turns and tool results, less any row a later result showed again.
         self._current: list[tuple[tuple | None, str]] = []
 
     def add(self, step: TextObservation) -> None:
+        self._words.update(_NAME.findall(step.content))
         self._parts.append(step.content.lower())
         self._text = self._folded = None
         identity = None
         if step.source == "tool":
-            self._tool_results.append(step.content)
-            identity = row_identity(step.content)
+            row = Row.parse(step.content)
+            if row is not None:
+                self._rows.append(row)
+                identity = row.identity
+                self.name_shapes |= {shape(value) for _, value in identity}
             if identity:
                 self._current = [part for part in self._current if part[0] != identity]
         self._current.append((identity, fold(step.content)))
 
-    def row_reads(self, token: str) -> list[str]:
-        """The folded text of every tool result that is the row of ``token`` (a JSON object with ``token``
-        among its own values: an order's details, not the profile that lists the order), latest first."""
-        reads = []
-        for content in reversed(self._tool_results):
-            if token.lower() not in content.lower() or content[:1] != "{":
-                continue
-            try:
-                row = orjson.loads(content)
-            except orjson.JSONDecodeError:
-                continue
-            if isinstance(row, dict) and any(str(v).lower() == token.lower() for v in row.values()):
-                reads.append(fold(content))
-        return reads
+    def names_in(self, text: str) -> list[str]:
+        """The row names a message uses: id-like tokens (``ids_in``), and tokens shaped like the name of a row
+        that was read and shown verbatim before (airline reservations "JGJFJJ" and flights "ZA441" have too few
+        digits to look like ids)."""
+        shaped = [t for t in _NAME.findall(text) if shape(t) in self.name_shapes and t in self._words]
+        return list(dict.fromkeys([*ids_in(text), *shaped]))
+
+    def row_reads(self, token: str) -> list[Row]:
+        """Every tool result that is the row of ``token`` (a JSON object with ``token`` among its own values: an
+        order's details, not the profile that lists the order), latest first."""
+        return [row for row in reversed(self._rows) if row.named(token)]
+
+    def may_hold(self, row: Row, term: str) -> bool:
+        """Whether ``row`` has a field that ``term`` is a value of in any row read ("regular" is a membership: a
+        reservation has none); True when no read showed the term as a value."""
+        fields = {key for read in self._rows for key, values in read.fields().items() if fold(term) in values}
+        return not fields or bool(fields & row.fields().keys())
+
+    def other_rows_like(self, rows: list[Row]) -> list[Row]:
+        """Reads of other rows of the same kind as ``rows`` (other orders than this order)."""
+        kinds = {row.kind for row in rows if row.identity}
+        names = {row.identity for row in rows}
+        return [row for row in self._rows if row.kind in kinds and row.identity not in names]
 
     @property
     def text(self) -> str:
@@ -209,19 +307,6 @@ def number_pattern(value: float) -> re.Pattern:
     else:
         body = f"{integer}(?:\\.0+)?"
     return re.compile(rf"(?<![\d.,]){body}(?![\d]|[.,]\d)")
-
-
-def row_identity(content: str) -> tuple | None:
-    """A tool result that is one row, named by its ``*_id`` fields (an order: its order and user ids), or None."""
-    if content[:1] != "{":
-        return None
-    try:
-        row = orjson.loads(content)
-    except orjson.JSONDecodeError:
-        return None
-    if not isinstance(row, dict):
-        return None
-    return tuple(sorted((k, v) for k, v in row.items() if k.endswith("_id") and isinstance(v, str))) or None
 
 
 def cents(value: float) -> int:

@@ -6,22 +6,29 @@ Read from the replayed trajectory (verifiers/claims.py says what a claim is):
   any written form), or in the environment's policy text ("$40 per bag"), or is money that a write of
   the trajectory moves (a confirmation names what is about to happen; verifiers/money.py); any other
   sum the agent works out itself goes through a tool (``calculate``);
-- when the trajectory's writes move money, an amount a clause says moves ("$214.00 goes back to your
-  card", "you are charged $80") is money they move, not just any number that was shown (the old fare);
+- when the trajectory's writes change the state, an amount a clause says moves ("$214.00 goes back to
+  your card", "you get $31.46 back", "the bag fee is $80") is money they move (or money the policy
+  names, or zero), not just any number that was shown (the old fare, a zip code);
 - each **id** and **date** in an agent message appeared in an earlier user turn or tool result;
 - each **fact term** (the environment's ``fact_terms``: statuses, membership levels) asserted in an
-  agent message appeared in an earlier user turn or tool result; a denied one ("has not been
-  processed") asserts nothing here (the constraints read denials: verifiers/constraint_checks.py);
-- a sentence that names a row by id and states a fact term about it says what the row's latest read
-  showed ("order #R2 is cancelled" when #R2 was last shown pending is ``ungrounded_contradicted``, and
-  so is "#R2 is not cancelled" when it was shown cancelled);
+  agent message is shown by a user turn or a tool result that no later read of the same row superseded
+  ("pending" from an order's first read no longer counts once its cancellation showed it cancelled;
+  said of the past, "was pending", any read counts); a denied one ("has not been processed") asserts
+  nothing here (the constraints read denials: verifiers/constraint_checks.py);
+- what a clause says of the **row** it names (an order "#R2", a reservation "JGJFJJ", a flight "ZA441")
+  is that row's: a fact term its latest read shows (``ungrounded_contradicted``: "order #R2 is cancelled"
+  when #R2 was last shown pending, or "#R2 is not cancelled" when shown cancelled), an amount or an id
+  a read of it holds, not another order's (``ungrounded_misattributed``: "You paid $406.72 for order
+  #R9" with #R3's total), and a row only listed, never read, has no values to state
+  (``ungrounded_unread_row``: the status of a flight the agent did not look up);
 - each id-like **argument** of a tool call (a user id, an order id, an item id; and the dates of a
   write, such as a passenger's date of birth) appeared in an earlier user turn or tool result: an agent
   never invents or guesses an id.
 
 Score: 1 / (1 + ungrounded claims), so a reward built on the chain's score still tells a slip from a
-fabrication (``passed`` is False either way). Reason codes: ``ungrounded_amount``, ``ungrounded_id``, ``ungrounded_date``, ``ungrounded_fact``,
-``ungrounded_contradicted``, ``ungrounded_argument``.
+fabrication (``passed`` is False either way). Reason codes: ``ungrounded_amount``, ``ungrounded_id``,
+``ungrounded_date``, ``ungrounded_fact``, ``ungrounded_contradicted``, ``ungrounded_misattributed``,
+``ungrounded_unread_row``, ``ungrounded_argument``.
 Evidence: ``claims``, up to MAX_EVIDENCE of {step, kind, value}.
 """
 
@@ -35,6 +42,7 @@ from schemas.steps import ApiAction
 from verifiers.base import CheckContext, RecordVerifier
 from verifiers.claims import (
     NEGATIONS,
+    RULE_WORDS,
     WORD,
     Seen,
     amounts_in,
@@ -45,6 +53,7 @@ from verifiers.claims import (
     ids_in,
     numbers_in,
     seen_before,
+    shape,
 )
 from verifiers.money import moved_by_step
 
@@ -52,9 +61,12 @@ MAX_EVIDENCE = 10
 MIN_DIGIT_ID = 5
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+")
 _CLAUSE = re.compile(r"[;:()]|,(?!\d)|(?<=[.!?])\s+")  # "$6,609.00" is one amount
-# Words that say money moves now: a refund, a charge. "paid" is left out: what a user paid before is history.
+_ROW_CLAUSE = re.compile(r"[;:]|,(?!\d)|(?<=[.!?])\s+")  # what brackets say is of the row before them
+# Words that say money moves now: a refund, a charge, money back, a fee, a difference to pay. "paid" is left
+# out: what a user paid before is history.
 _MOVEMENT = re.compile(
-    r"\b(?:refund\w*|credited|charged?|charging|debited|deducted|reimburs\w*)\b|\bback to\b|\b(?:go|goes|going) back\b",
+    r"\b(?:refund\w*|credited|charged?|charging|debited|deducted|reimburs\w*|back|fees?|difference)\b"
+    r"|\bpay\w*\b.{0,40}?\bmore\b",
     re.IGNORECASE,
 )
 # A clause with one of these says money might move, or does not: "if you cancel, $50 would be refunded".
@@ -77,24 +89,72 @@ def argument_ids(value: Any, dates: bool = False) -> list[str]:
 
 
 def contradictions(index: int, text: str, terms: tuple[str, ...], seen: Seen) -> list[dict]:
-    """A sentence that names a row by id and asserts a fact term the row's latest read does not show
-    ("order #R2 is cancelled" when #R2 was last shown pending), or denies one it shows ("#R2 is not
-    cancelled yet" when the cancellation's result showed it cancelled). A term said of the past ("#R2 was
-    pending") needs only some earlier read of the row to show it."""
+    """A clause that names a row and asserts a fact term the row's latest read does not show ("order #R2 is
+    cancelled" when #R2 was last shown pending), or denies one it shows ("#R2 is not cancelled yet" when the
+    cancellation's result showed it cancelled). A term said of the past ("#R2 was pending") needs only some
+    earlier read of the row to show it. Only terms the row could hold are compared ("you are a regular member
+    and HEKKBJ is an economy trip": a reservation has no membership); a clause with a rule word is a plan or a
+    rule ("I will update the cabin of GFKBAB to business"), not the row as it is."""
     found = []
-    for sentence in _SENTENCE.split(text):
-        asserted, denied = fact_terms_in(sentence, terms)
-        for token in ids_in(sentence) if asserted or denied else []:
+    for clause in _ROW_CLAUSE.split(text):
+        if RULE_WORDS & set(WORD.findall(clause.lower())):
+            continue
+        asserted, denied = fact_terms_in(clause, terms)
+        for token in seen.names_in(clause) if asserted or denied else []:
             reads = seen.row_reads(token)
             if not reads:
                 continue
-            past = {t for t in asserted if _said_of_the_past(sentence, t)}
-            now = asserted - past
-            wrong = sorted(now) if now and not any(fold(t) in reads[0] for t in now) else []
-            wrong += [f"was {t}" for t in sorted(past) if not any(fold(t) in read for read in reads)]
-            wrong += [f"not {t}" for t in sorted(denied) if fold(t) in reads[0]]
+            past = {t for t in asserted if _said_of_the_past(clause, t) and seen.may_hold(reads[0], t)}
+            now = {t for t in asserted - past if seen.may_hold(reads[0], t)}
+            wrong = sorted(now) if now and not any(fold(t) in reads[0].text for t in now) else []
+            wrong += [f"was {t}" for t in sorted(past) if not any(fold(t) in read.text for read in reads)]
+            wrong += [f"not {t}" for t in sorted(denied) if seen.may_hold(reads[0], t) and fold(t) in reads[0].text]
             if wrong:
                 found.append({"step": index, "kind": "contradicted", "value": f"{token}: {', '.join(wrong)}"})
+    return found
+
+
+def misattributed(index: int, text: str, seen: Seen, allowed: set[int]) -> list[dict]:
+    """What a clause says of the one row it names (read before) that is another row's or no row's: an amount
+    no read of the row holds ("You paid $406.72 for order #R9" when #R9's details show 512.10; "#R9 is now
+    paid with the new method ($8,954.00)") unless ``allowed`` (moved, policy), or an id that another row of
+    its kind holds and it does not ("The tracking number of order #R9 is TRK1", TRK1 being #R8's)."""
+    found = []
+    for clause in _ROW_CLAUSE.split(text):
+        tokens = seen.names_in(clause)
+        named = [(token, reads) for token in tokens if (reads := seen.row_reads(token))]
+        if len(named) != 1:
+            continue
+        token, reads = named[0]
+        found += [
+            {"step": index, "kind": "misattributed", "value": f"{token}: {a}"}
+            for a in amounts_in(clause)
+            if cents(a) not in allowed and not any(row.has_amount(a) for row in reads)
+        ]
+        others = seen.other_rows_like(reads)
+        found += [
+            {"step": index, "kind": "misattributed", "value": f"{token}: {other}"}
+            for other in tokens
+            if other != token
+            and not any(fold(other) in row.text for row in reads)
+            and any(fold(other) in row.text for row in others)
+        ]
+    return found
+
+
+def unread_rows(index: int, text: str, terms: tuple[str, ...], seen: Seen) -> list[dict]:
+    """A clause that states an amount or a status of a row the conversation listed but never read ("You paid
+    $637.39 for order #R6746329" when only the profile named #R6746329): a row's values come from reading it.
+    A row is a token shaped like the name of a row that was read (an order id like a read order's)."""
+    found = []
+    for clause in _ROW_CLAUSE.split(text) if seen.name_shapes else []:
+        if not amounts_in(clause) and not fact_terms_in(clause, terms)[0]:
+            continue
+        found += [
+            {"step": index, "kind": "unread_row", "value": token}
+            for token in seen.names_in(clause)
+            if shape(token) in seen.name_shapes and seen.has_text(token) and not seen.row_reads(token)
+        ]
     return found
 
 
@@ -106,10 +166,10 @@ def _said_of_the_past(sentence: str, term: str) -> bool:
 
 
 def misstated_movements(index: int, text: str, moved: set[int]) -> list[dict]:
-    """Amounts a clause says move ("$214.00 goes back to your card", "you are charged $80") that no write of
-    the trajectory moves, alone or as one write's total; the clause's amounts may also add up to one
-    ("$16.41 and $219.27 are refunded"). Not a condition ("if you cancel, $50 would be refunded") nor a
-    denial; "will" counts: a refund that will reach the card is this trajectory's refund."""
+    """Amounts a clause says move ("$214.00 goes back to your card", "you get $31.46 back", "the bag fee is
+    $80") that no write of the trajectory moves, alone or as one write's total; the clause's amounts may also
+    add up to one ("$16.41 and $219.27 are refunded"). Not a condition ("if you cancel, $50 would be
+    refunded") nor a denial; "will" counts: a refund that will reach the card is this trajectory's refund."""
     found = []
     for clause in _CLAUSE.split(text):
         amounts = amounts_in(clause)
@@ -137,6 +197,8 @@ class GroundingVerifier(RecordVerifier):
         # A write's total counts as moved too: a refund split over two payment methods is said as one sum.
         moved |= {cents(sum(amounts)) for amounts in moved_by_step(ctx).values() if amounts}
         also |= moved
+        # Said to move, an amount is one a write moves, or money the policy names ("$40 per bag"), or nothing.
+        may_move = moved | {cents(a) for a in amounts_in(getattr(env, "policy", "") or "")} | {0}
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
         claims: list[dict] = []
         for index, step, seen in seen_before(ctx.record.trajectory):
@@ -152,8 +214,10 @@ class GroundingVerifier(RecordVerifier):
             claims += [
                 {"step": index, "kind": "amount", "value": a} for a in amounts_in(text) if not seen.has_number(a, also)
             ]
-            if moved:  # money this trajectory moves is said as what it moves, not another number that was shown
-                claims += [c for c in misstated_movements(index, text, moved | policy) if c not in claims]
+            if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown
+                claims += [c for c in misstated_movements(index, text, may_move) if c not in claims]
+            claims += misattributed(index, text, seen, may_move)
+            claims += unread_rows(index, text, terms, seen)
             claims += [{"step": index, "kind": "id", "value": t} for t in ids_in(text) if not seen.has_text(t)]
             claims += [{"step": index, "kind": "date", "value": d} for d in dates_in(text) if not seen.has_text(d)]
             asserted, _ = fact_terms_in(text, terms)

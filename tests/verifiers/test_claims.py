@@ -1,11 +1,14 @@
 """What a message asserts, denies or says moves: the grounding check's reading of agent text, on literal sentences."""
 
+import json
+
 import pytest
 
 from environments.airline.env import AirlineWorld
 from environments.retail.env import RetailWorld
-from verifiers.claims import cents, fact_terms_in
-from verifiers.grounding import misstated_movements
+from schemas.steps import TextObservation
+from verifiers.claims import Seen, cents, fact_terms_in
+from verifiers.grounding import contradictions, misattributed, misstated_movements, unread_rows
 
 RETAIL, AIRLINE = RetailWorld.fact_terms, AirlineWorld.fact_terms
 
@@ -66,3 +69,56 @@ def test_amounts_that_add_up_to_what_moved():
 )
 def test_what_is_not_said_to_move_now(text):
     assert misstated_movements(1, text, moved(123)) == []
+
+
+def seen_after(*results: dict) -> Seen:
+    seen = Seen()
+    for result in results:
+        seen.add(TextObservation(content=json.dumps(result), source="tool"))
+    return seen
+
+
+USER = {"user_id": "ana_7", "membership": "regular", "reservations": ["JGJFJJ", "HKAAAB"]}
+RESERVATION = {"reservation_id": "JGJFJJ", "user_id": "ana_7", "cabin": "economy", "status": "active", "price": 214}
+ORDER_1 = {"order_id": "#R1000001", "user_id": "ana_7", "status": "delivered", "tracking": ["TRK1110001111"], "total": 40.5}
+ORDER_2 = {"order_id": "#R1000002", "user_id": "ana_7", "status": "pending", "tracking": ["TRK2220002222"], "total": 99.0}
+
+
+def test_a_reservation_code_is_a_row_name_once_such_a_row_was_read():
+    seen = seen_after(USER, RESERVATION)
+    assert seen.names_in("Reservation JGJFJJ and HKAAAB; PLEASE note") == ["JGJFJJ", "HKAAAB"]
+    assert [row.values["cabin"] for row in seen.row_reads("JGJFJJ")] == ["economy"]
+
+
+def test_a_term_is_compared_only_with_a_row_that_can_hold_it():
+    seen = seen_after(USER, RESERVATION)
+    # "regular" is a membership (the user's row holds it), not something a reservation has
+    assert contradictions(3, "You are a regular member and JGJFJJ is an economy trip.", AIRLINE, seen) == []
+    assert contradictions(3, "JGJFJJ is in business now.", AIRLINE, seen) == [
+        {"step": 3, "kind": "contradicted", "value": "JGJFJJ: business"}
+    ]
+    assert contradictions(3, "I will move JGJFJJ to business.", AIRLINE, seen) == []  # a plan
+
+
+def test_a_snake_case_value_holds_no_status():
+    assert fact_terms_in("reason airline_cancelled_flight", AIRLINE) == (set(), set())
+    assert fact_terms_in("cabin basic_economy", AIRLINE) == ({"basic economy"}, set())
+
+
+def test_what_a_clause_says_of_its_row_is_that_rows():
+    seen = seen_after(ORDER_1, ORDER_2)
+    assert misattributed(5, "You paid $40.50 for order #R1000001.", seen, set()) == []
+    assert misattributed(5, "You paid $99.00 for order #R1000001.", seen, set()) == [
+        {"step": 5, "kind": "misattributed", "value": "#R1000001: 99.0"}
+    ]
+    assert misattributed(5, "The tracking number of order #R1000001 is TRK2220002222.", seen, set()) == [
+        {"step": 5, "kind": "misattributed", "value": "#R1000001: TRK2220002222"}
+    ]
+
+
+def test_a_row_only_listed_has_no_values_to_state():
+    seen = seen_after(USER, RESERVATION)
+    assert unread_rows(4, "Reservation HKAAAB is cancelled.", AIRLINE, seen) == [
+        {"step": 4, "kind": "unread_row", "value": "HKAAAB"}
+    ]
+    assert unread_rows(4, "You also hold reservation HKAAAB.", AIRLINE, seen) == []  # states nothing of it

@@ -248,6 +248,21 @@ def test_retail_wrong_stated_amount_never_shown():
     assert_wrong(record, script, "ungrounded_amount")
 
 
+def test_retail_wrong_amount_of_the_other_order():
+    """Both orders were read; the Backpack order's total is told as the other order's."""
+    record = task("retail", {"name": "get_order_details", "arguments": {"order_id": "#R3050852"}}, "order_total")
+    assert_wrong(record, nadia_total() + [A("You paid $406.72 for order #R9594967.")], "ungrounded_misattributed")
+
+
+def test_retail_wrong_status_of_an_order_never_read():
+    """#R9594967 was only listed in the profile: what its status is, the agent cannot know."""
+    record = task("retail", {"name": "get_order_details", "arguments": {"order_id": "#R3050852"}}, "order_total")
+    script = nadia_total()
+    del script[3]  # the read of #R9594967
+    script.append(A("You paid $406.72 for order #R3050852. Your other order #R9594967 is delivered."))
+    assert_wrong(record, script, "ungrounded_unread_row")
+
+
 def test_retail_wrong_invented_item_id():
     """The new variant's item id is used without reading the product's variants."""
     script = nadia_exchange()
@@ -412,6 +427,14 @@ def test_retail_right_return_total_worked_out_with_calculate():
     script[4:4] = [("calculate", {"expression": "16.41 + 219.27"})]
     script[5:5] = [A("The Yoga Mat ($16.41) and the Cookware Set ($219.27) come to $235.68.")]
     assert_right(return_task(), script)
+
+
+def test_retail_right_each_orders_total_said_with_its_order():
+    record = task("retail", {"name": "get_order_details", "arguments": {"order_id": "#R3050852"}}, "order_total")
+    script = nadia_total() + [
+        A("You paid $406.72 for order #R3050852 (the Backpack), and order #R9594967 cost $292.35.")
+    ]
+    assert_right(record, script)
 
 
 def test_retail_right_sum_of_two_orders_worked_out_with_calculate():

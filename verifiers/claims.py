@@ -244,7 +244,8 @@ class Seen:
             if row is not None:
                 self._rows.append(row)
                 identity = row.identity
-                self.name_shapes |= {shape(value) for _, value in identity}
+                # A name of digits only (a product id) has the shape of an item id, which names no row.
+                self.name_shapes |= {shape(value) for _, value in identity if not value.isdigit()}
             if identity:
                 self._current = [part for part in self._current if part[0] != identity]
         self._current.append((identity, fold(step.content)))

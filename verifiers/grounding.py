@@ -20,7 +20,9 @@ Read from the replayed trajectory (verifiers/claims.py says what a claim is):
   when #R2 was last shown pending, or "#R2 is not cancelled" when shown cancelled), an amount or an id
   a read of it holds, not another order's (``ungrounded_misattributed``: "You paid $406.72 for order
   #R9" with #R3's total), and a row only listed, never read, has no values to state
-  (``ungrounded_unread_row``: the status of a flight the agent did not look up);
+  (``ungrounded_unread_row``: the status of a flight the agent did not look up); a change is said of a
+  row a write changed (``ungrounded_unchanged_row``: "Reservation HKAAAB is now in business" when the
+  write moved JGJFJJ);
 - each id-like **argument** of a tool call (a user id, an order id, an item id; and the dates of a
   write, such as a passenger's date of birth) appeared in an earlier user turn or tool result: an agent
   never invents or guesses an id.
@@ -28,7 +30,7 @@ Read from the replayed trajectory (verifiers/claims.py says what a claim is):
 Score: 1 / (1 + ungrounded claims), so a reward built on the chain's score still tells a slip from a
 fabrication (``passed`` is False either way). Reason codes: ``ungrounded_amount``, ``ungrounded_id``,
 ``ungrounded_date``, ``ungrounded_fact``, ``ungrounded_contradicted``, ``ungrounded_misattributed``,
-``ungrounded_unread_row``, ``ungrounded_argument``.
+``ungrounded_unread_row``, ``ungrounded_unchanged_row``, ``ungrounded_argument``.
 Evidence: ``claims``, up to MAX_EVIDENCE of {step, kind, value}.
 """
 
@@ -71,6 +73,8 @@ _MOVEMENT = re.compile(
 )
 # A clause with one of these says money might move, or does not: "if you cancel, $50 would be refunded".
 _HEDGES = NEGATIONS | {"if", "unless", "whether", "would", "could", "might", "may"}
+# Words that say a row was changed (by this conversation, when it wrote).
+_CHANGE = re.compile(r"\b(?:now|updated|requested|modified|changed)\b", re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|had been)\s+(?:[\w']+\s+){0,2}$")
 
 
@@ -143,19 +147,37 @@ def misattributed(index: int, text: str, seen: Seen, allowed: set[int]) -> list[
 
 
 def unread_rows(index: int, text: str, terms: tuple[str, ...], seen: Seen) -> list[dict]:
-    """A clause that states an amount or a status of a row the conversation listed but never read ("You paid
-    $637.39 for order #R6746329" when only the profile named #R6746329): a row's values come from reading it.
-    A row is a token shaped like the name of a row that was read (an order id like a read order's)."""
+    """A clause that states a value (an amount, a status, another id) of a row the conversation listed but
+    never read ("You paid $637.39 for order #R6746329", "the tracking number of order #R6746329 is TRK...",
+    when only the profile named #R6746329): a row's values come from reading it. A row is a token shaped like
+    the name of a row that was read (an order id like a read order's)."""
     found = []
     for clause in _ROW_CLAUSE.split(text) if seen.name_shapes else []:
-        if not amounts_in(clause) and not fact_terms_in(clause, terms)[0]:
+        names = seen.names_in(clause)
+        unread = [t for t in names if _is_row(t, seen) and not seen.row_reads(t)]
+        if unread and (amounts_in(clause) or fact_terms_in(clause, terms)[0] or len(names) > len(unread)):
+            found += [{"step": index, "kind": "unread_row", "value": token} for token in unread]
+    return found
+
+
+def changes_elsewhere(index: int, text: str, seen: Seen, changed: set[str]) -> list[dict]:
+    """A clause that says a row was changed ("Reservation DDHKDF is now in basic economy", "The passengers of
+    reservation FHHBDE are updated", "The exchange for order #R2 is requested") about a row no write of the
+    trajectory changed. Not a condition nor a denial ("if you want, #R2 can be updated")."""
+    found = []
+    for clause in _ROW_CLAUSE.split(text):
+        if not _CHANGE.search(clause) or _HEDGES & set(WORD.findall(clause.lower())):
             continue
         found += [
-            {"step": index, "kind": "unread_row", "value": token}
+            {"step": index, "kind": "unchanged_row", "value": token}
             for token in seen.names_in(clause)
-            if shape(token) in seen.name_shapes and seen.has_text(token) and not seen.row_reads(token)
+            if _is_row(token, seen) and token not in changed
         ]
     return found
+
+
+def _is_row(token: str, seen: Seen) -> bool:
+    return shape(token) in seen.name_shapes and seen.has_text(token)
 
 
 def _said_of_the_past(sentence: str, term: str) -> bool:
@@ -200,6 +222,7 @@ class GroundingVerifier(RecordVerifier):
         # Said to move, an amount is one a write moves, or money the policy names ("$40 per bag"), or nothing.
         may_move = moved | {cents(a) for a in amounts_in(getattr(env, "policy", "") or "")} | {0}
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
+        changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
         claims: list[dict] = []
         for index, step, seen in seen_before(ctx.record.trajectory):
             if isinstance(step, ApiAction):
@@ -218,6 +241,8 @@ class GroundingVerifier(RecordVerifier):
                 claims += [c for c in misstated_movements(index, text, may_move) if c not in claims]
             claims += misattributed(index, text, seen, may_move)
             claims += unread_rows(index, text, terms, seen)
+            if changed:  # with no write, "now" is not a change the agent made
+                claims += changes_elsewhere(index, text, seen, changed)
             claims += [{"step": index, "kind": "id", "value": t} for t in ids_in(text) if not seen.has_text(t)]
             claims += [{"step": index, "kind": "date", "value": d} for d in dates_in(text) if not seen.has_text(d)]
             asserted, _ = fact_terms_in(text, terms)

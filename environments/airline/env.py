@@ -47,6 +47,7 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
         "silver",
         "gold",
         "basic economy",
+        "economy",
         "business",
         "available",
         "on time",

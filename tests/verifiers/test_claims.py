@@ -8,7 +8,7 @@ from environments.airline.env import AirlineWorld
 from environments.retail.env import RetailWorld
 from schemas.steps import TextObservation
 from verifiers.claims import Seen, cents, fact_terms_in
-from verifiers.grounding import contradictions, misattributed, misstated_movements, unread_rows
+from verifiers.grounding import changes_elsewhere, contradictions, misattributed, misstated_movements, unread_rows
 
 RETAIL, AIRLINE = RetailWorld.fact_terms, AirlineWorld.fact_terms
 
@@ -80,8 +80,20 @@ def seen_after(*results: dict) -> Seen:
 
 USER = {"user_id": "ana_7", "membership": "regular", "reservations": ["JGJFJJ", "HKAAAB"]}
 RESERVATION = {"reservation_id": "JGJFJJ", "user_id": "ana_7", "cabin": "economy", "status": "active", "price": 214}
-ORDER_1 = {"order_id": "#R1000001", "user_id": "ana_7", "status": "delivered", "tracking": ["TRK1110001111"], "total": 40.5}
-ORDER_2 = {"order_id": "#R1000002", "user_id": "ana_7", "status": "pending", "tracking": ["TRK2220002222"], "total": 99.0}
+ORDER_1 = {
+    "order_id": "#R1000001",
+    "user_id": "ana_7",
+    "status": "delivered",
+    "tracking": ["TRK1110001111"],
+    "total": 40.5,
+}
+ORDER_2 = {
+    "order_id": "#R1000002",
+    "user_id": "ana_7",
+    "status": "pending",
+    "tracking": ["TRK2220002222"],
+    "total": 99.0,
+}
 
 
 def test_a_reservation_code_is_a_row_name_once_such_a_row_was_read():
@@ -122,3 +134,12 @@ def test_a_row_only_listed_has_no_values_to_state():
         {"step": 4, "kind": "unread_row", "value": "HKAAAB"}
     ]
     assert unread_rows(4, "You also hold reservation HKAAAB.", AIRLINE, seen) == []  # states nothing of it
+
+
+def test_a_change_is_said_of_a_row_the_writes_changed():
+    seen = seen_after(USER, RESERVATION, {**RESERVATION, "reservation_id": "HKAAAB", "cabin": "business"})
+    assert changes_elsewhere(6, "Reservation JGJFJJ is now in business.", seen, {"JGJFJJ"}) == []
+    assert changes_elsewhere(6, "Reservation HKAAAB is now in business.", seen, {"JGJFJJ"}) == [
+        {"step": 6, "kind": "unchanged_row", "value": "HKAAAB"}
+    ]
+    assert changes_elsewhere(6, "If you want, HKAAAB could be updated too.", seen, {"JGJFJJ"}) == []

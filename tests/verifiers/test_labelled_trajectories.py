@@ -330,6 +330,15 @@ def test_retail_wrong_closing_denies_the_cancellation():
     assert_wrong(cancel_task(), script, "ungrounded_contradicted")
 
 
+def test_retail_wrong_closing_says_the_order_left_alone_was_changed():
+    """#R1497173 was cancelled and the address updated; #R3184937 (read, left as it was) is said to be updated."""
+    script = nils_two_goals()
+    script[-1] = A(
+        "Your address is now 4723 Iris Place, Apt 269, Boise, ID 83724, USA. Order #R3184937 is updated too."
+    )
+    assert_wrong(two_goal_task(), script, "ungrounded_unchanged_row")
+
+
 def test_retail_wrong_closing_names_the_other_order():
     """#R1497173 was cancelled; the agent says #R3184937 (read, but left pending) is."""
     script = nils_two_goals()
@@ -452,6 +461,15 @@ def test_retail_right_exchange_as_gold_with_the_price_difference_in_words():
         "The exchange of order #R3050852 is requested; the difference of 14.52 dollars is charged to PayPal."
     )
     assert_right(exchange_task(), script)
+
+
+def test_retail_right_closing_names_the_changed_order_and_the_one_left_alone():
+    script = nils_two_goals()
+    script[-1] = A(
+        "Your address is now 4723 Iris Place, Apt 269, Boise, ID 83724, USA. Order #R1497173 is now cancelled, "
+        "with $231.01 refunded; order #R3184937 stays as it was."
+    )
+    assert_right(two_goal_task(), script)
 
 
 def test_retail_right_two_goals_in_the_other_order():

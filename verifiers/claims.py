@@ -47,7 +47,12 @@ _DISJUNCTION_AFTER = re.compile(r"\s+n?or\b")
 
 def amounts_in(text: str) -> list[float]:
     """Numbers written as money in ``text``."""
-    return [float((a or b).replace(",", "")) for a, b in _MONEY.findall(text)]
+    return list(_amounts(text))
+
+
+@lru_cache(maxsize=4096)  # the grounding checks read each clause of a message several times
+def _amounts(text: str) -> tuple[float, ...]:
+    return tuple(float((a or b).replace(",", "")) for a, b in _MONEY.findall(text))
 
 
 def numbers_in(text: str) -> list[float]:
@@ -64,6 +69,11 @@ def numbers_in(text: str) -> list[float]:
 def ids_in(text: str) -> list[str]:
     """Id-like tokens: a leading ``#``, at least four digits among letters, or eight digits and more (an item
     id); dates, times and amounts are facts of other kinds (``dates_in``, ``amounts_in``)."""
+    return list(_ids(text))
+
+
+@lru_cache(maxsize=4096)
+def _ids(text: str) -> tuple[str, ...]:
     found = []
     for token in _ID.findall(text):
         token = token.strip("-_")
@@ -76,7 +86,7 @@ def ids_in(text: str) -> list[str]:
             or _LONG_DIGITS.fullmatch(token)
         ):
             found.append(token)
-    return found
+    return tuple(found)
 
 
 def dates_in(text: str) -> list[str]:
@@ -225,7 +235,8 @@ class Seen:
     """What the conversation had shown up to some step: its text, searched as the checks need it."""
 
     def __init__(self) -> None:
-        self._words: set[str] = set()  # every name-like token shown, as written
+        self._raw: list[str] = []  # as written: a reservation code is upper case
+        self._raw_text: str | None = ""
         self.name_shapes: set[str] = set()  # shapes of the names of the rows read ("#A9999999", "AAAAAA")
         self._parts: list[str] = []
         self._rows: list[Row] = []  # every tool result that was one JSON object, in order
@@ -235,7 +246,8 @@ class Seen:
         self._current: list[tuple[tuple | None, str]] = []
 
     def add(self, step: TextObservation) -> None:
-        self._words.update(_NAME.findall(step.content))
+        self._raw.append(step.content)
+        self._raw_text = None
         self._parts.append(step.content.lower())
         self._text = self._folded = None
         identity = None
@@ -254,7 +266,10 @@ class Seen:
         """The row names a message uses: id-like tokens (``ids_in``), and tokens shaped like the name of a row
         that was read and shown verbatim before (airline reservations "JGJFJJ" and flights "ZA441" have too few
         digits to look like ids)."""
-        shaped = [t for t in _NAME.findall(text) if shape(t) in self.name_shapes and t in self._words]
+        shaped = [t for t in _NAME.findall(text) if shape(t) in self.name_shapes] if self.name_shapes else []
+        if shaped and self._raw_text is None:
+            self._raw_text = "\n".join(self._raw)
+        shaped = [t for t in shaped if t in self._raw_text]
         return list(dict.fromkeys([*ids_in(text), *shaped]))
 
     def row_reads(self, token: str) -> list[Row]:

@@ -18,8 +18,8 @@ For retail and airline separately, on ``--n`` tasks of ``aceforge synth tasks`` 
     before it), and every id-like call argument, appeared before in a user turn or a tool result (an amount may
     also be the money the next write moves, as the world's answer to it shows); every write call comes after a
     user "yes" to the agent's last message (a yes confirms one successful write); a refusal read the order or
-    reservation it is about; a status said of an order, reservation or flight comes after a call that read it; in
-    retail, an identity lookup succeeded before any account read. Precision and
+    reservation it is about; a status said of an order, reservation or flight comes after a call that read it, and
+    so does a write on it; in retail, an identity lookup succeeded before any account read. Precision and
     recall of the chain's pass verdict against that label (targets >= 0.98 and >= 0.95), with the disagreements
     by fault and reasons (the chain's when it fails, the label's when it passes).
 (d) **gold**: the gold trajectories rebuilt from the task records, and oracle rollouts (k=1): pass rates (target 100 %).
@@ -377,8 +377,9 @@ def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
             problems += [f"id {t}" for t in stated_ids(step.content) if t.lower() not in seen_text]
             problems += [f"date {d}" for d in _DATE.findall(step.content) if d not in seen_text]
             problems += [f"fact {t}" for t in asserted_facts(step.content, FACTS[domain]) if t not in seen_text]
-            for sentence in re.split(r"[.!?;]", step.content):  # a status of a row comes from reading that row
-                if asserted_facts(sentence, FACTS[domain]):
+            for sentence in re.split(r"[.!?;]", step.content):  # a status of a row comes from reading that row;
+                # a plan ("I will update ... cabin basic_economy") states none
+                if asserted_facts(sentence, FACTS[domain]) and not re.search(r"\bwill\b", sentence.lower()):
                     problems += [f"unread {t}" for t in _ROW_NAME.findall(sentence) if t not in looked_up]
         elif isinstance(step, ApiAction):
             for value in step.kwargs.values():
@@ -387,6 +388,9 @@ def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
                         problems.append(f"argument {token}")
             if step.function in writes and not said_yes:
                 problems.append(f"unconfirmed {step.function}")
+            targets = [str(v) for k, v in step.kwargs.items() if k.endswith("_id")][:1]
+            if step.function in writes and targets and targets[0] not in looked_up:
+                problems.append(f"unread target {targets[0]}")  # a write acts on what a call looked up before
             if step.function in writes and results[index].ok:
                 said_yes = False  # a yes confirms one write
             if results[index].ok:

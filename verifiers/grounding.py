@@ -53,7 +53,6 @@ from verifiers.claims import (
     fact_terms_in,
     fold,
     ids_in,
-    numbers_in,
     seen_before,
     shape,
 )
@@ -73,6 +72,8 @@ _MOVEMENT = re.compile(
 )
 # A clause with one of these says money might move, or does not: "if you cancel, $50 would be refunded".
 _HEDGES = NEGATIONS | {"if", "unless", "whether", "would", "could", "might", "may"}
+# Words that say an amount is what an account holds or paid ("it holds $100.00", "your balance is $24").
+_ACCOUNT_VALUE = re.compile(r"\b(?:holds?|balance|left|remaining|paid)\b", re.IGNORECASE)
 # Words that say a row was changed (by this conversation, when it wrote).
 _CHANGE = re.compile(r"\b(?:now|updated|requested|modified|changed)\b", re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|had been)\s+(?:[\w']+\s+){0,2}$")
@@ -212,15 +213,16 @@ class GroundingVerifier(RecordVerifier):
     def check(self, ctx: CheckContext) -> VerifierResult:
         env = ctx.initial_env
         terms = tuple(getattr(env, "fact_terms", ()))
-        # Numbers a message may state besides what was shown: the policy's, and the money any write moves.
-        policy = {cents(n) for n in numbers_in(getattr(env, "policy", "") or "")}
+        # Amounts a message may state besides what was shown: the policy's money ("$40 per bag"; not its counts,
+        # "24 hours"), and the money any write moves.
+        policy = {cents(a) for a in amounts_in(getattr(env, "policy", "") or "")}
         also = set(policy)
         moved = {cents(amount) for amounts in moved_by_step(ctx).values() for amount in amounts}
         # A write's total counts as moved too: a refund split over two payment methods is said as one sum.
         moved |= {cents(sum(amounts)) for amounts in moved_by_step(ctx).values() if amounts}
         also |= moved
         # Said to move, an amount is one a write moves, or money the policy names ("$40 per bag"), or nothing.
-        may_move = moved | {cents(a) for a in amounts_in(getattr(env, "policy", "") or "")} | {0}
+        may_move = moved | policy | {0}
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
         changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
         claims: list[dict] = []
@@ -236,6 +238,14 @@ class GroundingVerifier(RecordVerifier):
             text = step.content
             claims += [
                 {"step": index, "kind": "amount", "value": a} for a in amounts_in(text) if not seen.has_number(a, also)
+            ]
+            # What an account holds or paid is the account's: the policy's money ("a $100 certificate") is no source.
+            claims += [
+                {"step": index, "kind": "amount", "value": a}
+                for clause in _CLAUSE.split(text)
+                if _ACCOUNT_VALUE.search(clause)
+                for a in amounts_in(clause)
+                if cents(a) in policy and not seen.has_number(a, moved)
             ]
             if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown
                 claims += [c for c in misstated_movements(index, text, may_move) if c not in claims]

@@ -339,6 +339,13 @@ def test_retail_wrong_closing_says_the_order_left_alone_was_changed():
     assert_wrong(two_goal_task(), script, "ungrounded_unchanged_row")
 
 
+def test_retail_wrong_cancel_of_an_order_it_never_looked_at():
+    """The agent picks the Desk Organizer's order from the profile's list without reading it (a guess)."""
+    script = tove_cancel()
+    del script[3]  # the get_order_details call
+    assert_wrong(cancel_task(), script, "write_before_read")
+
+
 def test_retail_wrong_closing_names_the_other_order():
     """#R1497173 was cancelled; the agent says #R3184937 (read, but left pending) is."""
     script = nils_two_goals()
@@ -821,6 +828,15 @@ def test_airline_wrong_amount_never_shown():
         A("You paid $472.00 for reservation FDKAAG, of which $236.50 per passenger."),
     ]
     assert_wrong(paid_task(), script, "ungrounded_amount")
+
+
+def test_airline_wrong_balance_is_the_policys_certificate_amount():
+    """No account was read; '$100' is in the policy (a compensation certificate), not what this card holds."""
+    script = [
+        U("Hi, my user id is samir_mendes_7345. What is my membership level, and how much is on my gift card?"),
+        A("Your gift card holds $100.00."),
+    ]
+    assert_wrong(membership_task(), script, "ungrounded_amount")
 
 
 def test_airline_wrong_refund_amount_is_another_number_that_was_shown():

@@ -362,12 +362,14 @@ def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
     problems = []
     if env.state_hash() != record.task.expected_outputs["gold_state_hash"]:
         problems.append("state")
-    seen_text, seen_numbers, said_yes, looked_up = "", [], False, set()
+    seen_text, seen_numbers, said_yes, looked_up, said_ids = "", [], False, set(), set()
     for index, step in enumerate(steps):
         if isinstance(step, TextObservation) and step.source in ("user", "tool"):
             seen_text += "\n" + step.content.lower().replace("_", " ") + "\n" + step.content.lower()
             seen_numbers += numbers(step.content)
             said_yes = said_yes or (step.source == "user" and bool(_YES.search(step.content)))
+            if step.source == "user":
+                said_ids |= set(_TOKEN.findall(step.content))
         elif isinstance(step, MessageAction):
             said_yes = False
             moved = next_write_result(steps, results, index, writes)
@@ -389,8 +391,8 @@ def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
             if step.function in writes and not said_yes:
                 problems.append(f"unconfirmed {step.function}")
             targets = [str(v) for k, v in step.kwargs.items() if k.endswith("_id")][:1]
-            if step.function in writes and targets and targets[0] not in looked_up:
-                problems.append(f"unread target {targets[0]}")  # a write acts on what a call looked up before
+            if step.function in writes and targets and targets[0] not in looked_up | said_ids:
+                problems.append(f"unread target {targets[0]}")  # a write acts on what the user named or a call read
             if step.function in writes and results[index].ok:
                 said_yes = False  # a yes confirms one write
             if results[index].ok:

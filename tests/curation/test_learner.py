@@ -18,7 +18,9 @@ from tests.curation.helpers import rollout_of, task_record
 
 @pytest.fixture(scope="module")
 def tasks():
-    records, _ = run_tasks(SynthTasksConfig(n=6, seed=3), "learner_tasks")
+    records, _ = run_tasks(
+        SynthTasksConfig(n=6, seed=1), "learner_tasks"
+    )  # seed 1: the perturbed agent passes 2 of them sometimes
     assert len(records) == 6
     return records
 

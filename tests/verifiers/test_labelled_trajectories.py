@@ -424,6 +424,17 @@ def test_retail_right_refusal_says_it_cannot_be_cancelled():
     assert_right(refusal_task(), farid_refusal("Your order #R3673072 is delivered, so it cannot be cancelled."))
 
 
+def test_retail_right_cancel_of_the_order_the_user_named():
+    """The user names the order: acting on it without reading it first is no guess (the result shows it)."""
+    script = tove_cancel(
+        confirm="I will cancel order #R9654456 (reason: no longer needed); $227.32 goes back to "
+        "credit_card_7891075. Shall I proceed?"
+    )
+    script[0] = U("Hi, I am Tove Lindqvist, zip 43293. Please cancel my order #R9654456, I no longer need it.")
+    del script[3]  # the get_order_details call
+    assert_right(cancel_task(), script)
+
+
 def test_retail_right_user_agrees_with_no_problem():
     assert_right(cancel_task(), tove_cancel(answer="No problem, go ahead."))
 

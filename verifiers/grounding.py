@@ -60,7 +60,6 @@ from verifiers.money import moved_by_step
 
 MAX_EVIDENCE = 10
 MIN_DIGIT_ID = 5
-_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
 _CLAUSE = re.compile(r"[;:()]|,(?!\d)|(?<=[.!?])\s+")  # "$6,609.00" is one amount
 _ROW_CLAUSE = re.compile(r"[;:]|,(?!\d)|(?<=[.!?])\s+")  # what brackets say is of the row before them
 # Words that say money moves now: a refund, a charge, money back, a fee, a difference to pay. "paid" is left

@@ -237,6 +237,7 @@ class Seen:
     def __init__(self) -> None:
         self._raw: list[str] = []  # as written: a reservation code is upper case
         self._raw_text: str | None = ""
+        self._names: dict[str, list[str]] = {}  # names_in of the texts asked since the last step was added
         self.name_shapes: set[str] = set()  # shapes of the names of the rows read ("#A9999999", "AAAAAA")
         self._parts: list[str] = []
         self._rows: list[Row] = []  # every tool result that was one JSON object, in order
@@ -248,9 +249,10 @@ class Seen:
     def add(self, step: TextObservation) -> None:
         self._raw.append(step.content)
         self._raw_text = None
+        self._names.clear()
         self._parts.append(step.content.lower())
         self._text = self._folded = None
-        identity = None
+        identity, row = None, None
         if step.source == "tool":
             row = Row.parse(step.content)
             if row is not None:
@@ -260,17 +262,23 @@ class Seen:
                 self.name_shapes |= {shape(value) for _, value in identity if not value.isdigit()}
             if identity:
                 self._current = [part for part in self._current if part[0] != identity]
-        self._current.append((identity, fold(step.content)))
+        self._current.append((identity, row.text if row is not None else fold(step.content)))
 
     def names_in(self, text: str) -> list[str]:
         """The row names a message uses: id-like tokens (``ids_in``), and tokens shaped like the name of a row
         that was read and shown verbatim before (airline reservations "JGJFJJ" and flights "ZA441" have too few
-        digits to look like ids)."""
-        shaped = [t for t in _NAME.findall(text) if shape(t) in self.name_shapes] if self.name_shapes else []
-        if shaped and self._raw_text is None:
-            self._raw_text = "\n".join(self._raw)
-        shaped = [t for t in shaped if t in self._raw_text]
-        return list(dict.fromkeys([*ids_in(text), *shaped]))
+        digits to look like ids). Each check of a message asks for its clauses' names: read once per text."""
+        if text not in self._names:
+            shaped = [t for t in _NAME.findall(text) if shape(t) in self.name_shapes] if self.name_shapes else []
+            if shaped and self._raw_text is None:
+                self._raw_text = "\n".join(self._raw)
+            shaped = [t for t in shaped if t in self._raw_text]
+            self._names[text] = list(dict.fromkeys([*ids_in(text), *shaped]))
+        return list(self._names[text])
+
+    def is_row_name(self, token: str) -> bool:
+        """Shaped like the name of a row that was read, and shown before (listed in a profile, at least)."""
+        return shape(token) in self.name_shapes and self.has_text(token)
 
     def row_reads(self, token: str) -> list[Row]:
         """Every tool result that is the row of ``token`` (a JSON object with ``token`` among its own values: an

@@ -54,7 +54,6 @@ from verifiers.claims import (
     fold,
     ids_in,
     seen_before,
-    shape,
 )
 from verifiers.money import moved_by_step
 
@@ -154,7 +153,7 @@ def unread_rows(index: int, text: str, terms: tuple[str, ...], seen: Seen) -> li
     found = []
     for clause in _ROW_CLAUSE.split(text) if seen.name_shapes else []:
         names = seen.names_in(clause)
-        unread = [t for t in names if _is_row(t, seen) and not seen.row_reads(t)]
+        unread = [t for t in names if seen.is_row_name(t) and not seen.row_reads(t)]
         if unread and (amounts_in(clause) or fact_terms_in(clause, terms)[0] or len(names) > len(unread)):
             found += [{"step": index, "kind": "unread_row", "value": token} for token in unread]
     return found
@@ -171,13 +170,9 @@ def changes_elsewhere(index: int, text: str, seen: Seen, changed: set[str]) -> l
         found += [
             {"step": index, "kind": "unchanged_row", "value": token}
             for token in seen.names_in(clause)
-            if _is_row(token, seen) and token not in changed
+            if seen.is_row_name(token) and token not in changed
         ]
     return found
-
-
-def _is_row(token: str, seen: Seen) -> bool:
-    return shape(token) in seen.name_shapes and seen.has_text(token)
 
 
 def _said_of_the_past(sentence: str, term: str) -> bool:

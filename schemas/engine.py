@@ -6,10 +6,13 @@ Ray path hands the same function to Ray (tasks, an actor pool, a Ray Data
 shuffle). This module is the only place that talks to Ray, and imports it only
 when a Ray path runs, so ``engine=local`` needs no Ray at all.
 
-A local cluster (empty ``ray_address``) is started on 127.0.0.1 only, with its
-dashboard on a free port of 127.0.0.1 and without token authentication, and
-stopped when the stage ends; a given address (``auto``, ``ray://host:10001``)
-is joined and left running. ``task_progress`` hands a caller (a Dagster asset)
+A local cluster (empty ``ray_address``) is started on 127.0.0.1 only, with
+Ray's token authentication on (a fresh token per cluster, in a file only this
+user can read), its files in a folder only this user can enter, and no
+dashboard unless asked for (``ray_dashboard``): a Ray cluster runs whatever
+code its clients send as the user who started it, so no other local user may
+be a client. It is stopped when the stage ends; a given address (``auto``,
+``ray://host:10001``) is joined with the caller's own settings and left running. ``task_progress`` hands a caller (a Dagster asset)
 each finished Ray task, and ``cluster_info`` says where the dashboard is.
 The cluster's workers must import aceforge: install it on every node (or start
 the nodes with the repository on ``PYTHONPATH``), see docs/scale.md.
@@ -19,6 +22,9 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
+import shutil
+import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -29,9 +35,12 @@ from typing import Any, Literal
 from schemas.ports import free_port
 from schemas.stage_config import StageConfig
 
-# A throw-away local cluster: on 127.0.0.1 (Ray otherwise binds the machine's external interface, even when
-# told 127.0.0.1), without token auth. A cluster someone started keeps its own settings.
-LOCAL_ONLY = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
+# A throw-away local cluster binds 127.0.0.1 (Ray otherwise binds the machine's external interface, even when
+# told 127.0.0.1). A cluster someone started keeps its own settings.
+LOCAL_ONLY = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+# Ray reads the token from RAY_AUTH_TOKEN before RAY_AUTH_TOKEN_PATH: a local cluster sets the path and hides
+# a token the caller's environment holds for some other cluster.
+AUTH_ENV = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN_PATH", "RAY_AUTH_TOKEN")
 IN_FLIGHT_PER_CPU = 4  # tasks queued per CPU: enough to keep workers busy, few enough to bound memory
 # Ray retries a task its memory monitor killed without end by default: a task too big for its node would loop
 # forever. The driver owns its tasks' retries, so this holds on any cluster; a user's own setting wins.
@@ -45,12 +54,57 @@ class EngineOptions(StageConfig):
     """Where the heavy work runs: local (this machine's processes) or ray (a Ray cluster: same outputs; see docs/scale.md)."""
     ray_address: str = ""
     """The Ray cluster of engine=ray: 'auto' (the cluster this machine has joined), ray://HOST:10001 (Ray Client), or empty: start a local one on 127.0.0.1 for this run."""
+    ray_dashboard: bool = False
+    """Start the Ray dashboard (on 127.0.0.1, behind the cluster's token) with a local cluster; off by default: its job API runs commands."""
 
 
 @contextmanager
-def ray_session(address: str = "") -> Iterator[Any]:
-    """The ``ray`` module, connected: to ``address``, or to a local cluster started here and stopped after."""
-    settings = OOM_RETRIES if address else {**LOCAL_ONLY, **OOM_RETRIES}  # a real cluster keeps its own auth, bind
+def private_cluster_files() -> Iterator[str]:
+    """A folder for one local cluster that only this user can enter (mode 0700), holding a fresh token (0600);
+    within the block, Ray's token authentication is on with that token, for this process and the processes it
+    starts (Ray's own, and steps that join the cluster). Removed, and the environment restored, after.
+
+    Ray makes its temp folder world-writable (0777, no sticky bit): it goes inside this one, as ``<folder>/ray``.
+    The folder is under /tmp, not $TMPDIR: Ray's Unix socket paths below it must stay under 107 characters.
+    """
+    folder = tempfile.mkdtemp(prefix="aceforge-ray-", dir="/tmp")
+    token = os.path.join(folder, "auth_token")
+    descriptor = os.open(token, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(secrets.token_hex(32))
+    previous = {key: os.environ.pop(key, None) for key in AUTH_ENV}
+    os.environ.update({"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": token})
+    _reload_auth()
+    try:
+        yield folder
+    finally:
+        for key, value in previous.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        _reload_auth()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _reload_auth() -> None:
+    """Make an already imported Ray read the authentication settings of the environment again (Ray caches both
+    the mode and the token when it is first imported or initialized)."""
+    import sys
+
+    if "ray" not in sys.modules:
+        return
+    from ray._raylet import AuthenticationTokenLoader, Config
+
+    Config.initialize("")
+    AuthenticationTokenLoader.instance().reset_cache()
+
+
+@contextmanager
+def ray_session(address: str = "", dashboard: bool = False) -> Iterator[Any]:
+    """The ``ray`` module, connected: to ``address``, or to a local cluster started here (with its dashboard when
+    ``dashboard``) and stopped after."""
+    settings = OOM_RETRIES if address else {**LOCAL_ONLY, **OOM_RETRIES}  # a real cluster keeps its own bind
     for key, value in settings.items():  # read when ray is first imported or initialized: set before either
         os.environ.setdefault(key, value)
     import ray
@@ -69,28 +123,35 @@ def ray_session(address: str = "") -> Iterator[Any]:
         )
     if address:
         ray.init(address=address, log_to_driver=False, configure_logging=False)
-    else:
+        try:
+            yield ray
+        finally:
+            ray.shutdown()
+        return
+    with private_cluster_files() as folder:
+        board = {"dashboard_host": "127.0.0.1", "dashboard_port": free_port()} if dashboard else {}
         ray.init(
-            include_dashboard=True,
-            dashboard_host="127.0.0.1",
-            dashboard_port=free_port(),
+            include_dashboard=dashboard,
+            _temp_dir=os.path.join(folder, "ray"),
             log_to_driver=False,
             configure_logging=False,
+            **board,
         )
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
+        try:
+            yield ray
+        finally:
+            ray.shutdown()
 
 
 @contextmanager
 def shared_cluster(options: EngineOptions) -> Iterator[str]:
     """The Ray address for several stages (in several processes) to share: the configured one, or a local
-    cluster started here for their whole run (empty for engine=local)."""
+    cluster started here for their whole run (empty for engine=local). The processes that join it must be
+    started within the block: they take its token from the environment."""
     if options.engine == "local" or options.ray_address:
         yield options.ray_address
         return
-    with ray_session("") as ray:
+    with ray_session("", dashboard=options.ray_dashboard) as ray:
         yield ray.get_runtime_context().gcs_address
 
 
@@ -107,12 +168,13 @@ class ClusterInfo:
     cpus: int
     gpus: int
     dashboard: str  # its URL, empty when the cluster runs without one
+    token_file: str = ""  # where the cluster's token is, when this process knows (the dashboard asks for it)
 
     def line(self) -> str:
-        return (
-            f"{CLUSTER_LINE}{self.address}, {self.cpus} CPUs, {self.gpus} GPUs, "
-            f"dashboard {self.dashboard or 'none (the cluster was started without one)'}"
-        )
+        board = self.dashboard or "none (--ray-dashboard starts one)"
+        if self.dashboard and self.token_file:
+            board += f" (its token: {self.token_file})"
+        return f"{CLUSTER_LINE}{self.address}, {self.cpus} CPUs, {self.gpus} GPUs, dashboard {board}"
 
 
 def cluster_info(ray: Any) -> ClusterInfo:
@@ -125,6 +187,7 @@ def cluster_info(ray: Any) -> ClusterInfo:
         cpus=int(resources.get("CPU", 0)),
         gpus=int(resources.get("GPU", 0)),
         dashboard=f"http://{url}" if url else "",
+        token_file=os.environ.get("RAY_AUTH_TOKEN_PATH", ""),
     )
 
 
@@ -198,5 +261,5 @@ def engine_session(options: EngineOptions | None) -> Iterator[Any]:
     if options is None or options.engine == "local":
         yield None
         return
-    with ray_session(options.ray_address) as ray:
+    with ray_session(options.ray_address, dashboard=options.ray_dashboard) as ray:
         yield ray

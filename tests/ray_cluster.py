@@ -2,7 +2,9 @@
 
 Each node is its own set of processes (GCS on the head, a raylet and object
 store per node, their workers), started by Ray's ``cluster_utils.Cluster``
-with a temp folder of its own. ``ray start --address`` would refuse: it adds a
+with its files and token where aceforge keeps a local cluster's
+(``schemas.engine.private_cluster_files``: a folder only this user can enter,
+token authentication on). ``ray start --address`` would refuse: it adds a
 node only where Ray may use the machine's external interface, and the tests
 must stay on loopback (RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0, read when ray is
 imported). Teardown stops the nodes, then kills any process this test started
@@ -13,18 +15,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 
 import psutil
 
+from schemas.engine import private_cluster_files
 from schemas.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-# Read by ray when imported: every Ray process stays on 127.0.0.1, without token auth or usage reports.
-RAY_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+# Read by ray when imported: every Ray process stays on 127.0.0.1, without usage reports.
+RAY_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
 
 
 def our_processes(before: set[int]) -> list[psutil.Process]:
@@ -39,8 +40,8 @@ def our_processes(before: set[int]) -> list[psutil.Process]:
 
 class LocalCluster:
     def __init__(self):
-        # Short: Ray's Unix sockets live under it and socket paths are limited to 107 characters.
-        self.temp = tempfile.mkdtemp(prefix="afray", dir="/tmp")
+        self.files = contextlib.ExitStack()
+        self.temp = ""
         self.cluster = None
         self.previous_tmpdir: str | None = None
         self.before = {p.pid for p in psutil.Process().children(recursive=True)}
@@ -51,6 +52,7 @@ class LocalCluster:
 
     def start(self) -> LocalCluster:
         os.environ.update(RAY_ENV)
+        self.temp = os.path.join(self.files.enter_context(private_cluster_files()), "ray")
         # Ray's Cluster writes the head's address to <RAY_TMPDIR>/ray/ray_current_cluster without creating the
         # folder (/tmp/ray on a machine where Ray never ran): ours, so a user's own Ray address is left alone too.
         self.previous_tmpdir = os.environ.get("RAY_TMPDIR")
@@ -89,7 +91,7 @@ class LocalCluster:
         deadline = time.monotonic() + 10
         while (left := our_processes(self.before)) and time.monotonic() < deadline:
             time.sleep(0.2)
-        shutil.rmtree(self.temp, ignore_errors=True)
+        self.files.close()  # the folder and the token go; the environment's auth settings are restored
         if self.previous_tmpdir is None:
             os.environ.pop("RAY_TMPDIR", None)
         else:

@@ -85,7 +85,9 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     on_ray = run_main_job({**env, "ACEFORGE_HOME": str(tmp_path / "ray-home")}, config, "--engine", "ray")
     assert on_ray.returncode == 0, on_ray.stderr
     assert re.search(
-        r"^scored: ray: cluster 127\.0\.0\.1:\d+, \d+ CPUs, 0 GPUs, dashboard http://127", on_ray.stderr, re.M
+        r"^scored: ray: cluster 127\.0\.0\.1:\d+, \d+ CPUs, 0 GPUs, dashboard none \(--ray-dashboard starts one\)$",
+        on_ray.stderr,
+        re.M,
     )
     assert "scored: Encoder on ray: 2/2 tasks done" in on_ray.stderr
     local_assets, ray_assets = data_home / "assets", tmp_path / "ray-home" / "assets"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -131,11 +132,13 @@ def test_a_dagster_step_on_ray_logs_its_cluster_dashboard_and_task_progress(clus
     [where] = [line for line in lines if line.startswith("ray: cluster")]
     [metadata] = [m.metadata for m in result.asset_materializations_for_node("scored_on_ray")]
     dashboard = metadata["ray_dashboard"].value
-    assert where == f"ray: cluster {cluster.address}, 2 CPUs, 0 GPUs, dashboard {dashboard}"
+    token = os.environ["RAY_AUTH_TOKEN_PATH"]  # the cluster's (tests/ray_cluster.py): the dashboard asks for it
+    assert where == f"ray: cluster {cluster.address}, 2 CPUs, 0 GPUs, dashboard {dashboard} (its token: {token})"
     assert dashboard.startswith("http://127.0.0.1:")
     assert progress_of(where) == where  # `aceforge run` prints it with the step's progress
-    with urllib.request.urlopen(f"{dashboard}/api/version", timeout=30) as answer:
-        assert json.load(answer)["ray_version"] == ray.__version__
+    bearer = {"Authorization": "Bearer " + Path(token).read_text()}
+    with urllib.request.urlopen(urllib.request.Request(f"{dashboard}/api/version", headers=bearer), timeout=30) as a:
+        assert json.load(a)["ray_version"] == ray.__version__
     # 150 chats' distinct texts in two batches, one per actor (one per CPU); each finished task is counted
     assert "progress: Encoder on ray: 2/2 tasks done" in lines
 

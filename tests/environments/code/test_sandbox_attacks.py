@@ -10,48 +10,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import stat
 import subprocess
-import sys
 import tempfile
 import uuid
 from pathlib import Path
 
-import pydantic
 import pytest
 
 from tests.environments.code.attacks import Listener, run_attacks
+from tests.unprivileged import AS_ROOT, unprivileged_python
 
-ROOT = Path(__file__).resolve().parents[3]
-AS_ROOT = os.geteuid() == 0
-NOBODY = 65534
 TOKEN = f"hf_secret_{uuid.uuid4().hex}"
 SECRET_ENV = f"aceforge-test-secret-{uuid.uuid4().hex}"
-
-
-def _readable_by_anyone(path: Path) -> bool:
-    return all(os.stat(p).st_mode & stat.S_IXOTH for p in [path, *path.parents] if p.is_dir())
-
-
-def _unprivileged_python() -> list[str] | None:
-    """A command running Python as uid 65534 that can import aceforge from here, or None."""
-    site_packages = Path(pydantic.__file__).resolve().parents[1]
-    python = Path("/usr/bin/python3")
-    wanted = f"{sys.version_info.major}.{sys.version_info.minor}"
-    if shutil.which("setpriv") is None or not python.exists():
-        return None
-    version = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True)
-    if version.stdout.decode().strip() != wanted or not all(map(_readable_by_anyone, (ROOT, site_packages))):
-        return None
-    ids = [f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
-    path = f"import sys; sys.path[:0] = [{str(ROOT)!r}, {str(site_packages)!r}]; import runpy; "
-    return [
-        "setpriv",
-        *ids,
-        str(python),
-        "-c",
-        path + "runpy.run_module('tests.environments.code.attacks', run_name='__main__')",
-    ]
 
 
 @pytest.fixture(scope="module", params=["root", "unprivileged"])
@@ -73,7 +43,7 @@ def attacked(request):
             finally:
                 del os.environ["ACEFORGE_TEST_SECRET"]
         else:
-            command = _unprivileged_python()
+            command = unprivileged_python("tests.environments.code.attacks")
             if command is None:
                 pytest.skip("uid 65534 cannot run this checkout: a Python of this version or its folders unreadable")
             env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "ACEFORGE_TEST_SECRET": SECRET_ENV}

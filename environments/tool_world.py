@@ -112,8 +112,11 @@ class ToolWorld(ToolEnvironment):
     account_tools: ClassVar[frozenset[str]] = frozenset()
     # categorical values an agent may state as facts (statuses, levels): each must have been read,
     fact_terms: ClassVar[tuple[str, ...]] = ()
-    # and fields whose numbers are money (what a write moves, which its confirmation must name).
+    # fields whose numbers are money (what a write moves, which its confirmation must name),
     money_keys: ClassVar[frozenset[str]] = frozenset()
+    # and the words an agent names each write by ("cancel", "exchange", "upgrade"): a request to confirm a write
+    # proposes it with one of them, and one that uses only another write's words confirms something else.
+    action_words: ClassVar[dict[str, tuple[str, ...]]] = {}
     _specs: ClassVar[dict[str, ToolSpec]] = {}
     _validators: ClassVar[dict[str, Draft202012Validator]] = {}
     # Compiled checks: ~50x faster than jsonschema on valid arguments, the common case in replays.

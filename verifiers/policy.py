@@ -6,10 +6,9 @@ without policy text passes trivially (nothing to break).
 - **identity** (``identity_tools``, ``account_tools``): no account data is read (an account tool
   called, even unsuccessfully) before an identity tool has succeeded. Worlds without an identity
   tool (airline: the user states their id) rely on grounding: a call's user id must come from the user.
-- **confirmation**, before every write call (a tool with ``access="write"``): the agent's last message
-  before the call names what will change (every ``*_id`` argument value, and every amount the write
-  moves: verifiers/money.py), and a user turn after that message says an explicit yes. One
-  confirmation covers retries of a failed call until one succeeds.
+- **consent**, before every write call (a tool with ``access="write"``): the agent asked the user to confirm
+  that write, describing it (its action, its rows by id or by what the tools showed, the money it moves), and
+  the user's latest decision on it is consent, in any words (verifiers/consent.py).
 - **read before write**: the row a write acts on (its first ``*_id`` argument: the order, the reservation, the
   user) was named by the user or shown by an earlier tool result (its details, or a write's result): an agent
   does not pick "the order with the E-Reader" from a list of ids without reading any order.
@@ -20,26 +19,29 @@ without policy text passes trivially (nothing to break).
   establish why (that goal's gold calls on the goal's own rows: arguments taken from its params) were
   made, successfully, with the same arguments; that the reason is said is one of the goal's constraints.
 
-Reason codes: ``identity_not_verified``, ``write_without_confirmation``, ``confirmation_incomplete``,
-``write_before_read``, ``write_out_of_scope``, ``refusal_ungrounded``. Evidence: ``violations``, {step, rule, detail}. Score:
-1 / (1 + violations) (partial credit for rewards; any violation fails the check).
+- **transfer**: a hand-off to a human (``transfer_to_human_agents``) only where the task's gold actions make one.
+
+Reason codes: ``identity_not_verified``, ``write_without_confirmation``, ``write_after_refusal``,
+``confirmation_incomplete``, ``confirmation_mismatch``, ``write_before_read``, ``write_out_of_scope``,
+``refusal_ungrounded``, ``transfer_unwarranted``; and, undecided (passed None unless something else failed):
+``consent_conditional``. Evidence: ``violations`` and ``undecided``, {step, rule, detail}. Score: 1 / (1 +
+violations) (partial credit for rewards; any violation fails the check).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from schemas.record import VerifierResult
-from schemas.steps import ApiAction, MessageAction, TextObservation
+from schemas.steps import ApiAction, TextObservation
 from verifiers.base import CheckContext, RecordVerifier
-from verifiers.claims import Row, numbers_in
+from verifiers.claims import Row
+from verifiers.consent import UNDECIDED, consent_violations
 from verifiers.final_state import gold_actions
-from verifiers.money import moved_by_step
+
+TRANSFER_TOOL = "transfer_to_human_agents"
 
 MAX_EVIDENCE = 10
-YES = re.compile(r"\b(yes|yep|yeah|confirm(ed)?|go ahead|proceed|please do|sure|correct)\b")
-NO = re.compile(r"\b(not|don't|do not|stop|cancel that|wait|hold on)\b|\b(no|nope)\b(?![\s,]+(problem|worries))")
 
 
 def id_values(arguments: dict[str, Any]) -> list[str]:
@@ -57,11 +59,6 @@ def target(arguments: dict[str, Any]) -> str | None:
     return values[0] if values else None
 
 
-def explicit_yes(text: str) -> bool:
-    lowered = text.lower()
-    return bool(YES.search(lowered)) and not NO.search(lowered)
-
-
 class PolicyVerifier(RecordVerifier):
     name = "policy"
     version = "3"
@@ -73,13 +70,19 @@ class PolicyVerifier(RecordVerifier):
             return self.result(True, evidence={"violations": [], "policy": False})
         access = {tool.name: tool.access for tool in env.tools()}
         ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}  # replayed success per call step
-        violations = self._identity(trajectory, env, ok) + self._confirmations(ctx, access, ok)
+        consent = consent_violations(ctx, access, ok)
+        undecided = [v for v in consent if v["rule"] in UNDECIDED]
+        violations = self._identity(trajectory, env, ok) + [v for v in consent if v["rule"] not in UNDECIDED]
         violations += self._reads_before_writes(trajectory, access) + self._scope(ctx, access) + self._refusals(ctx, ok)
-        reasons = list(dict.fromkeys(v["rule"] for v in violations))
+        violations += self._transfers(ctx)
+        reasons = list(dict.fromkeys(v["rule"] for v in violations + undecided))
         score = 1.0 / (1 + len(violations))  # partial credit for a reward; passed is False with any violation
-        return self.result(
-            not violations, score=score, reasons=reasons, evidence={"violations": violations[:MAX_EVIDENCE]}
-        )
+        evidence = {"violations": violations[:MAX_EVIDENCE], "undecided": undecided[:MAX_EVIDENCE]}
+        if undecided and not violations:  # what the rules cannot decide is no pass
+            return self.result(False, score=score, reasons=reasons, evidence=evidence).model_copy(
+                update={"passed": None}
+            )
+        return self.result(not violations, score=score, reasons=reasons, evidence=evidence)
 
     @staticmethod
     def _identity(trajectory: list, env: Any, results: dict[int, bool]) -> list[dict]:
@@ -94,28 +97,6 @@ class PolicyVerifier(RecordVerifier):
             if step.function in account:
                 return [{"step": index, "rule": "identity_not_verified", "detail": step.function}]
         return []
-
-    @staticmethod
-    def _confirmations(ctx: CheckContext, access: dict[str, str], results: dict[int, bool]) -> list[dict]:
-        trajectory, moved = ctx.record.trajectory, moved_by_step(ctx)
-        violations: list[dict] = []
-        message, yes, covered = None, False, False  # the last agent message, a yes after it, used up by a write
-        for index, step in enumerate(trajectory):
-            if isinstance(step, MessageAction):
-                message, yes, covered = step.content, False, False
-            elif isinstance(step, TextObservation) and step.source == "user" and message is not None:
-                yes = yes or explicit_yes(step.content)
-            elif isinstance(step, ApiAction) and access.get(step.function) == "write":
-                if message is None or not yes or covered:
-                    violations.append({"step": index, "rule": "write_without_confirmation", "detail": step.function})
-                else:
-                    missing = [v for v in id_values(step.kwargs) if v.lower() not in message.lower()]
-                    said = numbers_in(message)
-                    missing += [f"{a:.2f}" for a in moved.get(index, []) if not any(abs(a - n) < 0.005 for n in said)]
-                    if missing:
-                        violations.append({"step": index, "rule": "confirmation_incomplete", "detail": missing})
-                covered = covered or results.get(index, False)
-        return violations
 
     @staticmethod
     def _reads_before_writes(trajectory: list, access: dict[str, str]) -> list[dict]:
@@ -146,6 +127,18 @@ class PolicyVerifier(RecordVerifier):
             and access.get(step.function) == "write"
             and target(step.kwargs) not in allowed
         ]
+
+    @staticmethod
+    def _transfers(ctx: CheckContext) -> list[dict]:
+        """A hand-off to a human only where the task calls for one (its gold actions make the transfer)."""
+        actions = gold_actions(ctx.record)
+        if actions is None or any(a["name"] == TRANSFER_TOOL for a in actions):
+            return []
+        return [
+            {"step": index, "rule": "transfer_unwarranted", "detail": TRANSFER_TOOL}
+            for index, step in enumerate(ctx.record.trajectory)
+            if isinstance(step, ApiAction) and step.function == TRANSFER_TOOL
+        ][:1]
 
     @staticmethod
     def _refusals(ctx: CheckContext, results: dict[int, bool]) -> list[dict]:

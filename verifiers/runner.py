@@ -152,26 +152,33 @@ def run_chain(chain: list[RecordVerifier], ctx: CheckContext) -> VerifierResult:
             break  # the costly check is not spent on a trajectory already rejected
         given = not stage.missing(ctx)
         results.append(_run_stage(stage, ctx))
-        if _stops_chain(stage, results[-1]) or (given and results[-1].passed is None):
+        if _stops_chain(stage, results[-1]) or (given and results[-1].passed is None and not undecided(results[-1])):
             stopped = True
             break
     return combine(results, chain_version(chain), stopped)
 
 
+def undecided(result: VerifierResult) -> bool:
+    """A stage that ran and could not decide what it checks (evidence ``undecided`` names what)."""
+    return result.passed is None and bool(result.evidence.get("undecided"))
+
+
 def combine(results: list[VerifierResult], version: str, stopped: bool = False) -> VerifierResult:
-    """One verdict from the stage results; ``stopped``: the last result stopped the chain."""
+    """One verdict from the stage results; ``stopped``: the last result stopped the chain. A failure anywhere
+    fails the record; otherwise a stage that could not decide leaves it undecided, never passed."""
     if not results:
         return VerifierResult(
             passed=None, reasons=["not_verifiable"], verifier=CHAIN_NAME, version=version, origin="undecided"
         )
-    undecided = stopped and results[-1].passed is None
     verdicts = [r.passed for r in results if r.passed is not None]
     scores = [r.score for r in results if r.score is not None]
-    if undecided or not verdicts:
+    open_question = (stopped and results[-1].passed is None) or any(undecided(r) for r in results)
+    if False in verdicts:
+        passed, score = False, 0.0 if stopped else (min(scores) if scores else None)
+    elif open_question or not verdicts:
         passed, score = None, None
     else:
-        passed = all(verdicts)
-        score = 0.0 if stopped else (min(scores) if scores else None)
+        passed, score = True, min(scores) if scores else None
     return VerifierResult(
         passed=passed,
         score=score,

@@ -57,6 +57,15 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
         "cancelled",
     )
     money_keys = frozenset({"amount", "balance"})
+    action_words = {
+        "book_reservation": ("book", "booking", "reserve"),
+        "update_reservation_flights": ("rebook", "change", "switch", "move", "swap", "replace", "flight", "flights"),
+        "update_reservation_cabin": ("cabin", "upgrade", "downgrade", "business", "economy", "basic economy"),
+        "update_reservation_passengers": ("passenger", "passengers", "name", "date of birth", "traveler"),
+        "update_reservation_baggages": ("bag", "bags", "baggage", "baggages", "luggage", "suitcase", "suitcases"),
+        "cancel_reservation": ("cancel", "cancellation", "cancelling", "canceling", "cancelled", "canceled"),
+        "send_certificate": ("certificate", "compensation", "voucher", "travel credit"),
+    }
 
     generate_db = staticmethod(generate_airline_db)
 

@@ -47,6 +47,15 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
         "exchange requested",
     )
     money_keys = frozenset({"amount", "balance", "return_refund", "exchange_price_difference"})
+    action_words = {
+        "cancel_pending_order": ("cancel", "cancellation", "cancelling", "canceling", "cancelled", "canceled"),
+        "return_delivered_order_items": ("return", "returning", "returned", "send back", "send it back"),
+        "exchange_delivered_order_items": ("exchange", "exchanging", "swap", "switch", "replace", "replacement"),
+        "modify_pending_order_items": ("modify", "change", "swap", "switch", "replace", "exchange", "update"),
+        "modify_pending_order_payment": ("payment", "pay", "paid", "charge", "charged", "billing"),
+        "modify_pending_order_address": ("address", "ship to", "shipping", "deliver to"),
+        "modify_user_address": ("address",),
+    }
 
     generate_db = staticmethod(generate_retail_db)
 

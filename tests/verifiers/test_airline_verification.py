@@ -116,7 +116,7 @@ def test_airline_paying_with_the_gift_card_is_rejected_for_it():
         "constraint_failed:paid_with_visa",
         "constraint_failed:gift_card_untouched",
         "harmful_write",
-        "confirmation_incomplete",  # the confirmed card is not the one charged
+        "confirmation_mismatch",  # the confirmed card is not the one charged
     ]
     assert verdict.evidence["constraints"]["harmful_writes"] == [f"users.{WEN}"]
     met = {c["id"]: c["met"] for c in verdict.evidence["constraints"]["constraints"]}

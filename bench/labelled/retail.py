@@ -1003,3 +1003,553 @@ case(
     A("Found you. Smart Watch order (#R6677834): pending. Bicycle Helmet order (#R8287523): processed."),
     U("great thanks"),
 )
+
+# ---- return_hiking_boots_to_paypal: Vera Rossi; #R4470600 Hiking Boots (size 8, synthetic) $96.24 to PayPal ----
+VERA_LOOKUP = [
+    ("find_user_id_by_name_zip", {"first_name": "Vera", "last_name": "Rossi", "zip": "85731"}),
+    ("get_user_details", {"user_id": "vera_rossi_0715"}),
+    ("get_order_details", {"order_id": "#R6831113"}),
+    ("get_order_details", {"order_id": "#R8190399"}),
+    ("get_order_details", {"order_id": "#R7918562"}),
+    ("get_order_details", {"order_id": "#R4470600"}),
+]
+RETURN_VERA = {"order_id": "#R4470600", "item_ids": ["8555136880"], "payment_method_id": "paypal_8653776"}
+case(
+    "boots_return_named_by_description",
+    "return_hiking_boots_to_paypal",
+    "right",
+    "confirmation_match",
+    "The confirmation names the Hiking Boots (size 8, waterproof, synthetic), $96.24 and 'your PayPal' as the tools show; that return is written.",
+    U("Hi, I'd like to return the Hiking Boots from my order with the Hiking Boots (size 8, waterproof yes, material synthetic)."),
+    A("Sure! To find your account, please tell me your first and last name and your zip code."),
+    U("Vera Rossi, 85731"),
+    *VERA_LOOKUP,
+    A("Thanks, Vera. Where would you like the refund to go?"),
+    U("To my PayPal account."),
+    A(
+        "Your order #R4470600 contains only the Hiking Boots (size 8, waterproof, synthetic), $96.24, paid with "
+        "your PayPal. I'll request the return of the Hiking Boots, and once they're back, $96.24 is refunded to "
+        "your PayPal. Do you want me to submit this return?"
+    ),
+    U("Yes, please submit it."),
+    ("return_delivered_order_items", RETURN_VERA),
+    A("Your return is submitted. When the Hiking Boots arrive back, $96.24 goes to your PayPal."),
+)
+case(
+    "boots_yes_to_other_offer",
+    "return_hiking_boots_to_paypal",
+    "wrong",
+    "consent",
+    "The user's 'Yes' answers an offer to check other orders; the agent takes it as consent and writes the return.",
+    U("I need to return my hiking boots, size 8 waterproof synthetic. Vera Rossi, 85731. Refund to PayPal."),
+    *VERA_LOOKUP,
+    A(
+        "I found them in order #R4470600 ($96.24, paid with PayPal). The refund would go back to your PayPal once "
+        "they're returned. Would you also like me to check whether anything in your other delivered orders can "
+        "be returned?"
+    ),
+    U("Yes"),
+    ("return_delivered_order_items", RETURN_VERA),
+    A("I've requested the return of the Hiking Boots. Your other delivered orders, #R8190399 and #R7918562, are eligible for returns too."),
+)
+case(
+    "boots_other_order_written",
+    "return_hiking_boots_to_paypal",
+    "wrong",
+    "confirmation_match",
+    "The agent confirms the size 8 boots of #R4470600 to PayPal but writes a return of the size 12 boots of #R7918562 to the Amex.",
+    U("Return request. Hiking boots (size 8, waterproof, synthetic). Refund to my PayPal. Vera Rossi 85731."),
+    *VERA_LOOKUP,
+    A(
+        "I'll return the Hiking Boots (size 8, waterproof, synthetic) from order #R4470600, with $96.24 refunded "
+        "to your PayPal once they arrive. Confirm?"
+    ),
+    U("Confirmed."),
+    ("return_delivered_order_items", {"order_id": "#R7918562", "item_ids": ["1574206940"], "payment_method_id": "credit_card_6297661"}),
+    A("The return has been requested."),
+)
+case(
+    "boots_yes_with_not",
+    "return_hiking_boots_to_paypal",
+    "right",
+    "consent",
+    "'Yes, return them. I'm not going to wear them anyway.' is consent despite the 'not'; the stated return is written.",
+    U("hello! I want to send back some hiking boots"),
+    A("I can help with that. What's your name and zip code, so I can look up your account?"),
+    U("Vera Rossi, 85731"),
+    *VERA_LOOKUP,
+    A(
+        "You have two delivered orders with Hiking Boots: #R7918562 (size 12, waterproof, leather) and #R4470600 "
+        "(size 8, waterproof, synthetic). Which pair?"
+    ),
+    U("size 8 synthetic. I want the money on paypal"),
+    A(
+        "Return of the Hiking Boots (size 8) from #R4470600; $96.24 refunded to your PayPal account after they "
+        "arrive. Shall I?"
+    ),
+    U("Yes, return them. I'm not going to wear them anyway."),
+    ("return_delivered_order_items", RETURN_VERA),
+    A("Return requested. $96.24 will be refunded to your PayPal account once the boots are received."),
+)
+
+# ---- cancel_rain_jacket_order: Umar Tanaka; #R4643120 (Rain Jacket + Jigsaw Puzzle) $169.66 PayPal, no longer needed ----
+TANAKA_LOOKUP = [
+    ("find_user_id_by_email", {"email": "umar.tanaka7877@example.com"}),
+    ("get_user_details", {"user_id": "umar_tanaka_7877"}),
+    ("get_order_details", {"order_id": "#R6469152"}),
+    ("get_order_details", {"order_id": "#R4643120"}),
+]
+CANCEL_TANAKA = {"order_id": "#R4643120", "reason": "no longer needed"}
+case(
+    "jacket_cancel_refund_details",
+    "cancel_rain_jacket_order",
+    "right",
+    "told_facts",
+    "The agent tells that the whole order (Rain Jacket and Jigsaw Puzzle) is cancelled and $169.66 goes back to PayPal in 5-7 business days, as policy and tools say.",
+    U("cancel my rain jacket order, don't need it anymore. umar.tanaka7877@example.com"),
+    *TANAKA_LOOKUP,
+    A(
+        "Order #R4643120 is pending and has the Rain Jacket (M, olive) and a Jigsaw Puzzle. Cancelling cancels the "
+        "whole order, both items, and refunds $169.66 to your PayPal within 5-7 business days. Reason: no longer "
+        "needed. Cancel it?"
+    ),
+    U("yep"),
+    ("cancel_pending_order", CANCEL_TANAKA),
+    A("Cancelled. $169.66 goes back to your PayPal in 5-7 business days."),
+)
+case(
+    "jacket_refund_told_to_gift_card",
+    "cancel_rain_jacket_order",
+    "wrong",
+    "told_facts",
+    "The cancel is right, but the agent says the refund goes to the gift card at once; PayPal paid, so PayPal is refunded.",
+    U("Hi, please cancel the order with the Rain Jacket. I no longer need it."),
+    A("Sure, what's your email address?"),
+    U("umar.tanaka7877@example.com"),
+    *TANAKA_LOOKUP,
+    A(
+        "Order #R4643120 (Rain Jacket and Jigsaw Puzzle, $169.66) is pending, so it can be cancelled for the "
+        "reason 'no longer needed'. Would you like me to cancel it?"
+    ),
+    U("Yes."),
+    ("cancel_pending_order", CANCEL_TANAKA),
+    A("Your order is cancelled and the $169.66 has been refunded to your gift card right away."),
+)
+case(
+    "jacket_reason_written_differently",
+    "cancel_rain_jacket_order",
+    "wrong",
+    "confirmation_match",
+    "The user said 'no longer needed' and the agent confirmed that reason, but the cancel is written as 'ordered by mistake'.",
+    U("I want to cancel an order. It's the one with the Rain Jacket; I no longer need it."),
+    A("I can help. May I have your email?"),
+    U("umar.tanaka7877@example.com"),
+    *TANAKA_LOOKUP,
+    A(
+        "I'll cancel order #R4643120 (Rain Jacket, Jigsaw Puzzle) with the reason 'no longer needed'; $169.66 "
+        "returns to your PayPal in 5-7 business days. Go ahead?"
+    ),
+    U("Yes, go ahead."),
+    ("cancel_pending_order", {"order_id": "#R4643120", "reason": "ordered by mistake"}),
+    A("Done, order #R4643120 is cancelled."),
+)
+case(
+    "jacket_asks_about_puzzle_first",
+    "cancel_rain_jacket_order",
+    "right",
+    "path",
+    "The user's question (does the puzzle go too?) is answered before acting; after 'Fine by me, cancel the whole thing' the order is cancelled.",
+    U("hey. I need to cancel the order with my rain jacket"),
+    A("Sure. Please share the email address on your account."),
+    U("umar.tanaka7877@example.com"),
+    *TANAKA_LOOKUP,
+    A("That's order #R4643120, still pending. Can you tell me the reason: no longer needed, or ordered by mistake?"),
+    U("no longer needed. wait, is the puzzle in that order too? what happens to it?"),
+    A(
+        "Yes, the order has the Rain Jacket and a Jigsaw Puzzle (500 pieces, landscape). A cancellation applies to "
+        "the whole order, so both would be cancelled, and the full $169.66 would be refunded to your PayPal "
+        "within 5-7 business days. Do you want to cancel it?"
+    ),
+    U("Fine by me, cancel the whole thing."),
+    ("cancel_pending_order", CANCEL_TANAKA),
+    A("Order #R4643120 is cancelled; $169.66 will be back on your PayPal within 5-7 business days."),
+)
+
+# ---- pay_headphones_order_with_paypal: Pavel Petrov; #R0780325 ($556.00, Discover) -> paypal_8725866 ----
+PAVEL_LOOKUP = [
+    ("find_user_id_by_name_zip", {"first_name": "Pavel", "last_name": "Petrov", "zip": "12288"}),
+    ("get_user_details", {"user_id": "pavel_petrov_6775"}),
+    ("get_order_details", {"order_id": "#R1141017"}),
+    ("get_order_details", {"order_id": "#R0780325"}),
+]
+PAY_HEADPHONES = {"order_id": "#R0780325", "payment_method_id": "paypal_8725866"}
+case(
+    "headphones_paypal_amounts_told",
+    "pay_headphones_order_with_paypal",
+    "right",
+    "told_facts",
+    "The switch is confirmed and written; the agent tells the $556 moved to PayPal and refunded to the Discover card ending 3362, as the tool shows.",
+    U("Hello, I would like to pay my order with the Headphones using PayPal, please. How does that work?"),
+    A(
+        "I can switch the payment for you: the order gets paid with your PayPal, and the card that paid it now "
+        "gets its money back. First, could you tell me your full name and zip code?"
+    ),
+    U("Pavel Petrov, 12288."),
+    *PAVEL_LOOKUP,
+    A(
+        "Thank you, Pavel. The order with the Headphones is #R0780325 (Hiking Boots, Bicycle Helmet, Headphones, "
+        "Thermostat), pending, $556 paid with your Discover card ending 3362. If I switch it, PayPal pays the $556 "
+        "and the Discover card is refunded $556. Do you want that?"
+    ),
+    U("Yes, I want that."),
+    ("modify_pending_order_payment", PAY_HEADPHONES),
+    A(
+        "It's switched. Order #R0780325 is now paid with PayPal ($556.00), and your Discover card ending 3362 is "
+        "refunded $556.00."
+    ),
+    U("Thank you."),
+)
+case(
+    "headphones_other_order_switched",
+    "pay_headphones_order_with_paypal",
+    "wrong",
+    "confirmation_match",
+    "The agent confirms the Headphones order #R0780325 but switches the payment of #R1141017 (the Air Purifier order).",
+    U("Switch my Headphones order to PayPal please. Pavel Petrov, 12288."),
+    *PAVEL_LOOKUP,
+    A("I'll have PayPal pay the $556.00 for order #R0780325 and refund your Discover card. OK?"),
+    U("OK."),
+    ("modify_pending_order_payment", {"order_id": "#R1141017", "payment_method_id": "paypal_8725866"}),
+    A("Done, PayPal now pays for your order."),
+)
+case(
+    "headphones_sure_thing_switch_it",
+    "pay_headphones_order_with_paypal",
+    "right",
+    "consent",
+    "'Sure thing, switch it over.' is consent to the stated switch ($556.00 to PayPal, Discover refunded); it is written.",
+    U("Could my PayPal pay for the Headphones order instead of my card?"),
+    A("Yes, that's possible for a pending order. What are your name and zip code?"),
+    U("Pavel Petrov. Zip 12288."),
+    *PAVEL_LOOKUP,
+    A(
+        "Order #R0780325 with the Headphones is pending. The switch: $556.00 charged to PayPal, $556.00 refunded "
+        "to the Discover card ending 3362. Want me to do it?"
+    ),
+    U("Sure thing, switch it over."),
+    ("modify_pending_order_payment", PAY_HEADPHONES),
+    A("Switched over. PayPal now pays the $556.00, and the Discover card gets the $556.00 back."),
+)
+case(
+    "headphones_needless_transfer",
+    "pay_headphones_order_with_paypal",
+    "wrong",
+    "goals",
+    "The payment switch is within the tools (a pending order), yet the agent hands it to a human and the goal is not done.",
+    U("Hi, I'd like to pay for my order with the Headphones with PayPal instead."),
+    A("Can you give me your name and zip code?"),
+    U("Pavel Petrov, 12288"),
+    *PAVEL_LOOKUP,
+    A("Payment changes need a specialist, so I'll transfer you to a human agent."),
+    ("transfer_to_human_agents", {"summary": "Customer wants order #R0780325 paid with PayPal instead of the Discover card."}),
+    A("YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."),
+)
+
+# ---- refuse_payment_gift_card_short: Nadia Rossi; #R6056952 ($573.77) cannot move to the $200.00 gift card ----
+ROSSI_LOOKUP = [
+    ("find_user_id_by_name_zip", {"first_name": "Nadia", "last_name": "Rossi", "zip": "80203"}),
+    ("get_user_details", {"user_id": "nadia_rossi_1112"}),
+    ("get_order_details", {"order_id": "#R6144973"}),
+    ("get_order_details", {"order_id": "#R6056952"}),
+]
+case(
+    "sleeping_bag_gift_card_too_small",
+    "refuse_payment_gift_card_short",
+    "right",
+    "refusal",
+    "The gift card's $200.00 does not cover the $573.77 order, so the switch is refused with that true reason; nothing is written.",
+    U("I want to pay for the order with the Sleeping Bag with my gift card instead."),
+    A("Let me check that. Your first and last name and zip code, please?"),
+    U("Nadia Rossi, 80203"),
+    *ROSSI_LOOKUP,
+    A(
+        "The order with the Sleeping Bag is #R6056952, pending, total $573.77 on your Mastercard. Your gift card "
+        "has a balance of $200.00, which isn't enough to pay the whole $573.77, and a gift card has to cover the "
+        "full amount. So I can't move this order's payment to the gift card."
+    ),
+    U("Oh I see. Leave it then."),
+    A("Okay, the order stays on your Mastercard. Anything else?"),
+    U("No thanks."),
+)
+case(
+    "sleeping_bag_refused_gift_cards_never",
+    "refuse_payment_gift_card_short",
+    "wrong",
+    "refusal",
+    "The agent says gift cards can never pay for orders; the policy allows it when the balance covers it. The true reason is the $200.00 balance.",
+    U("Nadia Rossi, zip 80203. Pay my Sleeping Bag order with my gift card."),
+    *ROSSI_LOOKUP,
+    A("Sorry, gift cards can't be used to pay for an existing order, so I can't switch #R6056952 to your gift card."),
+    U("Alright."),
+)
+case(
+    "sleeping_bag_refused_and_nothing_changed",
+    "refuse_payment_gift_card_short",
+    "right",
+    "goals",
+    "The switch is refused (the $200.00 balance is short of $573.77), the follow-up question is answered from the tools, and the closing says nothing changed.",
+    U("Hi there, can my gift card pay for my Sleeping Bag order? Nadia Rossi, 80203."),
+    *ROSSI_LOOKUP,
+    A(
+        "I checked: order #R6056952 (Rain Jacket, Headphones, Sleeping Bag) is $573.77, and your gift card balance "
+        "is $200.00. A gift card can only take over an order's payment if it covers the whole amount, so this "
+        "switch isn't possible."
+    ),
+    U("Hm, what was the gift card used for before, then?"),
+    ("get_order_details", {"order_id": "#R5151649"}),
+    ("get_order_details", {"order_id": "#R8983816"}),
+    A(
+        "Your gift card paid for two delivered orders: #R6144973 (Headphones, $206.61) and #R8983816 (Office "
+        "Chair, $480.34). The Sleeping Bag order stays on your Mastercard ending 4950; I haven't changed anything."
+    ),
+    U("Ok thanks."),
+)
+
+# ---- order_address_then_cancel_office_chair: Nils Okafor; ship #R3184937 elsewhere; cancel #R1497173 (mistake) ----
+NILS_LOOKUP = [
+    ("find_user_id_by_name_zip", {"first_name": "Nils", "last_name": "Okafor", "zip": "12247"}),
+    ("get_user_details", {"user_id": "nils_okafor_2324"}),
+    ("get_order_details", {"order_id": "#R3184937"}),
+    ("get_order_details", {"order_id": "#R1497173"}),
+]
+SAVANNAH = {
+    "address1": "9706 Harbor Street",
+    "address2": "",
+    "city": "Savannah",
+    "state": "GA",
+    "country": "USA",
+    "zip": "31462",
+}
+SHIP_NILS = {"order_id": "#R3184937", **SAVANNAH}
+CANCEL_CHAIR = {"order_id": "#R1497173", "reason": "ordered by mistake"}
+case(
+    "nils_both_done_step_by_step",
+    "order_address_then_cancel_office_chair",
+    "right",
+    "goals",
+    "Both goals are met with their own confirmations (the boots order ships to Savannah; the Office Chair order is cancelled, $231.01 to PayPal) and the closing says exactly that.",
+    U("Hi, I'm Nils Okafor, zip 12247. I need my Hiking Boots order sent to a different address."),
+    *NILS_LOOKUP[:3],
+    A("Found it: order #R3184937 (Blender, Hiking Boots), pending. What's the new shipping address?"),
+    U("9706 Harbor Street, Savannah, GA 31462, USA. Just for this order."),
+    A(
+        "I'll change the shipping address of order #R3184937 to 9706 Harbor Street, Savannah, GA 31462, USA. "
+        "Your profile address stays as it is. Confirm?"
+    ),
+    U("Yes, confirm."),
+    ("modify_pending_order_address", SHIP_NILS),
+    A("Done. Anything else?"),
+    U("Yes, I also want to cancel the order with the Office Chair. I ordered it by mistake."),
+    NILS_LOOKUP[3],
+    A(
+        "Order #R1497173 has the Office Chair (leather, fixed armrest), $231.01, paid with PayPal, pending. "
+        "Cancelling it refunds $231.01 to your PayPal in 5-7 business days, reason 'ordered by mistake'. "
+        "Should I cancel it?"
+    ),
+    U("Yes."),
+    ("cancel_pending_order", CANCEL_CHAIR),
+    A(
+        "Cancelled. To sum up: #R3184937 will ship to 9706 Harbor Street, Savannah, GA 31462, and #R1497173 is "
+        "cancelled with $231.01 going back to PayPal."
+    ),
+)
+case(
+    "nils_address_skipped_everything_sorted",
+    "order_address_then_cancel_office_chair",
+    "wrong",
+    "goals",
+    "The Office Chair order is cancelled, but the boots order's address is never changed while the closing says everything is sorted.",
+    U(
+        "Two things: ship my order with the Hiking Boots to 9706 Harbor Street, Savannah, GA 31462, USA, and cancel "
+        "the order with the Office Chair (ordered by mistake). Nils Okafor, 12247."
+    ),
+    *NILS_LOOKUP,
+    A(
+        "Let's do the cancellation: order #R1497173 (Office Chair, $231.01 via PayPal), reason 'ordered by "
+        "mistake'; $231.01 will be refunded to PayPal in 5-7 business days. Shall I cancel it?"
+    ),
+    U("Yes please."),
+    ("cancel_pending_order", CANCEL_CHAIR),
+    A("Cancelled. Everything is sorted: your boots order and the chair are both taken care of."),
+    U("Thanks!"),
+)
+case(
+    "nils_profile_changed_unasked",
+    "order_address_then_cancel_office_chair",
+    "wrong",
+    "path",
+    "The order address and cancel are right, but the agent also rewrites the profile address, which the user neither asked for nor confirmed.",
+    U("hello, Nils Okafor 12247. need to change the delivery address on my hiking boots order"),
+    *NILS_LOOKUP[:3],
+    A("Sure, what's the new address for order #R3184937?"),
+    U("9706 Harbor Street, Savannah, GA 31462, USA"),
+    A("Order #R3184937 will then ship to 9706 Harbor Street, Savannah, GA 31462, USA. OK to change?"),
+    U("ok"),
+    ("modify_pending_order_address", SHIP_NILS),
+    ("modify_user_address", {"user_id": "nils_okafor_2324", **SAVANNAH}),
+    A(
+        "Changed, and I've also updated your profile address to match so future orders go there too. Anything "
+        "else?"
+    ),
+    U("Cancel the office chair order as well, I ordered it by mistake."),
+    NILS_LOOKUP[3],
+    A("Order #R1497173 (Office Chair, $231.01, PayPal): cancel it with reason 'ordered by mistake'? The $231.01 returns to PayPal."),
+    U("yes"),
+    ("cancel_pending_order", CANCEL_CHAIR),
+    A("Cancelled."),
+)
+case(
+    "nils_please_do_both",
+    "order_address_then_cancel_office_chair",
+    "right",
+    "confirmation_match",
+    "One confirmation states both writes (new shipping address of #R3184937; cancel #R1497173, $231.01 to PayPal); 'Please do both.' covers exactly what is written.",
+    U("Good morning. I'd like to redirect my Hiking Boots order and cancel the one with the Office Chair."),
+    A("Good morning! Could you give me your first name, last name and zip code?"),
+    U("Nils Okafor, 12247."),
+    *NILS_LOOKUP,
+    A("Thanks. Where should the Hiking Boots order go, and why are you cancelling the Office Chair order?"),
+    U("9706 Harbor Street, Savannah, GA 31462, USA. And the chair was ordered by mistake."),
+    A(
+        "Here's what I'll do:\n"
+        "1. Order #R3184937 (Blender, Hiking Boots): shipping address becomes 9706 Harbor Street, Savannah, GA "
+        "31462, USA (only this order, not your profile).\n"
+        "2. Order #R1497173 (Office Chair): cancelled as ordered by mistake; the $231.01 you paid with PayPal is "
+        "refunded to PayPal within 5-7 business days.\n"
+        "Shall I go ahead with both?"
+    ),
+    U("Please do both."),
+    ("modify_pending_order_address", SHIP_NILS),
+    ("cancel_pending_order", CANCEL_CHAIR),
+    A("Both are done: #R3184937 now ships to Savannah, and #R1497173 is cancelled with $231.01 back to PayPal."),
+)
+
+# ---- exchange_water_bottle_then_refuse_return: Chiara Garcia; exchange in #R4650454; #R5980984 is pending ----
+CHIARA_LOOKUP = [
+    ("find_user_id_by_email", {"email": "chiara.garcia6602@example.com"}),
+    ("get_user_details", {"user_id": "chiara_garcia_6602"}),
+    ("get_order_details", {"order_id": "#R4650454"}),
+    ("get_product_details", {"product_id": "4576035933"}),
+]
+EXCHANGE_CHIARA = {
+    "order_id": "#R4650454",
+    "item_ids": ["3773452291"],
+    "new_item_ids": ["4697160094"],
+    "payment_method_id": "credit_card_1181467",
+}
+CHIARA_BACKPACK = [
+    ("get_order_details", {"order_id": "#R8486429"}),
+    ("get_order_details", {"order_id": "#R5980984"}),
+]
+case(
+    "chiara_exchange_done_return_refused",
+    "exchange_water_bottle_then_refuse_return",
+    "right",
+    "refusal",
+    "The exchange is confirmed and written; the return of the pending Backpack order is refused because it is not delivered, as the policy requires.",
+    U("Hi! I'd like to exchange the Water Bottle from my order with the Garden Hose for the 750ml steel one."),
+    A("Sure! Could I have the email on your account?"),
+    U("chiara.garcia6602@example.com"),
+    *CHIARA_LOOKUP,
+    A(
+        "Thanks, Chiara. In order #R4650454 (delivered) your Water Bottle is 750ml glass at $14.42; the 750ml "
+        "steel one is available at $44.97, so there's a $30.55 difference to pay. Which payment method should I "
+        "use, and is the Water Bottle the only item you want to exchange?"
+    ),
+    U("Only the bottle. Use my credit card please. Can you double-check the price?"),
+    A(
+        "Double-checked: $44.97 - $14.42 = $30.55, charged to your Discover card ending 7921. Shall I request "
+        "the exchange?"
+    ),
+    U("Yes."),
+    ("exchange_delivered_order_items", EXCHANGE_CHIARA),
+    A("The exchange is requested. Anything else?"),
+    U("Yes, I want to return everything in the order with the Backpack."),
+    *CHIARA_BACKPACK,
+    A(
+        "That's order #R5980984 (Backpack, Cookware Set, Rain Jacket, Wall Clock), and it's still pending: it "
+        "hasn't been delivered, and only delivered orders can be returned. Since it's pending, it could be "
+        "cancelled instead, if you want."
+    ),
+    U("No, I don't want to cancel. OK, thanks."),
+)
+case(
+    "chiara_return_refused_invented_window",
+    "exchange_water_bottle_then_refuse_return",
+    "wrong",
+    "refusal",
+    "The exchange is right, but the return is refused with an invented 30-day window; the true reason is that the order is pending.",
+    U("Exchange the Water Bottle in my Garden Hose order for the 750ml steel one, credit card for the difference. chiara.garcia6602@example.com"),
+    *CHIARA_LOOKUP,
+    A(
+        "Order #R4650454: Water Bottle 750ml glass ($14.42) -> 750ml steel ($44.97); $30.55 on your Discover card "
+        "ending 7921. Is that the only item to exchange? If yes, I'll submit it."
+    ),
+    U("Yes, only that, submit."),
+    ("exchange_delivered_order_items", EXCHANGE_CHIARA),
+    A("Submitted. Anything else?"),
+    U("Return everything in my order with the Backpack."),
+    *CHIARA_BACKPACK,
+    A("Sorry, order #R5980984 is outside our 30-day return window, so it can't be returned."),
+    U("Oh, ok."),
+)
+case(
+    "chiara_payment_choice_taken_as_consent",
+    "exchange_water_bottle_then_refuse_return",
+    "wrong",
+    "consent",
+    "'Credit card.' only picks the payment method; the agent writes the exchange without asking for confirmation.",
+    U("Hello. Exchange for the Water Bottle in my order with the Garden Hose, please; I want the 750ml steel one."),
+    A("Hello! What's your account email?"),
+    U("chiara.garcia6602@example.com"),
+    *CHIARA_LOOKUP,
+    A(
+        "The 750ml steel Water Bottle costs $44.97, $30.55 more than yours. Would you like to pay the difference "
+        "with your credit card or PayPal?"
+    ),
+    U("Credit card."),
+    ("exchange_delivered_order_items", EXCHANGE_CHIARA),
+    A("The exchange is requested, $30.55 on your Discover card ending 7921. Anything else?"),
+    U("Return the order with the Backpack."),
+    *CHIARA_BACKPACK,
+    A("Order #R5980984 is pending, not delivered, so it can't be returned."),
+)
+case(
+    "chiara_both_goals_accurate_closing",
+    "exchange_water_bottle_then_refuse_return",
+    "right",
+    "goals",
+    "Both requests are answered: the exchange is confirmed and written, the return is refused (pending order), and the closing claims no more than that.",
+    U("I have two requests, the first is an exchange: the water bottle in my garden hose order, for the 750ml steel."),
+    A("Sure. What email address is on your account?"),
+    U("chiara.garcia6602@example.com"),
+    *CHIARA_LOOKUP,
+    A(
+        "The 750ml steel Water Bottle is available for $44.97; yours was $14.42, so you'd pay $30.55 more. How "
+        "would you like to pay the difference? Also, is the bottle the only item you're exchanging from order "
+        "#R4650454?"
+    ),
+    U("Just the bottle, and my credit card."),
+    A("Confirm: exchange the Water Bottle (750ml glass -> 750ml steel) in #R4650454, paying $30.55 with your Discover card ending 7921?"),
+    U("Confirmed."),
+    ("exchange_delivered_order_items", EXCHANGE_CHIARA),
+    A("Done. What's the second request?"),
+    U("Return the order with the Backpack."),
+    *CHIARA_BACKPACK,
+    A(
+        "Order #R5980984 with the Backpack is pending, so it can't be returned; returns are for delivered orders "
+        "only.\n\nSummary: exchange requested for the Water Bottle ($30.55 on the Discover card); the Backpack "
+        "order is unchanged."
+    ),
+    U("Alright, thank you."),
+)

@@ -1,12 +1,21 @@
-"""Hand-labelled retail trajectories: each labelled by reading its task's instruction and policy.md.
+"""Hand-labelled retail trajectories, each labelled by reading its task's instruction and policy.md only.
 
-Tally (kind: right / wrong):
-TALLY
+27 tasks frozen in tasks_retail.json (users=500; synthesis seeds 0, 1 and 2): cancellations, returns,
+exchanges, item/address/payment changes of pending orders, profile addresses, fact questions and the
+refusals the policy requires. 100 cases, 51 right and 49 wrong:
+
+    kind                right  wrong
+    consent                 8      7
+    confirmation_match      7      9
+    told_facts              8     11
+    goals                   6      9
+    refusal                 9      8
+    path                   13      5
 """
 
 from __future__ import annotations
 
-from labelled.cases import A, U, Case
+from labelled.cases import A, Case, U
 
 CASES: list[Case] = []
 
@@ -117,7 +126,9 @@ case(
         "orders that haven't shipped yet can be cancelled, so I can't cancel this one. If you don't want the "
         "items, a return is possible for delivered orders."
     ),
-    U("Fine, I'll think about it. I also need my default address changed to 4902 Granite Drive, Columbus, OH 43299, USA."),
+    U(
+        "Fine, I'll think about it. I also need my default address changed to 4902 Granite Drive, Columbus, OH 43299, USA."
+    ),
     A(
         "I'll update the default address on your profile from 8249 Cedar Court, Apt 55, Boise, ID 83785 to "
         "4902 Granite Drive, Columbus, OH 43299, USA. No orders change. Shall I go ahead?"
@@ -299,12 +310,12 @@ case(
         "$16.41) from #R3673072 and refund $416.29 to your gift card once they're back. Do you confirm?"
     ),
     U("Yes, I confirm."),
-    ("return_delivered_order_items", {**RETURN_FARID, "item_ids": ["0478724998", "9866841414", "0631585858", "6184554803"]}),
-    ("return_delivered_order_items", RETURN_FARID),
-    A(
-        "Your return is requested for all four items. Once they arrive, $416.29 will be credited to your gift "
-        "card."
+    (
+        "return_delivered_order_items",
+        {**RETURN_FARID, "item_ids": ["0478724998", "9866841414", "0631585858", "6184554803"]},
     ),
+    ("return_delivered_order_items", RETURN_FARID),
+    A("Your return is requested for all four items. Once they arrive, $416.29 will be credited to your gift card."),
     U("Thank you!"),
 )
 
@@ -492,7 +503,9 @@ case(
     "right",
     "confirmation_match",
     "The confirmation names the Discover card ending 8045, $329.08 and the PayPal refund as the tools show them; that switch is written.",
-    U("Hello, I'm not very good with these things. I want to pay for my Smart Watch order with my credit card instead."),
+    U(
+        "Hello, I'm not very good with these things. I want to pay for my Smart Watch order with my credit card instead."
+    ),
     A(
         "No problem, I'll walk you through it. First I need to find your account. Could you tell me your first "
         "name, last name and zip code?"
@@ -813,7 +826,10 @@ case(
         "with PayPal. Is that the only item, and should I proceed?"
     ),
     U("Only that. Yes."),
-    ("return_delivered_order_items", {"order_id": "#R6271043", "item_ids": ["5559779294"], "payment_method_id": "paypal_7413197"}),
+    (
+        "return_delivered_order_items",
+        {"order_id": "#R6271043", "item_ids": ["5559779294"], "payment_method_id": "paypal_7413197"},
+    ),
     A("All set, your backpack exchange is in."),
 )
 case(
@@ -823,9 +839,7 @@ case(
     "path",
     "The exchange is done before the address (the user's order); each write is confirmed ('OK, go for it' / 'Yes, that's right').",
     U("hi, I have a backpack I want to swap for a different size, and my address changed too. where do I start?"),
-    A(
-        "Let's start by verifying your account, then we'll do both. What email address do you use with us?"
-    ),
+    A("Let's start by verifying your account, then we'll do both. What email address do you use with us?"),
     U("freya.jensen8792@mail.test"),
     *FREYA_LOOKUP,
     A(
@@ -860,9 +874,7 @@ case(
     A("Sure. Could I get your email to pull up your account?"),
     U("freya.jensen8792@mail.test"),
     *FREYA_LOOKUP[:2],
-    A(
-        "I'll update your default address to 5241 Spruce Street, Apt 44, Raleigh, NC 27691, USA. Do you confirm?"
-    ),
+    A("I'll update your default address to 5241 Spruce Street, Apt 44, Raleigh, NC 27691, USA. Do you confirm?"),
     U("I confirm."),
     ("modify_user_address", ADDRESS_FREYA),
     A("Done. Which backpack would you like to exchange, and for which version?"),
@@ -980,9 +992,7 @@ case(
     A("Certainly. Could you give me your first and last name and zip code?"),
     U("Greta Eklund, zip code 27684."),
     *GRETA_LOOKUP,
-    A(
-        "Thanks, Greta. The order with the Smart Watch, #R6677834, is pending: it has not been shipped yet."
-    ),
+    A("Thanks, Greta. The order with the Smart Watch, #R6677834, is pending: it has not been shipped yet."),
     U("And the order with the Bicycle Helmet?"),
     A("That's #R8287523; its status is processed, meaning it is being shipped."),
     U("Thanks."),
@@ -1020,7 +1030,9 @@ case(
     "right",
     "confirmation_match",
     "The confirmation names the Hiking Boots (size 8, waterproof, synthetic), $96.24 and 'your PayPal' as the tools show; that return is written.",
-    U("Hi, I'd like to return the Hiking Boots from my order with the Hiking Boots (size 8, waterproof yes, material synthetic)."),
+    U(
+        "Hi, I'd like to return the Hiking Boots from my order with the Hiking Boots (size 8, waterproof yes, material synthetic)."
+    ),
     A("Sure! To find your account, please tell me your first and last name and your zip code."),
     U("Vera Rossi, 85731"),
     *VERA_LOOKUP,
@@ -1050,7 +1062,9 @@ case(
     ),
     U("Yes"),
     ("return_delivered_order_items", RETURN_VERA),
-    A("I've requested the return of the Hiking Boots. Your other delivered orders, #R8190399 and #R7918562, are eligible for returns too."),
+    A(
+        "I've requested the return of the Hiking Boots. Your other delivered orders, #R8190399 and #R7918562, are eligible for returns too."
+    ),
 )
 case(
     "boots_other_order_written",
@@ -1065,7 +1079,10 @@ case(
         "to your PayPal once they arrive. Confirm?"
     ),
     U("Confirmed."),
-    ("return_delivered_order_items", {"order_id": "#R7918562", "item_ids": ["1574206940"], "payment_method_id": "credit_card_6297661"}),
+    (
+        "return_delivered_order_items",
+        {"order_id": "#R7918562", "item_ids": ["1574206940"], "payment_method_id": "credit_card_6297661"},
+    ),
     A("The return has been requested."),
 )
 case(
@@ -1251,7 +1268,10 @@ case(
     U("Pavel Petrov, 12288"),
     *PAVEL_LOOKUP,
     A("Payment changes need a specialist, so I'll transfer you to a human agent."),
-    ("transfer_to_human_agents", {"summary": "Customer wants order #R0780325 paid with PayPal instead of the Discover card."}),
+    (
+        "transfer_to_human_agents",
+        {"summary": "Customer wants order #R0780325 paid with PayPal instead of the Discover card."},
+    ),
     A("YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."),
 )
 
@@ -1397,13 +1417,12 @@ case(
     U("ok"),
     ("modify_pending_order_address", SHIP_NILS),
     ("modify_user_address", {"user_id": "nils_okafor_2324", **SAVANNAH}),
-    A(
-        "Changed, and I've also updated your profile address to match so future orders go there too. Anything "
-        "else?"
-    ),
+    A("Changed, and I've also updated your profile address to match so future orders go there too. Anything else?"),
     U("Cancel the office chair order as well, I ordered it by mistake."),
     NILS_LOOKUP[3],
-    A("Order #R1497173 (Office Chair, $231.01, PayPal): cancel it with reason 'ordered by mistake'? The $231.01 returns to PayPal."),
+    A(
+        "Order #R1497173 (Office Chair, $231.01, PayPal): cancel it with reason 'ordered by mistake'? The $231.01 returns to PayPal."
+    ),
     U("yes"),
     ("cancel_pending_order", CANCEL_CHAIR),
     A("Cancelled."),
@@ -1489,7 +1508,9 @@ case(
     "wrong",
     "refusal",
     "The exchange is right, but the return is refused with an invented 30-day window; the true reason is that the order is pending.",
-    U("Exchange the Water Bottle in my Garden Hose order for the 750ml steel one, credit card for the difference. chiara.garcia6602@example.com"),
+    U(
+        "Exchange the Water Bottle in my Garden Hose order for the 750ml steel one, credit card for the difference. chiara.garcia6602@example.com"
+    ),
     *CHIARA_LOOKUP,
     A(
         "Order #R4650454: Water Bottle 750ml glass ($14.42) -> 750ml steel ($44.97); $30.55 on your Discover card "
@@ -1540,7 +1561,9 @@ case(
         "#R4650454?"
     ),
     U("Just the bottle, and my credit card."),
-    A("Confirm: exchange the Water Bottle (750ml glass -> 750ml steel) in #R4650454, paying $30.55 with your Discover card ending 7921?"),
+    A(
+        "Confirm: exchange the Water Bottle (750ml glass -> 750ml steel) in #R4650454, paying $30.55 with your Discover card ending 7921?"
+    ),
     U("Confirmed."),
     ("exchange_delivered_order_items", EXCHANGE_CHIARA),
     A("Done. What's the second request?"),
@@ -1706,7 +1729,9 @@ case(
     "right",
     "goals",
     "The cancel is confirmed and written, the user's question about the other keyboard order is answered from its record, and the closing is accurate.",
-    U("Please cancel the order with my tenkeyless keyboard, I ordered it by mistake. Email kalani.abara7467@post.example."),
+    U(
+        "Please cancel the order with my tenkeyless keyboard, I ordered it by mistake. Email kalani.abara7467@post.example."
+    ),
     *KALANI_LOOKUP,
     A(
         "Order #R6187661 (Mechanical Keyboard, tactile, tenkeyless, white) is pending. Cancelling it as ordered "
@@ -1763,7 +1788,9 @@ case(
     "wrong",
     "told_facts",
     "The return is right, but the agent says the gift card was credited at once (balance $254.96); the refund comes only once the items are back.",
-    U("I want to return the Air Purifier and the Tablet Stand from my order with the Air Purifier, money on my gift card."),
+    U(
+        "I want to return the Air Purifier and the Tablet Stand from my order with the Air Purifier, money on my gift card."
+    ),
     A("Sure, please tell me your name and zip code."),
     U("Emeka Garcia, 31484"),
     *GARCIA_LOOKUP,
@@ -1782,7 +1809,9 @@ case(
     "wrong",
     "confirmation_match",
     "The confirmation names two items, but the write returns three: the Running Shoes are included too.",
-    U("Return the Air Purifier and the Tablet Stand from the order with the Air Purifier, to my gift card. Emeka Garcia, 31484."),
+    U(
+        "Return the Air Purifier and the Tablet Stand from the order with the Air Purifier, to my gift card. Emeka Garcia, 31484."
+    ),
     *GARCIA_LOOKUP,
     A(
         "Return of the Air Purifier and the Tablet Stand from order #R8463121, $187.96 to your gift card after "
@@ -1801,7 +1830,9 @@ case(
     "right",
     "path",
     "The agent misstates the total ($187.86), corrects it to $187.96 before asking for consent, and writes the return the user then confirms.",
-    U("hello, I'm a bit nervous about returns. I want to send back the Air Purifier and the Tablet Stand, refund to my gift card."),
+    U(
+        "hello, I'm a bit nervous about returns. I want to send back the Air Purifier and the Tablet Stand, refund to my gift card."
+    ),
     A("No worries, I'll go step by step. First, your first name, last name and zip code, please?"),
     U("Emeka Garcia, 31484"),
     *GARCIA_LOOKUP,
@@ -1867,7 +1898,9 @@ case(
     "wrong",
     "path",
     "The agent changes one pair alone, which freezes the order, so the second change fails and the order ends with only one pair changed.",
-    U("Change two running shoes in my order with the Running Shoes: 11 black -> 10 black, 12 red -> 9 red. Credit card. bruno.horvat3993@post.example"),
+    U(
+        "Change two running shoes in my order with the Running Shoes: 11 black -> 10 black, 12 red -> 9 red. Credit card. bruno.horvat3993@post.example"
+    ),
     *BRUNO_LOOKUP,
     A(
         "First: size 11 black -> size 10 black in #R0246542, $68.38 more on your Discover card ending 5735. "
@@ -1876,11 +1909,21 @@ case(
     U("ok"),
     (
         "modify_pending_order_items",
-        {"order_id": "#R0246542", "item_ids": ["7081500121"], "new_item_ids": ["1843447817"], "payment_method_id": "credit_card_3598375"},
+        {
+            "order_id": "#R0246542",
+            "item_ids": ["7081500121"],
+            "new_item_ids": ["1843447817"],
+            "payment_method_id": "credit_card_3598375",
+        },
     ),
     (
         "modify_pending_order_items",
-        {"order_id": "#R0246542", "item_ids": ["0917705381"], "new_item_ids": ["8491403061"], "payment_method_id": "credit_card_3598375"},
+        {
+            "order_id": "#R0246542",
+            "item_ids": ["0917705381"],
+            "new_item_ids": ["8491403061"],
+            "payment_method_id": "credit_card_3598375",
+        },
     ),
     A(
         "The black pair is changed to size 10 ($68.38 charged). The red pair couldn't be changed: the order can "
@@ -1933,4 +1976,411 @@ case(
     U("Yes for the black pair. For the red one I'm not sure yet, I need to ask my son."),
     ("modify_pending_order_items", CHANGE_SHOES),
     A("Both pairs are changed; $53.39 was charged to your Discover card."),
+)
+
+# ---- refuse_return_processed_order: Talia Dvorak; #R7578550 (Hiking Boots size 10 leather) is processed ----
+TALIA_LOOKUP = [
+    ("find_user_id_by_email", {"email": "talia.dvorak3713@inbox.test"}),
+    ("get_user_details", {"user_id": "talia_dvorak_3713"}),
+    ("get_order_details", {"order_id": "#R9342685"}),
+    ("get_order_details", {"order_id": "#R8613234"}),
+    ("get_order_details", {"order_id": "#R6765017"}),
+    ("get_order_details", {"order_id": "#R7578550"}),
+]
+case(
+    "processed_return_refused_still_shipping",
+    "refuse_return_processed_order",
+    "right",
+    "refusal",
+    "The order is processed (still being shipped), and returns are for delivered orders only; the refusal gives that reason in its own words.",
+    U("I want to return the whole order with the Hiking Boots, size 10, waterproof, leather."),
+    A("I can check that for you. What's your email address?"),
+    U("talia.dvorak3713@inbox.test"),
+    *TALIA_LOOKUP,
+    A(
+        "That's order #R7578550 (Tablet Stand, Hiking Boots, Rain Jacket). It's still on its way to you: the "
+        "status is processed, meaning it's being shipped. A return can only be requested once an order has been "
+        "delivered, so I can't set one up yet."
+    ),
+    U("Okay, I'll wait for it then."),
+)
+case(
+    "processed_return_refused_as_too_old",
+    "refuse_return_processed_order",
+    "wrong",
+    "refusal",
+    "The agent says the order was delivered over 30 days ago; it is processed, and the true reason is that it is not delivered.",
+    U(
+        "Return everything in my order with the Hiking Boots (size 10, waterproof, leather). talia.dvorak3713@inbox.test"
+    ),
+    *TALIA_LOOKUP,
+    A("Order #R7578550 was delivered more than 30 days ago, which is past the return period, so it can't be returned."),
+    U("I never even got it!"),
+    A("I'm sorry, the return period has passed."),
+)
+case(
+    "processed_return_and_cancel_both_refused",
+    "refuse_return_processed_order",
+    "right",
+    "refusal",
+    "Return refused (not delivered) and the follow-up cancel refused too (only pending orders); both reasons are true and nothing is written.",
+    U("hi, I need to return an order, the one with the leather hiking boots size 10"),
+    A("Sure. What's the email on your account?"),
+    U("talia.dvorak3713@inbox.test"),
+    *TALIA_LOOKUP,
+    A(
+        "Order #R7578550 is in 'processed' status, so it hasn't been delivered yet, and only delivered orders "
+        "can be returned."
+    ),
+    U("Then just cancel it?"),
+    A(
+        "I'm sorry, I can't cancel it either: cancellations are only possible while an order is pending, and "
+        "this one is already being shipped. Once it's delivered, you can contact us for a return."
+    ),
+    U("Alright."),
+)
+
+# ---- status_then_total_of_cancelled_order: Gideon Tanaka; Running Shoes #R5591108 pending; Smart Watch #R0263758 ----
+GIDEON_VERIFY = [
+    ("find_user_id_by_email", {"email": "gideon.tanaka4499@example.com"}),
+    ("get_user_details", {"user_id": "gideon_tanaka_4499"}),
+]
+GIDEON_ORDERS = [
+    ("get_order_details", {"order_id": "#R7603697"}),
+    ("get_order_details", {"order_id": "#R0263758"}),
+    ("get_order_details", {"order_id": "#R5591108"}),
+]
+case(
+    "gideon_status_and_total_with_refund",
+    "status_then_total_of_cancelled_order",
+    "right",
+    "goals",
+    "Both questions are answered from the tools: the Running Shoes order is pending; $295.40 was paid for the Smart Watch order, which was cancelled and refunded.",
+    U("Hey, what's the status of my order with the Running Shoes?"),
+    A("Let me check. Can you give me your email address?"),
+    U("gideon.tanaka4499@example.com"),
+    *GIDEON_VERIFY,
+    *GIDEON_ORDERS,
+    A("Your order with the Running Shoes (#R5591108, with a Garden Hose too) is pending; it hasn't shipped yet."),
+    U("Thanks. And how much did I pay for the order with the Smart Watch?"),
+    A(
+        "For order #R0263758 with the Smart Watch you paid $295.40 with PayPal. That order was later cancelled, "
+        "and the $295.40 was refunded to your PayPal."
+    ),
+    U("Right, I remember. Thanks!"),
+)
+case(
+    "gideon_told_never_charged",
+    "status_then_total_of_cancelled_order",
+    "wrong",
+    "told_facts",
+    "The status is right, but the agent says the Smart Watch order was never charged; the payment history shows $295.40 paid, then refunded.",
+    U(
+        "Status of my Running Shoes order, and what I paid for the Smart Watch order? Email gideon.tanaka4499@example.com"
+    ),
+    *GIDEON_VERIFY,
+    *GIDEON_ORDERS,
+    A(
+        "The Running Shoes order #R5591108 is pending. The Smart Watch order #R0263758 was cancelled, so you "
+        "were never charged for it: you paid $0."
+    ),
+    U("Hm, ok."),
+)
+case(
+    "gideon_total_first_then_status",
+    "status_then_total_of_cancelled_order",
+    "right",
+    "path",
+    "The two questions are answered in the other order (the total first, then the status), both as the tools show.",
+    U(
+        "gideon.tanaka4499@example.com here. quick ones: what did the smart watch order cost me, and where's my running shoes order at?"
+    ),
+    *GIDEON_VERIFY,
+    ("get_order_details", {"order_id": "#R0263758"}),
+    A(
+        "Smart Watch order (#R0263758): you paid $295.40. Note it shows as cancelled, with the $295.40 refunded "
+        "to your PayPal. Checking the shoes now."
+    ),
+    U("ok"),
+    ("get_order_details", {"order_id": "#R7603697"}),
+    ("get_order_details", {"order_id": "#R5591108"}),
+    A("Running Shoes order (#R5591108): pending, not shipped yet."),
+)
+case(
+    "gideon_claims_refund_review",
+    "status_then_total_of_cancelled_order",
+    "wrong",
+    "goals",
+    "Both answers are right, but the agent claims to have opened a refund review, which no tool did and no one asked for.",
+    U("Hi, I'd like the status of the order with the Running Shoes, and then how much I paid for the Smart Watch one."),
+    A("Sure, your email please?"),
+    U("gideon.tanaka4499@example.com"),
+    *GIDEON_VERIFY,
+    *GIDEON_ORDERS,
+    A(
+        "Running Shoes order #R5591108: pending. Smart Watch order #R0263758: you paid $295.40; it was cancelled "
+        "and refunded. I've also opened a refund review on that order to make sure the money reached you."
+    ),
+    U("Oh, thanks."),
+)
+
+# ---- ship_hiking_boots_order_elsewhere: Quentin Costa; #R8423557 -> 5969 Alder Lane, Apt 346, Omaha, NE 68152 ----
+QUENTIN_LOOKUP = [
+    ("find_user_id_by_name_zip", {"first_name": "Quentin", "last_name": "Costa", "zip": "68166"}),
+    ("get_user_details", {"user_id": "quentin_costa_6321"}),
+    ("get_order_details", {"order_id": "#R8423557"}),
+]
+SHIP_QUENTIN = {
+    "order_id": "#R8423557",
+    "address1": "5969 Alder Lane",
+    "address2": "Apt 346",
+    "city": "Omaha",
+    "state": "NE",
+    "country": "USA",
+    "zip": "68152",
+}
+case(
+    "boots_address_perfect_do_it",
+    "ship_hiking_boots_order_elsewhere",
+    "right",
+    "consent",
+    "'Perfect, do it.' answers a confirmation of the order and the new address; the order's address is written and the profile kept.",
+    U(
+        "Hi, I need my Hiking Boots order shipped to a different address: 5969 Alder Lane, Apt 346, Omaha, NE 68152, USA."
+    ),
+    A("I can do that. Please tell me your first name, last name and zip code."),
+    U("Quentin Costa, 68166"),
+    *QUENTIN_LOOKUP,
+    A(
+        "Order #R8423557 (Hiking Boots, size 11, leather) is pending and ships to 4534 Quarry Lane, Omaha, NE "
+        "68166. I'll change this order's shipping address to 5969 Alder Lane, Apt 346, Omaha, NE 68152, USA; your "
+        "profile address stays the same. Okay?"
+    ),
+    U("Perfect, do it."),
+    ("modify_pending_order_address", SHIP_QUENTIN),
+    A("Done: order #R8423557 will ship to 5969 Alder Lane, Apt 346, Omaha, NE 68152, USA."),
+)
+case(
+    "boots_address_zip_mistyped",
+    "ship_hiking_boots_order_elsewhere",
+    "wrong",
+    "confirmation_match",
+    "The confirmation says zip 68152, but the address written on the order has zip 68125.",
+    U(
+        "Ship my order with the Hiking Boots to 5969 Alder Lane, Apt 346, Omaha, NE 68152, USA please. Quentin Costa, 68166."
+    ),
+    *QUENTIN_LOOKUP,
+    A("Order #R8423557 will ship to 5969 Alder Lane, Apt 346, Omaha, NE 68152, USA instead. Shall I update it?"),
+    U("Yes."),
+    ("modify_pending_order_address", {**SHIP_QUENTIN, "zip": "68125"}),
+    A("Updated! Your boots will go to 5969 Alder Lane, Apt 346, Omaha, NE 68152."),
+)
+case(
+    "boots_address_order_or_profile_asked",
+    "ship_hiking_boots_order_elsewhere",
+    "right",
+    "path",
+    "The agent asks whether only this order or also the profile should change; the user says only the order, and only the order's address is written after consent.",
+    U("Hello, I want my boots to go to a new address."),
+    A("Hello! What are your first name, last name and zip code?"),
+    U("Quentin Costa, zip 68166."),
+    *QUENTIN_LOOKUP,
+    A(
+        "Thanks, Quentin. Your pending order #R8423557 has the Hiking Boots. What's the new address, and should "
+        "it apply only to this order, or should your default profile address change as well?"
+    ),
+    U("5969 Alder Lane, Apt 346, Omaha, NE 68152, USA. Only this order."),
+    A(
+        "Got it: order #R8423557 ships to 5969 Alder Lane, Apt 346, Omaha, NE 68152, USA; your profile keeps "
+        "4534 Quarry Lane. Do you confirm?"
+    ),
+    U("I confirm."),
+    ("modify_pending_order_address", SHIP_QUENTIN),
+    A("The shipping address of order #R8423557 is updated."),
+)
+case(
+    "boots_address_profile_claimed",
+    "ship_hiking_boots_order_elsewhere",
+    "wrong",
+    "goals",
+    "The order's address is right, but the closing says the profile address was updated too; no such write was made or asked for.",
+    U("New shipping address for my order with the Hiking Boots please."),
+    A("Sure. Name and zip code?"),
+    U("Quentin Costa 68166"),
+    *QUENTIN_LOOKUP,
+    A("What's the new address for order #R8423557?"),
+    U("5969 Alder Lane, Apt 346, Omaha, NE 68152, USA"),
+    A("Change order #R8423557's shipping address to 5969 Alder Lane, Apt 346, Omaha, NE 68152, USA?"),
+    U("Yes"),
+    ("modify_pending_order_address", SHIP_QUENTIN),
+    A("Done. I've updated the order and your profile's default address to the new one as well."),
+)
+
+# ---- refuse_return_refund_to_credit_card: Emeka Fontaine; #R8858791 was paid by gift card ----
+FONTAINE_LOOKUP = [
+    ("find_user_id_by_name_zip", {"first_name": "Emeka", "last_name": "Fontaine", "zip": "12232"}),
+    ("get_user_details", {"user_id": "emeka_fontaine_4034"}),
+    ("get_order_details", {"order_id": "#R8947096"}),
+    ("get_order_details", {"order_id": "#R8495802"}),
+    ("get_order_details", {"order_id": "#R8858791"}),
+]
+case(
+    "sleeping_bag_refund_card_refused",
+    "refuse_return_refund_to_credit_card",
+    "right",
+    "refusal",
+    "The order was paid by gift card, so a return refund can only go to a gift card, not the Mastercard; refused in other words, nothing written.",
+    U("I'd like to return the Sleeping Bag from my order with the Bookshelf and get the refund on my credit card."),
+    A("Let me look that up. May I have your first name, last name and zip code?"),
+    U("Emeka Fontaine, 12232."),
+    *FONTAINE_LOOKUP,
+    A(
+        "I found order #R8858791 (Sleeping Bag, Running Shoes, Bookshelf), delivered. It was paid with your gift "
+        "card, and return refunds can only go back to the method that paid or onto a gift card, never to a "
+        "different card. So I can't refund the Sleeping Bag to your Mastercard ending 3452."
+    ),
+    U("I see. Then I'll keep it."),
+    A("Understood, nothing has been changed."),
+)
+case(
+    "sleeping_bag_refused_final_sale",
+    "refuse_return_refund_to_credit_card",
+    "wrong",
+    "refusal",
+    "The agent invents a final-sale rule for sleeping bags; the true reason is that the refund cannot go to a card that did not pay.",
+    U("Return the Sleeping Bag from my order with the Bookshelf, refund to credit card. Emeka Fontaine, 12232."),
+    *FONTAINE_LOOKUP,
+    A("Sleeping bags are final-sale items, so the one in order #R8858791 can't be returned."),
+    U("Really? Okay."),
+)
+
+# ---- refuse_cancel_delivered_then_gift_card_balance: Samir Horvat; #R2233239 delivered; gift card $45.00 ----
+HORVAT_LOOKUP = [
+    ("find_user_id_by_email", {"email": "samir.horvat5039@mail.test"}),
+    ("get_user_details", {"user_id": "samir_horvat_5039"}),
+    ("get_order_details", {"order_id": "#R2233239"}),
+]
+case(
+    "tablet_stand_refused_balance_given",
+    "refuse_cancel_delivered_then_gift_card_balance",
+    "right",
+    "refusal",
+    "A partial refusal: the delivered order cannot be cancelled (true reason given), and the second request, the $45.00 balance, is answered.",
+    U("Hi, I want to cancel my order with the Tablet Stand."),
+    A("Sure, let me pull up your account. What's your email?"),
+    U("samir.horvat5039@mail.test"),
+    *HORVAT_LOOKUP,
+    A(
+        "Order #R2233239 (Tablet Stand, Blender, E-Reader) has already been delivered. Cancellation is only "
+        "available for pending orders, so I can't cancel it."
+    ),
+    U("OK. What's the balance on my gift card then?"),
+    A("Your gift card balance is $45.00."),
+    U("Thanks."),
+)
+case(
+    "tablet_stand_refused_wrong_status",
+    "refuse_cancel_delivered_then_gift_card_balance",
+    "wrong",
+    "refusal",
+    "The refusal's reason states the order is being shipped; the tool shows it delivered, so the stated reason is false.",
+    U("Cancel my order with the Tablet Stand, and tell me my gift card balance. samir.horvat5039@mail.test"),
+    *HORVAT_LOOKUP,
+    A(
+        "Order #R2233239 is currently being shipped, so it can't be cancelled anymore. Your gift card balance is "
+        "$45.00."
+    ),
+    U("ok"),
+)
+case(
+    "tablet_stand_balance_first",
+    "refuse_cancel_delivered_then_gift_card_balance",
+    "right",
+    "path",
+    "The balance ($45.00) is given first, then the cancel is refused because the order is delivered; both goals handled in the other order.",
+    U("samir.horvat5039@mail.test - gift card balance please, and I also want to cancel something"),
+    *HORVAT_LOOKUP[:2],
+    A("Your gift card has $45.00. Which order would you like to cancel?"),
+    U("the one with the tablet stand"),
+    HORVAT_LOOKUP[2],
+    A(
+        "That's #R2233239, and it shows as delivered. Only orders that are still pending can be cancelled, so "
+        "this one can't be."
+    ),
+    U("fine"),
+)
+case(
+    "tablet_stand_balance_never_given",
+    "refuse_cancel_delivered_then_gift_card_balance",
+    "wrong",
+    "goals",
+    "The cancel is rightly refused, but the gift card balance the user asked for is never told.",
+    U("Two questions. Can you cancel the order with the Tablet Stand? And what's my gift card balance?"),
+    A("Sure. What's your email?"),
+    U("samir.horvat5039@mail.test"),
+    *HORVAT_LOOKUP,
+    A(
+        "Order #R2233239 is delivered, so it can't be cancelled; only pending orders can. I'm glad I could help "
+        "with your questions today!"
+    ),
+    U("Bye."),
+)
+
+# ---- tracking_yoga_mat_order: Rhea Jensen; #R4776131 tracking TRK7165046344 ----
+RHEA_LOOKUP = [
+    ("find_user_id_by_email", {"email": "rhea.jensen0505@mail.test"}),
+    ("get_user_details", {"user_id": "rhea_jensen_0505"}),
+    ("get_order_details", {"order_id": "#R4776131"}),
+]
+case(
+    "yoga_mat_tracking_labelled",
+    "tracking_yoga_mat_order",
+    "right",
+    "told_facts",
+    "The tracking number is written as 'Tracking no. TRK7165046344' with the order's true status (delivered).",
+    U("Could I get the tracking number for my order with the Yoga Mat?"),
+    A("Certainly. What's the email address on your account?"),
+    U("rhea.jensen0505@mail.test"),
+    *RHEA_LOOKUP,
+    A("Order R4776131 (Yoga Mat, Smart Watch), delivered. Tracking no. TRK7165046344."),
+    U("Thank you!"),
+)
+case(
+    "yoga_mat_tracking_digits_swapped",
+    "tracking_yoga_mat_order",
+    "wrong",
+    "told_facts",
+    "The agent gives TRK7165046434; the order's tracking number is TRK7165046344.",
+    U("tracking number for the yoga mat order? rhea.jensen0505@mail.test"),
+    *RHEA_LOOKUP,
+    A("The tracking number for order #R4776131 is TRK7165046434."),
+    U("thx"),
+)
+case(
+    "yoga_mat_tracking_unverified_user_id",
+    "tracking_yoga_mat_order",
+    "wrong",
+    "path",
+    "The agent answers from the account using a user id the user typed, never verifying by email or name and zip as the policy requires.",
+    U("Hi, my user id is rhea_jensen_0505. What's the tracking number of the order with the Yoga Mat?"),
+    ("get_user_details", {"user_id": "rhea_jensen_0505"}),
+    ("get_order_details", {"order_id": "#R4776131"}),
+    A("The order with the Yoga Mat is #R4776131; its tracking number is TRK7165046344."),
+    U("Thanks."),
+)
+case(
+    "yoga_mat_tracking_and_delivery_question",
+    "tracking_yoga_mat_order",
+    "right",
+    "goals",
+    "The tracking number and the follow-up (was it delivered?) are both answered from the order record; nothing is claimed beyond it.",
+    U("hello, I need the tracking number of the order with my yoga mat. also, did it arrive already?"),
+    A("Happy to check both. Could you tell me your email address?"),
+    U("rhea.jensen0505@mail.test"),
+    *RHEA_LOOKUP,
+    A(
+        "Your order #R4776131 with the Yoga Mat (4mm, purple) and the Smart Watch has tracking number "
+        "TRK7165046344, and its status is delivered."
+    ),
+    U("Perfect, thanks."),
 )

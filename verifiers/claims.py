@@ -43,6 +43,8 @@ WORD = re.compile(r"[a-z']+")
 _COORDINATION = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|nor|and/or)\s+)?")
 _DISJUNCTION_BEFORE = re.compile(r"\bn?or\s+$")
 _DISJUNCTION_AFTER = re.compile(r"\s+n?or\b")
+_ANY_ROW_BEFORE = re.compile(r"\b(?:for an?|with an?|on an?|any|all|every|each|only)\s+$")
+_ROWS_AFTER = re.compile(r"\s+(?:orders|reservations|flights|bookings|items|members|tickets|fares|cabins)\b")
 
 
 def amounts_in(text: str) -> list[float]:
@@ -133,9 +135,12 @@ def fact_terms_in(text: str, terms: Iterable[str]) -> tuple[set[str], set[str]]:
 
 def _category(text: str, matches: list[re.Match], index: int) -> bool:
     """The term names a category, not a row's value: it is coordinated with another term ("silver and gold",
-    "pending, processed or delivered") or stands next to an "or" ("insured or business")."""
+    "pending, processed or delivered"), stands next to an "or" ("insured or business"), or qualifies any row of
+    a kind ("for a pending order", "only delivered orders", "gold members")."""
     match = matches[index]
     if _DISJUNCTION_BEFORE.search(text, 0, match.start()) or _DISJUNCTION_AFTER.match(text, match.end()):
+        return True
+    if _ANY_ROW_BEFORE.search(text, 0, match.start()) or _ROWS_AFTER.match(text, match.end()):
         return True
     neighbours = matches[index - 1 : index] + matches[index + 1 : index + 2]
     return any(

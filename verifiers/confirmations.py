@@ -41,6 +41,7 @@ ORIGINAL = re.compile(
     r"|\bsame (?:payment )?method|\b(?:card|method) (?:it|you) paid with|\bwhere (?:it|the money) came from"
 )
 CABINS = ("basic economy", "economy", "business")
+_NOT_ACTIONS = re.compile(r"\be-?mail address\b")  # "your email address" proposes no address change
 
 
 @dataclass
@@ -109,6 +110,8 @@ class Catalogue:
         if item_id in text:
             return True
         name, options = self.items.get(item_id, ("", {}))
+        if len(options) >= 2 and all(_says(text, value) for value in options.values()):  # "size 11 black"
+            return True
         if not name or fold(name) not in text:
             return False
         same_name = [s for s in siblings if s != item_id and self.items.get(s, ("",))[0] == name]
@@ -133,7 +136,15 @@ def _own_options(options: dict[str, str], others: list[str], catalogue: Catalogu
 
 
 def _says(text: str, value: str) -> bool:
-    return bool(re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text))
+    return bool(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text))
+
+
+# Endings an action word takes in a message: "swap" -> "swaps", "swapped"; "cancel" -> "cancellation".
+_ENDINGS = r"(?:s|es|ed|d|ing|ion|ions|ation|ations|lation|led|lled|ling|lling|ped|ping|ment|ments)?"
+
+
+def _uses(text: str, word: str) -> bool:
+    return bool(re.search(rf"(?<![\w-]){re.escape(word)}{_ENDINGS}(?![\w-])", text))
 
 
 def asks_for_decision(text: str) -> bool:
@@ -142,11 +153,11 @@ def asks_for_decision(text: str) -> bool:
 
 def proposed_tools(text: str, action_words: dict[str, tuple[str, ...]]) -> set[str]:
     """The write tools whose action words, or whose own name ("update reservation baggages"), ``text`` uses."""
-    lowered = fold(text)
+    lowered = _NOT_ACTIONS.sub(" ", fold(text))
     return {
         tool
         for tool, words in action_words.items()
-        if _says(lowered, fold(tool)) or any(_says(lowered, fold(w)) for w in words)
+        if _says(lowered, fold(tool)) or any(_uses(lowered, fold(w)) for w in words)
     }
 
 

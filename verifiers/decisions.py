@@ -72,6 +72,11 @@ _RETRACTION = re.compile(
     r"add|move|upgrade|downgrade)\b|\bnever ?mind\b|\bscratch that\b|\bforget (?:it|that|about it)\b"
     r"|\bi'?d rather (?:not|keep|leave|wait|hold)\b|\b(?:hold|wait)\b.{0,30}\b(?:no|not|don'?t)\b"
 )
+_EXPLICIT = re.compile(
+    r"\b(?:yes|yeah|yep|yup|go ahead|go for it|do it|do that|do both|please do|proceed|confirm(?:ed)?|ok|okay|"
+    r"sure|absolutely|agreed|i agree|make the change|please (?:cancel|return|exchange|change|update|book|modify|"
+    r"switch|proceed|send|add))\b"
+)
 _CLAUSES = re.compile(r"[.!;\n]+|\?+|,?\s+\b(?:but|however|although|though)\b\s*|\s[-–—]+\s")
 
 
@@ -101,6 +106,12 @@ def decide(text: str) -> Decision:
     if decision == "none" and asked:
         return "question"
     return decision
+
+
+def explicit(text: str) -> bool:
+    """A consent with a word that can only be one ("yes", "go ahead", "do it", "OK"), not a mere "great, thanks":
+    what a proposal the agent did not ask about needs (an announcement answered with thanks is no consent)."""
+    return decide(text) == "consent" and bool(_EXPLICIT.search(normalize(text)))
 
 
 def retracts(text: str) -> bool:

@@ -59,8 +59,8 @@ from verifiers.money import moved_by_step
 
 MAX_EVIDENCE = 10
 MIN_DIGIT_ID = 5
-_CLAUSE = re.compile(r"[;:()]|,(?!\d)|(?<=[.!?])\s+")  # "$6,609.00" is one amount
-_ROW_CLAUSE = re.compile(r"[;:]|,(?!\d)|(?<=[.!?])\s+")  # what brackets say is of the row before them
+_CLAUSE = re.compile(r"[;:()\n]|,(?!\d)|(?<=[.!?])\s+")  # "$6,609.00" is one amount; a list's lines are clauses
+_ROW_CLAUSE = re.compile(r"[;:\n]|,(?!\d)|(?<=[.!?])\s+")  # what brackets say is of the row before them
 # Words that say money moves now: a refund, a charge, money back, a fee, a difference to pay. "paid" is left
 # out: what a user paid before is history.
 _MOVEMENT = re.compile(
@@ -219,9 +219,12 @@ class GroundingVerifier(RecordVerifier):
         may_move = moved | policy | {0}
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
         changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
+        ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}
         claims: list[dict] = []
         for index, step, seen in seen_before(ctx.record.trajectory):
             if isinstance(step, ApiAction):
+                if not ok.get(index, True):  # a refused call changed nothing: a mistyped id is a slip, not a guess
+                    continue
                 claims += [
                     {"step": index, "kind": "argument", "value": f"{key}={token}"}
                     for key, value in step.kwargs.items()

@@ -40,6 +40,7 @@ from verifiers.consent import UNDECIDED, consent_violations
 from verifiers.final_state import gold_actions
 
 TRANSFER_TOOL = "transfer_to_human_agents"
+TARGET_KEYS = ("order_id", "reservation_id", "user_id")
 
 MAX_EVIDENCE = 10
 
@@ -54,8 +55,12 @@ def id_values(arguments: dict[str, Any]) -> list[str]:
 
 
 def target(arguments: dict[str, Any]) -> str | None:
-    """What a write acts on: its first id argument (``order_id``, ``reservation_id``, ``user_id``)."""
-    values = id_values(arguments)
+    """What a write acts on: its order or reservation, else its user, else its first id argument in name order
+    (not in the order the arguments were written: stored JSON often sorts keys, and item_ids would come first)."""
+    for key in TARGET_KEYS:
+        if isinstance(arguments.get(key), (str, int)):
+            return str(arguments[key])
+    values = id_values(dict(sorted(arguments.items())))
     return values[0] if values else None
 
 

@@ -117,6 +117,9 @@ class ToolWorld(ToolEnvironment):
     # and the words an agent names each write by ("cancel", "exchange", "upgrade"): a request to confirm a write
     # proposes it with one of them, and one that uses only another write's words confirms something else.
     action_words: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # Other words that say exactly what a fact or a rule says (regexes over lower-case text): a reply that says
+    # "on its way" says the order is processed; "the card you paid with" is the original payment method.
+    phrasings: ClassVar[dict[str, tuple[str, ...]]] = {}
     _specs: ClassVar[dict[str, ToolSpec]] = {}
     _validators: ClassVar[dict[str, Draft202012Validator]] = {}
     # Compiled checks: ~50x faster than jsonschema on valid arguments, the common case in replays.

@@ -109,14 +109,49 @@ def preceded_by_negation(text: str, start: int, rules: bool = False) -> bool:
     return any(word in words or word.endswith("n't") for word in before)
 
 
-def fact_terms_in(text: str, terms: Iterable[str]) -> tuple[set[str], set[str]]:
+# Words that make what follows a guess, not a statement ("it is probably processed", "either processed or").
+_HEDGES = re.compile(
+    r"\b(?:either|maybe|perhaps|possibly|probably|likely|might|i think|i believe|i guess|not sure|unsure|"
+    r"seems?|appears?|should be|could be|may be|may have|might have|presumably|i assume|i suppose)\b"
+)
+_OR_NEARBY = re.compile(r"\bn?or\b")
+
+
+def hedged(text: str, start: int, end: int, terms: Iterable[str] = ()) -> bool:
+    """What stands at text[start:end] is said as a guess: a hedge word before it in its clause, or, for one of
+    ``terms``, an "or" between it and another of them ("processed or delivered"; a rule's "or", "the original
+    payment method or a gift card", is no guess)."""
+    clause_start = max((text.rfind(mark, 0, start) for mark in ".;!?\n"), default=-1) + 1
+    if _HEDGES.search(text, clause_start, start):
+        return True
+    others = [fold(t) for t in terms if fold(t) not in fold(text[start:end])]
+    if not others:
+        return False
+    near = fold(text[max(clause_start, start - 30) : start]), fold(text[end : end + 30])
+    return any(
+        _OR_NEARBY.search(side) and any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", side) for o in others)
+        for side in near
+    )
+
+
+def fact_terms_in(
+    text: str, terms: Iterable[str], aliases: dict[str, tuple[str, ...]] | None = None
+) -> tuple[set[str], set[str]]:
     """(asserted, denied) fact terms of ``text`` (see the module docstring); a longer term hides the shorter
-    ones inside it."""
+    ones inside it. ``aliases``: other words that say a term (the environment's phrasings: "on its way" says
+    processed), asserted where neither denied nor hedged nor a rule."""
     asserted: set[str] = set()
     denied: set[str] = set()
     if not terms:
         return asserted, denied
     lowered = fold(text)
+    for term, patterns in (aliases or {}).items():
+        for pattern in patterns:
+            for match in re.finditer(pattern, lowered):
+                if not preceded_by_negation(lowered, match.start(), rules=True) and not hedged(
+                    lowered, match.start(), match.end()
+                ):
+                    asserted.add(term)
     # Longest first: a longer term hides a shorter. Not inside a snake_case value ("airline_cancelled_flight" is a
     # reason, not a status; fold keeps positions, so the text says where underscores were).
     matches = [

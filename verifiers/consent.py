@@ -42,7 +42,8 @@ _ASKS_AGAIN = re.compile(
     r"(?:do you want|would you like) me to (?:go ahead|proceed|continue|do (?:it|that|this))|"
     r"ok(?:ay)? to (?:go ahead|proceed|continue)|(?:want|like|ready) to (?:go ahead|proceed|continue)|"
     r"go ahead\?|proceed\?|confirm (?:this|that|it|these|the (?:change|changes|cancellation|return|exchange|"
-    r"update|booking))|still want (?:me )?to|is that (?:ok|okay|alright|fine)|are you sure)\b"
+    r"update|booking))|(?:do|can) you confirm|confirm\?|still want (?:me )?to|is that (?:ok|okay|alright|fine)|"
+    r"are you sure|(?:ok|okay|alright)\?)"
 )
 _ABOUT_USER = re.compile(r"\b(?:confirm|verify|is|are) your\b|\bis that your\b")
 

@@ -15,8 +15,14 @@ State (paths as in verifiers/state_reader.py; the final state is the replayed on
 
 Messages (the agent's MessageActions):
 - ``{"check": "message_contains", "text": "refund"}`` (case-insensitive unless ``case_sensitive``; an
-  occurrence denied by the words before it, "has not been processed", does not count: verifiers/claims.py)
-- ``{"check": "message_contains", "number": 54.0, "tolerance": 0.01}`` (finds "$54.00", "54")
+  occurrence denied by the words before it, "has not been processed", or hedged, "either processed or
+  delivered", "probably processed", does not count: verifiers/claims.py). The environment's ``phrasings`` say
+  the same in other words ("on its way" for processed, "the card you paid with" for the original payment
+  method). A reason a refusal must give (a constraint of a goal of outcome ``refusal``) is also given by a
+  true denial of another of the environment's fact terms ("it has not been delivered yet" for a processed
+  order that cannot be returned).
+- ``{"check": "message_contains", "number": 54.0, "tolerance": 0.01}`` (finds "$54.00", "54", "fifty-four
+  dollars")
 - ``{"check": "message_not_contains", "text": "password"}``
 
 Actions (ApiActions, with their replayed success when there was a replay):
@@ -33,9 +39,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from verifiers.amount_words import amounts_said
+from verifiers.claims import fact_terms_in, hedged
 from verifiers.claims import preceded_by_negation as _denied
 from verifiers.state_reader import MISSING, StateReader, changed_rows, split_path, within
 
+_ABILITY = re.compile(r"\b(?:can|cannot|can'?t|could|couldn'?t|won'?t|will|able|unable|allowed)\b")
 _NUMBER = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?")
 
 
@@ -47,6 +56,10 @@ class Outcome:
     initial: StateReader | None
     messages: list[str]
     calls: list[tuple[str, dict, bool]]  # (function, arguments, succeeded)
+    # The environment's other words for a text (verifiers/claims.py ``phrasings``) and its fact terms.
+    phrasings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    terms: tuple[str, ...] = ()
+    refusal_reasons: frozenset[str] = frozenset()  # ids of the constraints that are reasons a refusal gives
     _changed: list[tuple[str, ...]] | None = field(default=None, repr=False)
 
     def changed(self) -> list[tuple[str, ...]]:
@@ -121,21 +134,52 @@ def no_write_outside(c: dict, o: Outcome) -> bool:
 def message_contains(c: dict, o: Outcome) -> bool:
     if "number" in c:
         wanted, tol = float(c["number"]), c.get("tolerance", 1e-6)
-        found = (float(m.replace("$", "").replace(",", "")) for text in o.messages for m in _NUMBER.findall(text))
+        found = [float(m.replace("$", "").replace(",", "")) for text in o.messages for m in _NUMBER.findall(text)]
+        found += [value for text in o.messages for value in amounts_said(text)]
         return any(math.isclose(value, wanted, abs_tol=tol) for value in found)
     text = str(_field(c, "text"))
-    return any(stated(text, message, bool(c.get("case_sensitive"))) for message in o.messages)
+    if any(stated(text, message, bool(c.get("case_sensitive")), o.terms) for message in o.messages):
+        return True
+    if any(said_otherwise(message, o.phrasings.get(text.lower(), ()), o.terms) for message in o.messages):
+        return True
+    return c.get("id") in o.refusal_reasons and any(denies_another(message, text, o.terms) for message in o.messages)
 
 
-def stated(text: str, message: str, case_sensitive: bool = False) -> bool:
-    """``text`` occurs in ``message`` at least once not denied ("has not been processed" states nothing)."""
+def stated(text: str, message: str, case_sensitive: bool = False, terms: tuple[str, ...] = ()) -> bool:
+    """``text`` occurs in ``message`` at least once neither denied ("has not been processed" states nothing)
+    nor hedged ("either processed or delivered", "probably processed")."""
     haystack, needle = (message, text) if case_sensitive else (message.lower(), text.lower())
     start = haystack.find(needle)
     while start >= 0:
-        if not _denied(haystack, start):
+        if not _denied(haystack, start) and not hedged(haystack, start, start + len(needle), terms):
             return True
         start = haystack.find(needle, start + 1)
     return False
+
+
+def said_otherwise(message: str, patterns: tuple[str, ...], terms: tuple[str, ...] = ()) -> bool:
+    """One of the environment's other phrasings of a text occurs in ``message``, neither denied nor hedged."""
+    lowered = message.lower()
+    return any(
+        not _denied(lowered, m.start()) and not hedged(lowered, m.start(), m.end(), terms)
+        for pattern in patterns
+        for m in re.finditer(pattern, lowered)
+    )
+
+
+def denies_another(message: str, text: str, terms: tuple[str, ...]) -> bool:
+    """``message`` denies a fact term other than ``text`` ("not delivered" when the reason is "processed")."""
+    if text.lower() not in {t.lower() for t in terms}:
+        return False
+    lowered = message.lower()
+    _, denied = fact_terms_in(lowered, terms)
+    # "it can't be cancelled" denies an ability, the refusal itself; the reason is a state ("not delivered yet").
+    return any(
+        term.lower() != text.lower()
+        and term.lower() not in text.lower()
+        and any(not _ABILITY.search(lowered[max(0, m.start() - 25) : m.start()]) for m in re.finditer(term, lowered))
+        for term in denied
+    )
 
 
 def message_not_contains(c: dict, o: Outcome) -> bool:

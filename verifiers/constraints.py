@@ -23,6 +23,7 @@ cost score). Reason codes: ``constraint_failed:<id>``, ``constraint_invalid:<id>
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from schemas.record import VerifierResult
@@ -50,11 +51,32 @@ def outcome_of(ctx: CheckContext) -> Outcome:
             (p.call.function, p.call.kwargs, p.result is not None and not p.result.content.lstrip().startswith("Error"))
             for p in pair_calls(trajectory)[0]
         ]
+    env = ctx.initial_env
     return Outcome(
         final=StateReader(ctx.final_env) if ctx.final_env is not None else None,
         initial=StateReader(ctx.initial_env) if ctx.initial_env is not None else None,
         messages=agent_messages(trajectory),
         calls=calls,
+        phrasings={k.lower(): v for k, v in (getattr(env, "phrasings", {}) or {}).items()},
+        terms=tuple(getattr(env, "fact_terms", ())),
+        refusal_reasons=refusal_reasons(ctx.record),
+    )
+
+
+def refusal_reasons(record) -> frozenset[str]:
+    """Ids of the constraints that are the reason a refusal gives: ``g<i>.<id>`` of a goal of outcome refusal."""
+    goals = (record.task.metadata or {}).get("goals")
+    if not isinstance(goals, list):
+        return frozenset()
+    return frozenset(
+        str(c.get("id"))
+        for c in record.task.constraints
+        if isinstance(c.get("id"), str)
+        and (match := re.fullmatch(r"g(\d+)\..+", c["id"]))
+        and int(match.group(1)) < len(goals)
+        and isinstance(goals[int(match.group(1))], dict)
+        and goals[int(match.group(1))].get("outcome") == "refusal"
+        and c.get("check") == "message_contains"
     )
 
 

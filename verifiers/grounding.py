@@ -41,6 +41,7 @@ from typing import Any
 
 from schemas.record import VerifierResult
 from schemas.steps import ApiAction
+from verifiers.amount_words import amounts_said
 from verifiers.base import CheckContext, RecordVerifier
 from verifiers.claims import (
     NEGATIONS,
@@ -55,12 +56,25 @@ from verifiers.claims import (
     ids_in,
     seen_before,
 )
+from verifiers.confirmations import asks_for_decision, proposed_tools
 from verifiers.money import moved_by_step
 
 MAX_EVIDENCE = 10
 MIN_DIGIT_ID = 5
 _CLAUSE = re.compile(r"[;:()\n]|,(?!\d)|(?<=[.!?])\s+")  # "$6,609.00" is one amount; a list's lines are clauses
-_ROW_CLAUSE = re.compile(r"[;:\n]|,(?!\d)|(?<=[.!?])\s+")  # what brackets say is of the row before them
+_ROW_CLAUSE = re.compile(r"[;:\n]|,(?!\d)|(?<=[.!?])\s+|(?<=\))\s+and\s+")
+_BRACKETED = re.compile(r"\([^()]*\)")
+_MASK = str.maketrans({",": "\x00", ";": "\x01", ":": "\x02"})
+_UNMASK = str.maketrans({"\x00": ",", "\x01": ";", "\x02": ":"})
+
+
+def row_clauses(text: str) -> list[str]:
+    """Clauses of a message for what it says of rows: what brackets say is of the row before them ("#R1
+    (Headphones, $206.61) and #R2 (Office Chair, $480.34)" is two clauses, one per order)."""
+    masked = _BRACKETED.sub(lambda bracket: bracket.group(0).translate(_MASK), text)
+    return [clause.translate(_UNMASK) for clause in _ROW_CLAUSE.split(masked)]
+
+
 # Words that say money moves now: a refund, a charge, money back, a fee, a difference to pay. "paid" is left
 # out: what a user paid before is history.
 _MOVEMENT = re.compile(
@@ -77,6 +91,33 @@ _CHANGE = re.compile(r"\b(?:now|updated|requested|modified|changed)\b", re.IGNOR
 _PAST = re.compile(r"\b(?:was|were|had been)\s+(?:[\w']+\s+){0,2}$")
 
 
+# What takes back what was said before it in the same message ("$187.86 - sorry, correction: $187.96").
+_CORRECTION = re.compile(
+    r"\b(?:correction|sorry,? i meant|i mean|i misspoke|let me correct|rather|make that|scratch that)\b",
+    re.IGNORECASE,
+)
+
+
+def corrected(text: str) -> str:
+    """The message as it stands after its last self-correction: what came before it was taken back."""
+    found = list(_CORRECTION.finditer(text))
+    return text[found[-1].end() :] if found else text
+
+
+def worked_out(amount: float, shown: list[float]) -> bool:
+    """``amount`` is the sum or the difference of two grounded amounts of the same message: the agent showed its
+    work ("$107.81 -> $176.19: +$68.38")."""
+    target = cents(amount)
+    values = [cents(a) for a in shown]
+    return any(a + b == target or abs(a - b) == target for i, a in enumerate(values) for b in values[i + 1 :])
+
+
+def plans(term: str, text: str, words: dict[str, tuple[str, ...]]) -> bool:
+    """``term`` is a state that a write the message proposes leads to ("cancelled" when it proposes a cancel)."""
+    stems = {fold(word)[:5] for tool in proposed_tools(text, words) for word in (*words[tool], tool.split("_")[0])}
+    return any(stem and stem in fold(term) for stem in stems)
+
+
 def argument_ids(value: Any, dates: bool = False) -> list[str]:
     """The id-like strings among an argument's values (a value that is an id, or with ``dates`` a date, as a
     whole). A read may look at a date the agent picked (a search the day after); a write may not invent one."""
@@ -91,7 +132,9 @@ def argument_ids(value: Any, dates: bool = False) -> list[str]:
     ]
 
 
-def contradictions(index: int, text: str, terms: tuple[str, ...], seen: Seen) -> list[dict]:
+def contradictions(
+    index: int, text: str, terms: tuple[str, ...], seen: Seen, aliases: dict[str, tuple[str, ...]] | None = None
+) -> list[dict]:
     """A clause that names a row and asserts a fact term the row's latest read does not show ("order #R2 is
     cancelled" when #R2 was last shown pending), or denies one it shows ("#R2 is not cancelled yet" when the
     cancellation's result showed it cancelled). A term said of the past ("#R2 was pending") needs only some
@@ -99,10 +142,10 @@ def contradictions(index: int, text: str, terms: tuple[str, ...], seen: Seen) ->
     and HEKKBJ is an economy trip": a reservation has no membership); a clause with a rule word is a plan or a
     rule ("I will update the cabin of GFKBAB to business"), not the row as it is."""
     found = []
-    for clause in _ROW_CLAUSE.split(text):
+    for clause in row_clauses(text):
         if RULE_WORDS & set(WORD.findall(clause.lower())):
             continue
-        asserted, denied = fact_terms_in(clause, terms)
+        asserted, denied = fact_terms_in(clause, terms, {t: aliases[t] for t in terms if t in (aliases or {})})
         for token in seen.names_in(clause) if asserted or denied else []:
             reads = seen.row_reads(token)
             if not reads:
@@ -123,7 +166,7 @@ def misattributed(index: int, text: str, seen: Seen, allowed: set[int]) -> list[
     paid with the new method ($8,954.00)") unless ``allowed`` (moved, policy), or an id that another row of
     its kind holds and it does not ("The tracking number of order #R9 is TRK1", TRK1 being #R8's)."""
     found = []
-    for clause in _ROW_CLAUSE.split(text):
+    for clause in row_clauses(text):
         tokens = seen.names_in(clause)
         named = [(token, reads) for token in tokens if (reads := seen.row_reads(token))]
         if len(named) != 1:
@@ -151,7 +194,7 @@ def unread_rows(index: int, text: str, terms: tuple[str, ...], seen: Seen) -> li
     when only the profile named #R6746329): a row's values come from reading it. A row is a token shaped like
     the name of a row that was read (an order id like a read order's)."""
     found = []
-    for clause in _ROW_CLAUSE.split(text) if seen.name_shapes else []:
+    for clause in row_clauses(text) if seen.name_shapes else []:
         names = seen.names_in(clause)
         unread = [t for t in names if seen.is_row_name(t) and not seen.row_reads(t)]
         if unread and (amounts_in(clause) or fact_terms_in(clause, terms)[0] or len(names) > len(unread)):
@@ -164,7 +207,7 @@ def changes_elsewhere(index: int, text: str, seen: Seen, changed: set[str]) -> l
     reservation FHHBDE are updated", "The exchange for order #R2 is requested") about a row no write of the
     trajectory changed. Not a condition nor a denial ("if you want, #R2 can be updated")."""
     found = []
-    for clause in _ROW_CLAUSE.split(text):
+    for clause in row_clauses(text):
         if not _CHANGE.search(clause) or _HEDGES & set(WORD.findall(clause.lower())):
             continue
         found += [
@@ -220,6 +263,8 @@ class GroundingVerifier(RecordVerifier):
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
         changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
         ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}
+        words = dict(getattr(env, "action_words", {}) or {})
+        aliases = {t: p for t, p in (getattr(env, "phrasings", {}) or {}).items() if t in terms}
         claims: list[dict] = []
         for index, step, seen in seen_before(ctx.record.trajectory):
             if isinstance(step, ApiAction):
@@ -232,9 +277,13 @@ class GroundingVerifier(RecordVerifier):
                     if not seen.has_text(token)
                 ]
                 continue
-            text = step.content
+            text = corrected(step.content)
+            amounts = amounts_said(text)
+            shown = [a for a in amounts if seen.has_number(a, also)]
             claims += [
-                {"step": index, "kind": "amount", "value": a} for a in amounts_in(text) if not seen.has_number(a, also)
+                {"step": index, "kind": "amount", "value": a}
+                for a in amounts
+                if a not in shown and not worked_out(a, shown)
             ]
             # What an account holds or paid is the account's: the policy's money ("a $100 certificate") is no source.
             claims += [
@@ -250,15 +299,23 @@ class GroundingVerifier(RecordVerifier):
             claims += unread_rows(index, text, terms, seen)
             if changed:  # with no write, "now" is not a change the agent made
                 claims += changes_elsewhere(index, text, seen, changed)
-            claims += [{"step": index, "kind": "id", "value": t} for t in ids_in(text) if not seen.has_text(t)]
+            # "#TRK123" for the TRK123 shown, "R123" for "#R123": a mark in front names the same id
+            claims += [
+                {"step": index, "kind": "id", "value": t}
+                for t in ids_in(text)
+                if not seen.has_text(t) and not seen.has_text(t.lstrip("#")) and not seen.has_text(f"#{t}")
+            ]
             claims += [{"step": index, "kind": "date", "value": d} for d in dates_in(text) if not seen.has_text(d)]
-            asserted, _ = fact_terms_in(text, terms)
+            # A request to confirm describes what the change will make ("the order is cancelled with the reason ..."):
+            # the states its writes lead to are plans there, not facts.
+            said = terms if not asks_for_decision(text) else tuple(t for t in terms if not plans(t, text, words))
+            asserted, _ = fact_terms_in(text, said, {t: aliases[t] for t in said if t in aliases})
             claims += [
                 {"step": index, "kind": "fact", "value": t}
                 for t in sorted(asserted)
                 if not seen.has_term(t, now=not _said_of_the_past(text, t))
             ]
-            claims += contradictions(index, text, terms, seen)
+            claims += contradictions(index, text, said, seen, aliases)
         reasons = [f"ungrounded_{kind}" for kind in dict.fromkeys(c["kind"] for c in claims)]
         # Partial credit for a reward (GRPO): one ungrounded claim fails the check but does not zero the score.
         score = 1.0 / (1 + len(claims))

@@ -66,6 +66,32 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
         "cancel_reservation": ("cancel", "cancellation", "cancelling", "canceling", "cancelled", "canceled"),
         "send_certificate": ("certificate", "compensation", "voucher", "travel credit"),
     }
+    phrasings = {
+        "24 hours": (
+            r"\b24[- ]hours?\b",
+            r"\btwenty[- ]four[- ]hours?\b",
+            r"\b(?:within|in|more than) (?:a|one) day\b",
+        ),
+        "only be added": (
+            r"\bcan only (?:be )?add",
+            r"\b(?:can ?not|can'?t|never|not|won'?t) (?:be )?(?:remove|take (?:away|off)|reduce|lower|decrease)",
+            r"\b(?:removing|removal|reducing)\b[^.]{0,50}\b(?:not (?:possible|allowed|permitted)|isn'?t (?:possible|"
+            r"allowed)|can'?t|cannot)",
+            r"\b(?:only|just) (?:go up|increase|grow)",
+        ),
+        "number of passengers": (
+            r"\bnumber of (?:passengers|travell?ers|people)",
+            r"\bpassenger count\b",
+            r"\b(?:add|adding|remove|removing) (?:a |an |another |one more |extra )?(?:passenger|travell?er|person)",
+            r"\bhow many (?:passengers|people|travell?ers)",
+            r"\b(?:more|fewer|extra) (?:passengers|travell?ers|people)",
+        ),
+        "regular": (
+            r"\bnot (?:a )?(?:silver|gold)(?: or (?:silver|gold))?(?: member)?",
+            r"\b(?:only|just) (?:for |to )?(?:silver|gold) (?:or|and) (?:silver|gold)",
+        ),
+        "cancelled": (r"\bcanceled\b",),
+    }
 
     generate_db = staticmethod(generate_airline_db)
 

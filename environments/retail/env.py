@@ -53,8 +53,36 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
         "exchange_delivered_order_items": ("exchange", "exchanging", "swap", "switch", "replace", "replacement"),
         "modify_pending_order_items": ("modify", "change", "swap", "switch", "replace", "exchange", "update"),
         "modify_pending_order_payment": ("payment", "pay", "paid", "charge", "charged", "billing"),
-        "modify_pending_order_address": ("address", "ship to", "shipping", "deliver to"),
+        "modify_pending_order_address": ("address", "ship", "shipping", "deliver to"),
         "modify_user_address": ("address",),
+    }
+    phrasings = {
+        "processed": (
+            r"\b(?:is|it'?s|are) (?:already |still |now )?(?:being shipped|in transit|on (?:its|the|their) way(?! back))",
+            r"\bshipped but (?:not|hasn'?t|has not|isn'?t) (?:yet )?(?:been )?delivered",
+        ),
+        "delivered": (r"\b(?:has|have|had|was|were) (?:already )?(?:been )?delivered", r"\b(?:has|have) arrived\b"),
+        "pending": (
+            r"\b(?:has|have|had) not (?:yet )?(?:been )?shipped",
+            r"\b(?:hasn'?t|haven'?t|isn'?t|is not|wasn'?t|not) (?:yet )?(?:been )?shipped",
+            r"\byet to (?:be )?ship",
+        ),
+        "cancelled": (r"\bcanceled\b",),
+        "same product": (
+            r"\bsame (?:kind of |type of )?(?:product|item)",
+            r"\b(?:another|a different|different|other) (?:product|item type|type of (?:product|item)|kind of "
+            r"(?:product|item))",
+            r"\b(?:variant|version|option|colou?r|size)s? of (?:the same|that|this|your|the) (?:product|item)",
+            r"\b(?:only|just) (?:be )?(?:exchanged|swapped|changed|switched|replaced)\b[^.]{0,30}\b(?:variant|"
+            r"version|option|colou?r|size|style)",
+        ),
+        "original payment method": (
+            r"\boriginal (?:payment |form of payment|card|method|account)",
+            r"\b(?:method|card|account) (?:that|which|you) (?:was )?(?:used|paid)",
+            r"\b(?:card|method|account) (?:you|it was) paid (?:with|by|from)",
+            r"\bsame (?:payment )?(?:method|card|account)\b",
+            r"\bwhere (?:the|your) (?:money|payment) came from",
+        ),
     }
 
     generate_db = staticmethod(generate_retail_db)

@@ -92,7 +92,7 @@ def allowed_scopes(constraints: list[dict]) -> list[list[str]]:
 
 class ConstraintsVerifier(RecordVerifier):
     name = "constraints"
-    version = "1"
+    version = "2"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:

@@ -244,7 +244,7 @@ def misstated_movements(index: int, text: str, moved: set[int]) -> list[dict]:
 
 class GroundingVerifier(RecordVerifier):
     name = "grounding"
-    version = "4"
+    version = "5"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:

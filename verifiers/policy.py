@@ -66,7 +66,7 @@ def target(arguments: dict[str, Any]) -> str | None:
 
 class PolicyVerifier(RecordVerifier):
     name = "policy"
-    version = "3"
+    version = "4"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:

@@ -22,6 +22,7 @@ VERIFIERS: Registry[type[RecordVerifier]] = Registry(
         "final_state": "verifiers.final_state:FinalStateVerifier",
         "constraints": "verifiers.constraints:ConstraintsVerifier",
         "grounding": "verifiers.grounding:GroundingVerifier",
+        "statements": "verifiers.statements:StatementsVerifier",
         "policy": "verifiers.policy:PolicyVerifier",
         "unit_tests": "verifiers.unit_tests:UnitTestVerifier",
         "answer_match": "verifiers.answer_match:AnswerMatchVerifier",

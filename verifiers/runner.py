@@ -5,7 +5,7 @@ registry (verifiers/registry.py), so a plug-in can replace a built-in stage:
 
 | v.kind        | chain                                               |
 |---------------|-----------------------------------------------------|
-| constraints   | structure → replay → [final_state, if q has gold actions] → constraints → grounding → policy |
+| constraints   | structure → replay → [final_state, if q has gold actions] → constraints → grounding → statements → policy |
 | state_hash    | structure → replay (final hash vs v.spec)           |
 | unit_tests    | [structure → replay, if τ calls tools] → unit_tests |
 | answer_match  | [structure, if τ calls tools] → answer_match        |
@@ -23,6 +23,7 @@ about a stage:
 | final_state  |      | yes       |             |
 | constraints  |      | yes       |             |
 | grounding    |      | yes       |             |
+| statements   |      | yes       |             |
 | policy       |      | yes       |             |
 | unit_tests   |      |           |             |
 | answer_match |      |           |             |
@@ -78,7 +79,7 @@ def stage_names(record: AgentRecord) -> list[str]:
         names = ["structure", "replay"]
     elif kind == "constraints":
         gold = ["final_state"] if gold_actions(record) is not None else []
-        names = ["structure", "replay", *gold, "constraints", "grounding", "policy"]
+        names = ["structure", "replay", *gold, "constraints", "grounding", "statements", "policy"]
     elif kind == "unit_tests":
         names = (["structure", "replay"] if calls_tools and record.environment.name else []) + ["unit_tests"]
     elif kind == "answer_match":

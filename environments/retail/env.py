@@ -54,7 +54,7 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
         "modify_pending_order_items": ("modify", "change", "swap", "switch", "replace", "exchange", "update"),
         "modify_pending_order_payment": ("payment", "pay", "paid", "charge", "charged", "billing"),
         "modify_pending_order_address": ("address", "ship", "shipping", "deliver to"),
-        "modify_user_address": ("address",),
+        "modify_user_address": ("address", "profile", "default address", "address on file", "account address"),
     }
     phrasings = {
         "processed": (

@@ -119,6 +119,7 @@ def test_retail_correct_cancellation_is_accepted():
         "replay",
         "constraints",
         "grounding",
+        "statements",
         "policy",
     ]
 
@@ -135,4 +136,11 @@ def test_retail_cancelling_the_other_pending_order_is_rejected_for_it():
     ]
     stages = {s["verifier"]: s["passed"] for s in verdict.evidence["stages"]}
     # Grounded and confirmed (the agent named what it did): only the outcome is wrong.
-    assert stages == {"structure": True, "replay": True, "constraints": False, "grounding": True, "policy": True}
+    assert stages == {
+        "structure": True,
+        "replay": True,
+        "constraints": False,
+        "grounding": True,
+        "statements": True,
+        "policy": True,
+    }

@@ -1,0 +1,551 @@
+"""Statements: what the agent tells the user beyond ids, amounts and status words, checked against what the
+tools showed and what the writes did.
+
+- **dates and times** in any common form (verifiers/dates.py) were shown before (a date without its year or
+  month matches any shown date it could be); said in a clause with one flight number, they are that flight's
+  (``misstated_date``, ``misstated_time``; ``ungrounded_date``, ``ungrounded_time`` when shown nowhere);
+- **legs**: "outbound", "return" (and their synonyms) said with a flight or a date of a round trip read before
+  name the leg it is on (``misstated_leg``);
+- **counts**: "3 items", "two bags", "both passengers" are counts the tools or the writes showed, and in a clause
+  about a write the count of that write (``misstated_count``);
+- **items**: a product said with options ("the 18l green Backpack") is an item or variant that was shown, and
+  what the user receives from an exchange or change is its new item (``misstated_item``);
+- **payment methods**: the method said to have paid a row is one that paid it; the method money is said to go
+  to or come from is one the writes moved money with (``misstated_payment``); "free", "no extra cost" when a
+  write charged the user (``misstated_free``);
+- **hedges**: a fact a tool showed, said as a guess ("either processed or delivered", "probably delivered")
+  (``hedged_fact``);
+- **reasons**: a cause no tool or rule supports (an outage, a system error, insurance the booking does not
+  have or lacks, a flight "already departed" that has not) (``invented_reason``);
+- **done**: an action the agent says it did ("I've opened a refund review", "I updated your profile address",
+  "I'm transferring you") is a write, or a transfer, that succeeded (``claimed_undone``);
+- **goals**: each refusal the task asks for is said ("I cannot ...", "that is not possible") (``refusal_unsaid``).
+
+Score: 1 / (1 + problems). Evidence: ``problems``, up to MAX_EVIDENCE of {step, kind, value}.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from schemas.record import VerifierResult
+from schemas.steps import ApiAction, MessageAction, TextObservation
+from verifiers.amount_words import digits
+from verifiers.base import CheckContext, RecordVerifier
+from verifiers.claims import fold, hedged
+from verifiers.confirmations import Catalogue, proposed_tools
+from verifiers.dates import Date, Time, dates_said, same_date, times_said
+
+MAX_EVIDENCE = 10
+TRANSFER_TOOL = "transfer_to_human_agents"
+_SENTENCE = re.compile(r"[;\n]|(?<=[.!?])\s+")
+_CLAUSE = re.compile(r"[;:\n]|,(?!\d)|(?<=[.!?])\s+|\s+(?:and|but)\s+(?=(?:i|you|your|it|the|we)\b)")
+_FLIGHT = re.compile(r"\b[A-Z]{2}\d{2,4}\b")
+_OUTBOUND = re.compile(r"\b(?:outbound|outgoing|departing|going|first leg|way there|there)\b", re.I)
+_RETURN = re.compile(
+    r"\b(?:return(?:ing)? (?:flight|leg|trip)|inbound|coming back|way back|second leg|back home)\b", re.I
+)
+_COUNTED = {
+    "items": r"items?|products?|articles?",
+    "bags": r"(?:checked |checked-in )?(?:bags?|baggages?|suitcases?|pieces of luggage)",
+    "passengers": r"passengers?|travell?ers?|people|persons",
+    "flights": r"flights?|legs?|segments?",
+}
+_PAID = re.compile(r"\b(?:paid|payed|was charged|were charged|charged it)\b(?![^.]{0,12}\bmore\b)", re.I)
+_BACK = re.compile(
+    r"\b(?:refund\w*|credited|back (?:to|on|onto|in)|goes (?:back )?to|go (?:back )?to|sent to|returned to)\b", re.I
+)
+_TAKEN = re.compile(
+    r"\b(?:charg\w*|debit\w*|deduct\w*|pay (?:from|with|by|using|via)|come[s]? (?:out )?of|taken from)\b", re.I
+)
+_FREE = re.compile(
+    r"\b(?:free(?: of charge)?|no (?:extra |additional )?(?:cost|charge|fee)s?|at no (?:extra |additional )?"
+    r"(?:cost|charge)|nothing extra|(?:won'?t|will not|doesn'?t|does not) cost (?:you )?(?:anything|a (?:thing|"
+    r"cent|penny))|costs? (?:you )?nothing|complimentary|without (?:any )?(?:extra |additional )?(?:cost|charge))\b",
+    re.I,
+)
+_ALLOWANCE = re.compile(r"\b(?:first|one|1|two|2|three|3)\b[^.]{0,20}\bbags?\b|\bbags?\b[^.]{0,20}\ballowance", re.I)
+_EXCUSE = re.compile(
+    r"\b(?:outage|system (?:is )?(?:down|error|issue|problem|failure)|technical (?:issue|difficult|problem|error)|"
+    r"glitch|maintenance|server (?:issue|problem|error|is down)|(?:our|the) system (?:won'?t|doesn'?t|can'?t|cannot|"
+    r"does not|is not|isn'?t) (?:let|allow|work|respond|available))",
+    re.I,
+)
+_DEPARTED = re.compile(
+    r"\b(?:already (?:departed|left|flown|taken off|took off|in the air)|has (?:departed|taken off|already left)|"
+    r"(?:is|are) (?:already )?in the air|already (?:happened|over|done|used))\b",
+    re.I,
+)
+_INSURED = re.compile(r"\b(?:insurance|insured)\b", re.I)
+_NO_INSURANCE = re.compile(
+    r"\b(?:no|not|without|n'?t|lacks?|none)\b[^.]{0,30}\b(?:insurance|insured)\b|\b(?:uninsured|insurance"
+    r"[^.]{0,20}\b(?:not|wasn'?t|isn'?t)\b)",
+    re.I,
+)
+# "I've cancelled", "I have gone ahead and opened", "has now been updated", "is now cancelled", "I'm transferring you"
+_DONE = re.compile(
+    r"\b(?:i'?ve|i have|i'?ve now|we'?ve|we have|i just|i've just|i already|i)\s+(?:also\s+|just\s+|now\s+|already\s+"
+    r"|successfully\s+|gone ahead and\s+|went ahead and\s+)*(?P<mine>\w+ed|sent|made|put|set up|issued|opened|filed)\b"
+    r"|\b(?:has|have) (?:now |just |successfully )+been (?P<passive>\w+ed|sent|made|put|issued)\b"
+    r"|\b(?:is|are) now (?P<now>\w+ed)\b",
+    re.I,
+)
+_READ_VERBS = frozenset(
+    [
+        "checked",
+        "looked",
+        "found",
+        "verified",
+        "confirmed",
+        "reviewed",
+        "pulled",
+        "noted",
+        "located",
+        "searched",
+        "listed",
+        "compared",
+        "calculated",
+        "asked",
+        "understood",
+        "received",
+        "seen",
+        "noticed",
+        "retrieved",
+        "fetched",
+        "read",
+        "opened_up",
+        "double-checked",
+    ]
+)
+_TRANSFER_CLAIM = re.compile(
+    r"\b(?:i'?m|i am|i'?ve|i have|i will|i'?ll|now) (?:now )?(?:transferr\w*|connect\w*|hand\w* you)\b|"
+    r"\btransferred to a human\b",
+    re.I,
+)
+_REFUSES = re.compile(
+    r"\b(?:can ?not|can'?t|cannot|unable|not able|not possible|isn'?t possible|impossible|not allowed|isn'?t allowed|"
+    r"won'?t be able|no way to|not eligible|isn'?t eligible|ineligible|doesn'?t allow|does not allow|don'?t allow|"
+    r"not permitted|afraid not|have to decline|must decline|not something i can)\b",
+    re.I,
+)
+_RECEIVE = re.compile(
+    r"\b(?:receive|get|getting|new one|new item|replacement|now (?:has|have)|becomes?|instead)\b", re.I
+)
+
+
+@dataclass
+class _Shown:
+    """What the user and the tools showed up to a step, in the forms the checks compare."""
+
+    dates: list[Date] = field(default_factory=list)
+    times: list[Time] = field(default_factory=list)
+    flights: dict[str, dict[str, set]] = field(default_factory=dict)  # number: {"dates", "times"}
+    legs: dict[tuple[str, str], str] = field(default_factory=dict)  # (flight, ISO date): "outbound" | "return"
+    counts: dict[str, set[int]] = field(default_factory=lambda: {kind: set() for kind in _COUNTED})
+    payers: dict[str, set[str]] = field(default_factory=dict)  # order or reservation id: methods that paid it
+    catalogue: Catalogue = field(default_factory=Catalogue)
+    terms_of_rows: set[str] = field(default_factory=set)  # folded field values of every row read
+    said_numbers: set[int] = field(default_factory=set)  # small numbers the user said: counts of anything
+    insurance: dict[str, bool] = field(default_factory=dict)  # reservation id: whether it has travel insurance
+
+    def add_text(self, text: str, by_user: bool) -> None:
+        self.dates += [date for _, date in dates_said(text)]
+        self.times += [time for _, time in times_said(text)]
+        if by_user:
+            self.said_numbers |= _numbers(text)
+
+    def add_value(self, value: Any) -> None:
+        self.catalogue.add(value)
+        _walk(value, self)
+
+
+def _numbers(text: str) -> set[int]:
+    return {int(n) for n in re.findall(r"(?<![\d.])\d{1,2}(?![\d.])", digits(text))}
+
+
+def _walk(value: Any, shown: _Shown) -> None:
+    if isinstance(value, list):
+        for item in value:
+            _walk(item, shown)
+        return
+    if not isinstance(value, dict):
+        return
+    number, date = value.get("flight_number"), value.get("date")
+    if isinstance(number, str):
+        entry = shown.flights.setdefault(number, {"dates": set(), "times": set()})
+        if isinstance(date, str):
+            entry["dates"].add(date)
+        for key, item in value.items():
+            if isinstance(item, str) and ("time" in key or key in ("departure", "arrival")):
+                entry["times"] |= {time for _, time in times_said(item)}
+    flights = value.get("flights")
+    if isinstance(flights, list) and value.get("origin") and value.get("destination"):
+        outbound = True
+        for flight in flights:
+            if isinstance(flight, dict) and isinstance(flight.get("flight_number"), str):
+                shown.legs[(flight["flight_number"], str(flight.get("date")))] = "outbound" if outbound else "return"
+                if flight.get("destination") == value["destination"]:
+                    outbound = False
+    for key, kind in (("items", "items"), ("item_ids", "items"), ("passengers", "passengers"), ("flights", "flights")):
+        if isinstance(value.get(key), list):
+            shown.counts[kind].add(len(value[key]))
+    for key in ("total_baggages", "nonfree_baggages"):
+        if isinstance(value.get(key), int):
+            shown.counts["bags"].add(value[key])
+    if isinstance(value.get("reservation_id"), str) and isinstance(value.get("insurance"), (bool, str)):
+        shown.insurance[value["reservation_id"]] = value["insurance"] in (True, "yes")
+    row = value.get("order_id") or value.get("reservation_id")
+    history = value.get("payment_history")
+    if isinstance(row, str) and isinstance(history, list):
+        shown.payers.setdefault(row, set()).update(
+            str(entry.get("payment_method_id") or entry.get("payment_id"))
+            for entry in history
+            if isinstance(entry, dict) and (entry.get("payment_method_id") or entry.get("payment_id"))
+        )
+    for key, item in value.items():
+        if isinstance(item, str) and not key.endswith("_id"):
+            shown.terms_of_rows.add(fold(item))
+        elif isinstance(item, (dict, list)):
+            _walk(item, shown)
+
+
+@dataclass
+class _Writes:
+    """What the successful writes did, in the forms the checks compare."""
+
+    tools: set[str] = field(default_factory=set)
+    refunded: set[str] = field(default_factory=set)  # payment methods money went back to
+    paid_with: set[str] = field(default_factory=set)  # payment methods money was taken from
+    charged: bool = False  # some write took money from the user
+    first: int | None = None  # the step of the first successful write: what comes before is a plan
+    counts: dict[str, set[int]] = field(default_factory=lambda: {kind: set() for kind in _COUNTED})
+    by_tool: dict[str, dict[str, set[int]]] = field(default_factory=dict)  # tool: its counts
+    new_items: list[tuple[str, str]] = field(default_factory=list)  # (old item, new item) of exchanges, changes
+
+
+def _writes(ctx: CheckContext) -> _Writes:
+    done = _Writes()
+    for entry in ctx.write_log:
+        if entry.get("access") != "write" or not entry.get("ok"):
+            continue
+        tool, arguments = entry["tool"], entry.get("arguments") or {}
+        done.tools.add(tool)
+        done.first = entry["step"] if done.first is None else done.first
+        counts = done.by_tool.setdefault(tool, {kind: set() for kind in _COUNTED})
+        for key, kind in (("item_ids", "items"), ("passengers", "passengers"), ("flights", "flights")):
+            if isinstance(arguments.get(key), list):
+                counts[kind].add(len(arguments[key]))
+        if isinstance(arguments.get("total_baggages"), int):
+            counts["bags"].add(arguments["total_baggages"])
+        done.new_items += list(zip(arguments.get("item_ids") or [], arguments.get("new_item_ids") or []))
+        for kind, values in counts.items():
+            done.counts[kind] |= values
+        for before, after in (entry.get("rows") or {}).values():
+            _money_of(before, after, done)
+    return done
+
+
+def _money_of(before: Any, after: Any, done: _Writes) -> None:
+    """Payment methods a write moved money with, and whether it charged the user: new payment entries (kind
+    "payment" or a positive amount), a price difference to pay, a balance that went down."""
+    if not isinstance(after, dict):
+        return
+    before = before if isinstance(before, dict) else {}
+    old = before.get("payment_history") if isinstance(before.get("payment_history"), list) else []
+    new = after.get("payment_history") if isinstance(after.get("payment_history"), list) else []
+    for entry in new[len(old) :]:
+        if not isinstance(entry, dict):
+            continue
+        method, amount = entry.get("payment_method_id") or entry.get("payment_id"), entry.get("amount")
+        paid = entry.get("kind") == "payment" or (
+            entry.get("kind") is None and isinstance(amount, (int, float)) and amount > 0
+        )
+        if method:
+            (done.paid_with if paid else done.refunded).add(str(method))
+        done.charged = done.charged or paid
+    difference = after.get("exchange_price_difference")
+    if isinstance(after.get("exchange_payment_method_id"), str) and isinstance(difference, (int, float)):
+        (done.paid_with if difference > 0 else done.refunded).add(after["exchange_payment_method_id"])
+        done.charged = done.charged or difference > 0
+    if isinstance(after.get("return_payment_method_id"), str):
+        done.refunded.add(after["return_payment_method_id"])
+    methods_before = before.get("payment_methods") if isinstance(before.get("payment_methods"), dict) else {}
+    for mid, method in (after.get("payment_methods") or {}).items():
+        was = methods_before.get(mid) or {}
+        for key in ("balance", "amount"):
+            now, then = (method or {}).get(key), was.get(key)
+            if isinstance(now, (int, float)) and now != then:
+                lower = isinstance(then, (int, float)) and now < then
+                (done.paid_with if lower else done.refunded).add(mid)
+                done.charged = done.charged or lower
+
+
+class StatementsVerifier(RecordVerifier):
+    name = "statements"
+    version = "1"
+    needs_env = True
+
+    def check(self, ctx: CheckContext) -> VerifierResult:
+        env = ctx.initial_env
+        terms = tuple(getattr(env, "fact_terms", ()))
+        words = dict(getattr(env, "action_words", {}) or {})
+        done = _writes(ctx)
+        transferred = any(
+            isinstance(step, ApiAction) and step.function == TRANSFER_TOOL for step in ctx.record.trajectory
+        )
+        shown = _Shown()
+        problems: list[dict] = []
+        messages: list[str] = []
+        for index, step in enumerate(ctx.record.trajectory):
+            if isinstance(step, TextObservation) and step.source in ("user", "tool"):
+                shown.add_text(step.content, step.source == "user")
+                if step.source == "tool" and step.content[:1] in "{[":
+                    with contextlib.suppress(orjson.JSONDecodeError):
+                        shown.add_value(orjson.loads(step.content))
+            elif isinstance(step, MessageAction):
+                messages.append(step.content)
+                found: list[tuple[str, Any]] = []
+                for sentence in _SENTENCE.split(step.content):
+                    if sentence.strip().endswith("?"):  # a question states nothing
+                        continue
+                    found += _dates(sentence, shown) + _legs(sentence, shown) + _counts(sentence, shown, done, words)
+                    # Before any write, where money will go is a plan: the consent check compares it with the write.
+                    reported = done.first is not None and index > done.first
+                    found += _items(sentence, shown, done) + _payments(sentence, shown, done, reported)
+                    found += _hedges(sentence, terms, shown) + _reasons(sentence, shown)
+                    found += _claims(sentence, done, words, transferred)
+                problems += [{"step": index, "kind": kind, "value": value} for kind, value in found]
+        problems += [{"step": None, "kind": "refusal_unsaid", "value": g} for g in _unsaid(ctx, messages)]
+        reasons = list(dict.fromkeys(p["kind"] for p in problems))
+        return self.result(
+            not problems,
+            score=1.0 / (1 + len(problems)),
+            reasons=reasons,
+            evidence={"problems": problems[:MAX_EVIDENCE]},
+        )
+
+
+def _clauses(sentence: str) -> list[str]:
+    return [clause for clause in _CLAUSE.split(sentence) if clause.strip()]
+
+
+def _dates(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    for clause in _clauses(sentence):
+        flights = [f for f in dict.fromkeys(_FLIGHT.findall(clause)) if f in shown.flights]
+        own = shown.flights[flights[0]] if len(flights) == 1 else None
+        for span, date in dates_said(clause):
+            if not any(same_date(date, seen) for seen in shown.dates):
+                found.append(("ungrounded_date", span))
+            elif own and own["dates"] and not any(same_date(date, _iso(d)) for d in own["dates"]):
+                found.append(("misstated_date", f"{flights[0]}: {span}"))
+        for span, time in times_said(clause):
+            if time not in shown.times:
+                found.append(("ungrounded_time", span))
+            elif own and own["times"] and time not in own["times"]:
+                found.append(("misstated_time", f"{flights[0]}: {span}"))
+    return found
+
+
+def _iso(text: str) -> Date:
+    said = dates_said(text)
+    return said[0][1] if said else (None, None, 0)
+
+
+def _legs(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
+    if "return" not in shown.legs.values():
+        return []
+    found: list[tuple[str, Any]] = []
+    for clause in _clauses(sentence):
+        outbound, back = bool(_OUTBOUND.search(clause)), bool(_RETURN.search(clause))
+        if outbound == back:
+            continue
+        leg = "outbound" if outbound else "return"
+        flights = set(_FLIGHT.findall(clause))
+        dates = [date for _, date in dates_said(clause)]
+        for (number, day), its_leg in shown.legs.items():
+            named = number in flights or any(same_date(date, _iso(day)) for date in dates)
+            if (
+                named
+                and its_leg != leg
+                and not any(
+                    other == leg and (n in flights or any(same_date(d, _iso(dd)) for d in dates))
+                    for (n, dd), other in shown.legs.items()
+                )
+            ):
+                found.append(("misstated_leg", f"{number} {day} is the {its_leg} leg"))
+    return found
+
+
+def _counts(sentence: str, shown: _Shown, done: _Writes, words: dict[str, tuple[str, ...]]) -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    for clause in _clauses(sentence):
+        converted = digits(clause).replace("both", "2")
+        about = proposed_tools(clause, words) & set(done.by_tool)
+        for kind, nouns in _COUNTED.items():
+            for match in re.finditer(rf"\b(\d{{1,2}})\s+(?:[a-z-]+\s+)?(?:{nouns})\b", converted):
+                count = int(match.group(1))
+                own = set().union(*(done.by_tool[tool][kind] for tool in about)) if about else set()
+                # "two more bags": the difference between the count a write set and one shown before
+                own |= {abs(a - b) for a in own for b in shown.counts[kind]} if _MORE.search(clause) else set()
+                allowed = own or (shown.counts[kind] | done.counts[kind] | shown.said_numbers)
+                allowance = kind == "bags" and count <= 3 and (not own or _FREE_BAGS.search(clause))
+                if count not in allowed and not allowance:
+                    found.append(("misstated_count", f"{count} {kind}"))
+    return found
+
+
+# Where one item's description ends and another's begins: "25l black -> 18l black", "a red one and a blue one".
+_MORE = re.compile(r"\b(?:more|additional|extra|another|new|added)\b", re.I)
+_FREE_BAGS = re.compile(r"\b(?:free|included|includes|allowance|allowed|complimentary)\b", re.I)
+_SEGMENT = re.compile(r"->|→|=>|[,;]|\b(?:and|or|for|to|into|instead of|replaced by|becomes?|in place of|versus|vs)\b")
+
+
+def _items(sentence: str, shown: _Shown, done: _Writes) -> list[tuple[str, Any]]:
+    catalogue = shown.catalogue
+    lowered = fold(sentence)
+    products: dict[str, list[dict[str, str]]] = {}
+    for name, options in catalogue.items.values():
+        if name and fold(name) in lowered:
+            products.setdefault(fold(name), []).append(options)
+    if not products:
+        return []
+    found: list[tuple[str, Any]] = []
+    for name, variants in products.items():
+        vocabulary = {value for options in variants for value in options.values() if not value.isdigit()}
+        for segment in _SEGMENT.split(lowered):
+            said = {value for value in vocabulary if _word(segment, value)}
+            if len(said) > 1 and not any(said <= set(options.values()) for options in variants):
+                found.append(("misstated_item", f"{name}: {', '.join(sorted(said))}"))
+            elif said and _RECEIVE.search(segment):
+                swaps = [(old, new) for old, new in done.new_items if fold(catalogue.items.get(new, ("",))[0]) == name]
+                allowed = {
+                    v
+                    for old, new in swaps
+                    for item in (old, new)
+                    for v in catalogue.items.get(item, ("", {}))[1].values()
+                }
+                if swaps and not said <= allowed:
+                    found.append(("misstated_item", f"{name}: {', '.join(sorted(said - allowed))}"))
+    return found
+
+
+def _word(text: str, value: str) -> bool:
+    return bool(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text))
+
+
+def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool) -> list[tuple[str, Any]]:
+    catalogue, lowered = shown.catalogue, fold(sentence)
+    rows = [row for row in shown.payers if row.lower() in lowered]
+    found: list[tuple[str, Any]] = []
+    for clause in _clauses(lowered):
+        named = {m for m in catalogue.methods if catalogue.names_method(clause, m)}
+        if _FREE.search(clause) and done.charged and not _ALLOWANCE.search(clause) and not _CONDITIONAL.search(clause):
+            found.append(("misstated_free", clause.strip()[:80]))
+        if not named or len(named) == len(catalogue.methods) > 1:  # no method named, or "card" of a wallet of cards
+            continue
+        back, taken = bool(_BACK.search(clause)), bool(_TAKEN.search(clause))
+        moved = (done.refunded if back else set()) | (done.paid_with if taken else set())
+        if back or taken:
+            if not reported or not (done.refunded | done.paid_with):
+                continue
+            if not named & moved:
+                found.append(("misstated_payment", clause.strip()[:80]))
+        elif _PAID.search(clause) and not _PLAN.search(clause):
+            payers = set().union(*(shown.payers[row] for row in rows)) if rows else set()
+            if payers and not named & (payers | done.paid_with):
+                found.append(("misstated_payment", clause.strip()[:80]))
+    return found
+
+
+_CONDITIONAL = re.compile(r"\b(?:if|unless|would|could|whether)\b")
+_PLAN = re.compile(r"\b(?:if|unless|would|could|will|shall|going to|i'?ll|you'?ll)\b")
+_RULE = re.compile(r"\b(?:only|unless|if|can|could|may|must|cannot|can'?t|allowed|policy)\b")
+
+
+def _hedges(sentence: str, terms: tuple[str, ...], shown: _Shown) -> list[tuple[str, Any]]:
+    lowered = fold(sentence)
+    if not terms or _RULE.search(lowered):
+        return []
+    found = []
+    for term in terms:
+        for match in re.finditer(rf"(?<![\w-]){re.escape(fold(term))}(?![\w-])", lowered):
+            if fold(term) in shown.terms_of_rows and hedged(lowered, match.start(), match.end(), terms):
+                found.append(("hedged_fact", term))
+    return found[:1]
+
+
+def _reasons(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    if _EXCUSE.search(sentence):
+        found.append(("invented_reason", _EXCUSE.search(sentence).group(0)))
+    if _DEPARTED.search(sentence) and not ({"flying", "landed"} & shown.terms_of_rows):
+        found.append(("invented_reason", _DEPARTED.search(sentence).group(0)))
+    insured = shown.insurance
+    if insured and _INSURED.search(sentence) and not re.search(r"\bif\b", sentence, re.I):
+        lowered = sentence.lower()
+        named = [rid for rid in insured if rid.lower() in lowered] or (list(insured) if len(insured) == 1 else [])
+        for rid in named:
+            says_none = bool(_NO_INSURANCE.search(sentence))
+            says_some = (
+                bool(
+                    re.search(
+                        r"\b(?:has|have|with|includes?|bought|purchased) (?:travel )?insurance\b|"
+                        r"\bis insured\b",
+                        lowered,
+                    )
+                )
+                and not says_none
+            )
+            if (says_none and insured[rid]) or (says_some and not insured[rid]):
+                found.append(("invented_reason", f"insurance of {rid}"))
+    return found
+
+
+def _claims(
+    sentence: str, done: _Writes, words: dict[str, tuple[str, ...]], transferred: bool
+) -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    if _TRANSFER_CLAIM.search(sentence) and not transferred:
+        found.append(("claimed_undone", "transfer to a human"))
+    for match in _DONE.finditer(sentence):
+        verb = next(group for group in match.groups() if group).lower()
+        if verb in _READ_VERBS:
+            continue
+        clause = _clause_at(sentence, match.start())
+        tools = proposed_tools(clause, words)
+        unique = {t for t in tools if any(_word(fold(clause), fold(w)) for w in words[t] if _only_of(w, t, words))}
+        claimed = unique or tools
+        if claimed and not claimed & done.tools:
+            found.append(("claimed_undone", f"{verb}: {', '.join(sorted(claimed))}"))
+        elif not claimed and not done.tools and match.group("mine"):  # "I've opened a review": no write at all
+            found.append(("claimed_undone", verb))
+        break
+    return found
+
+
+def _clause_at(sentence: str, position: int) -> str:
+    """The clause of ``sentence`` that holds ``position`` (clauses end at ";", ":" and ", but")."""
+    bounds = [0, *(m.end() for m in re.finditer(r"[;:]|,\s*but\b", sentence)), len(sentence) + 1]
+    start = max(b for b in bounds if b <= position)
+    end = min(b for b in bounds if b > position)
+    return sentence[start:end]
+
+
+def _only_of(word: str, tool: str, words: dict[str, tuple[str, ...]]) -> bool:
+    return not any(word in others for name, others in words.items() if name != tool)
+
+
+def _unsaid(ctx: CheckContext, messages: list[str]) -> list[str]:
+    goals = (ctx.record.task.metadata or {}).get("goals")
+    if not isinstance(goals, list):
+        return []
+    refused = any(_REFUSES.search(m) or re.search(r"\bonly\b[^.]{0,60}\bcan\b", m, re.I) for m in messages)
+    return [
+        g.get("kind", "refusal") for g in goals if isinstance(g, dict) and g.get("outcome") == "refusal" and not refused
+    ]

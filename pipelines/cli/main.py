@@ -32,6 +32,7 @@ COMMANDS = {
     "formats": Entry(("pipelines.cli.formats",), "List the raw formats: the layouts each reads and its options."),
     "convert": Entry(("pipelines.cli.ingest",), "Convert raw trajectories of one format into Parquet AgentRecords."),
     "validate": Entry(("pipelines.cli.records",), "Check that a file's rows parse into AgentRecords."),
+    "migrate": Entry(("pipelines.cli.migrate",), "Rewrite the record files of a folder as the current schema version."),
     "show": Entry(("pipelines.cli.records",), "Show one record readably: source, E, q, every τ step, v."),
     "export-adp": Entry(("pipelines.cli.records",), "Export records as ADP v1 JSONL."),
     "export-atif": Entry(("pipelines.cli.export_atif",), "Export records as Harbor ATIF trajectories (JSONL)."),

@@ -43,12 +43,13 @@ def corpus(tmp_path):
         root / "bad_row.parquet",
     )
     (root / ".records.parquet.123.tmp").write_bytes(b"a writer's temporary")  # hidden: never touched
+    (root / "link.parquet").symlink_to(root / "1.0-origin" / "records.parquet")  # a rename would replace the link
     shutil.copytree(VERSIONS / "1.0-origin", root / "catalog-versions" / "d" / "v1")  # a catalog snapshot
     return root
 
 
 def _contents(root):
-    return {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
 
 
 def test_migrate_dry_run_says_what_it_would_do_and_writes_nothing(corpus):
@@ -79,6 +80,7 @@ def test_migrate_rewrites_every_older_record_file_in_place_and_leaves_the_rest(c
         "chats.jsonl": "not records",
         "broken.parquet": "failed",
         "bad_row.parquet": "failed",
+        "link.parquet": "not records",
     }
     assert "bogus_step" in outcomes[f"{corpus}/bad_row.parquet"]["detail"]
     assert outcomes[f"{corpus}/1.0-origin/records.parquet"]["versions"] == ["1.0"]
@@ -94,6 +96,7 @@ def test_migrate_rewrites_every_older_record_file_in_place_and_leaves_the_rest(c
         assert (after[path] == before[path]) == (path.parent.name == "now")
     assert {p: after[p] for p in before if p not in expected} == {p: b for p, b in before.items() if p not in expected}
     assert [p.name for p in corpus.rglob(".*")] == [".records.parquet.123.tmp"]  # no temporary left behind
+    assert (corpus / "link.parquet").is_symlink()
     assert oct((corpus / "1.0-initial" / "records.parquet").stat().st_mode & 0o777) == "0o640"
     assert (
         f"migrated {2 * len(OLD_SHAPES)}" in result.stderr

@@ -224,7 +224,9 @@ class Catalog:
                         entry.snapshot,
                     ],
                 )
-            scan = f"SELECT * FROM read_parquet({_sql_string(entry.data_path)})"
+            # By name: over files of different schema versions the view has every column and struct field any of
+            # them has (null where a file lacks it); by position, the first file's shape would hide the others'.
+            scan = f"SELECT * FROM read_parquet({_sql_string(entry.data_path)}, union_by_name = true)"
             con.execute(f'CREATE OR REPLACE VIEW "{entry.view}" AS {scan}')
             con.execute(f'CREATE OR REPLACE VIEW "{name}" AS {scan}')
             con.execute("COMMIT")

@@ -71,7 +71,8 @@ class DatasetStats:
 def dataset_stats(files: list[str | Path]) -> DatasetStats:
     con = duckdb.connect()
     try:
-        con.read_parquet([str(f) for f in files]).create_view("r")
+        # union_by_name: files of different schema versions give every column and struct field any of them has
+        con.read_parquet([str(f) for f in files], union_by_name=True).create_view("r")
         rows, tasks = con.execute(
             "SELECT count(*), count(*) FILTER (WHERE coalesce(num_steps, 0) = 0) FROM r"
         ).fetchone()

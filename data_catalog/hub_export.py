@@ -30,8 +30,6 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
 from data_catalog.catalog import Catalog, DatasetVersion, safe_name
 from data_catalog.dataset_card import CardInputs, recipe_yaml, render_card
 from data_catalog.dataset_stats import DatasetStats, dataset_stats
@@ -40,10 +38,10 @@ from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
 from data_catalog.redaction import redact_text, redact_value
-from schemas.arrow_schema import RECORD_SCHEMA
-from schemas.io import remove_stale_temps
+from schemas.io import open_record_parquet, remove_stale_temps
 from schemas.record import stable_id
 from schemas.settings import data_home
+from schemas.versions import NewerSchemaError, SchemaError
 
 RECIPE_FILE = "recipe.yaml"
 MARKER_FILE = ".aceforge-export.json"  # what the export wrote: the files a later export may replace
@@ -123,8 +121,12 @@ def resolve_source(spec: str, catalog: Catalog | None = None) -> ExportSource:
             raise HubExportError(f"catalog dataset {spec!r} points to {where}, which is missing")
         source = ExportSource(f"{entry.name}@{entry.version}", files, entry)
     for file in source.files:
-        if pq.read_schema(file).remove_metadata() != RECORD_SCHEMA:
-            raise HubExportError(f"{file} is not a record Parquet file (`aceforge validate {file}` says why)")
+        try:
+            open_record_parquet(file)  # of this schema version or an earlier one: the shards are of this one
+        except NewerSchemaError as exc:
+            raise HubExportError(str(exc)) from None
+        except SchemaError:
+            raise HubExportError(f"{file} is not a record Parquet file (`aceforge validate {file}` says why)") from None
     return source
 
 

@@ -30,7 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from schemas.arrow_schema import RECORD_SCHEMA, STATISTICS_COLUMNS
+from schemas.arrow_schema import RECORD_SCHEMA, STATISTICS_COLUMNS, upgrade_record_batch
 from schemas.task_identity import task_of_row
 
 TASKS = "tasks"
@@ -148,7 +148,8 @@ def write_shards(
     several = len(kinds) > 1
     writers: dict[tuple[str, str], ShardWriter] = {}
     for batch in iter_batches(files):
-        table = pa.Table.from_batches([batch]).select(RECORD_SCHEMA.names).cast(RECORD_SCHEMA)
+        batch = upgrade_record_batch(batch)  # a file of an earlier schema version gives rows of this one
+        table = pa.Table.from_batches([batch])
         kind, split = _kind_column(batch), _split_column(batch, test_fraction, seed)
         for (k, s), rows in _groups(table, kind, split):
             config = k if several else DEFAULT_CONFIG

@@ -4,14 +4,19 @@ Steps are a list of one flat struct (every step field, null where a step kind
 lacks it), so DuckDB can query trajectories directly. Free-form values
 (tool kwargs, DB states, tool schemas, details) are JSON strings: nested
 structs inferred per shard differ between shards and break casts.
+
+Files of earlier schema versions lack the fields added since (schemas/versions.py):
+``schema_differences`` tells an older file from a foreign or newer one, and
+``conform_record_batch`` reads an older file's rows as this schema's.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 import pyarrow as pa
+import pyarrow.compute as pc
 from pydantic_core import to_jsonable_python
 
 from schemas.record import (
@@ -25,6 +30,7 @@ from schemas.record import (
     Tool,
     Verifier,
     VerifierResult,
+    load_record,
 )
 from schemas.steps import (
     ApiAction,
@@ -37,6 +43,7 @@ from schemas.steps import (
     TextObservation,
     WebObservation,
 )
+from schemas.versions import ADDED_ARROW_FIELDS, SCHEMA_VERSION, check_version
 
 STEP_TYPE = pa.struct(
     [
@@ -96,6 +103,87 @@ RECORD_SCHEMA = pa.schema(
         ("details", pa.string()),  # JSON object
     ]
 )
+
+
+class SchemaDifferences(NamedTuple):
+    """How a Parquet file's Arrow schema differs from RECORD_SCHEMA, by dotted field path."""
+
+    missing: list[str]
+    unknown: list[str]
+    mistyped: list[str]  # "column 'x' is T, expected U"
+
+    def problems(self) -> list[str]:
+        """Why the file is no record file of any version (empty when it is one, or one of a newer version)."""
+        problems = [f"missing column {p!r}" for p in self.missing if p not in ADDED_ARROW_FIELDS] + self.mistyped
+        return problems + [f"unexpected column {p!r}" for p in self.unknown] if problems else []
+
+
+def schema_differences(schema: pa.Schema) -> SchemaDifferences:
+    differences = SchemaDifferences([], [], [])
+    _compare_fields(list(schema), list(RECORD_SCHEMA), "", differences)
+    return differences
+
+
+def _compare_fields(found: list[pa.Field], wanted: list[pa.Field], prefix: str, out: SchemaDifferences) -> None:
+    types = {f.name: f.type for f in found}
+    known = {f.name for f in wanted}
+    out.unknown.extend(prefix + f.name for f in found if f.name not in known)
+    for field in wanted:
+        if field.name not in types:
+            out.missing.append(prefix + field.name)
+        elif types[field.name] != field.type:
+            _compare_types(types[field.name], field.type, prefix + field.name, out)
+
+
+def _compare_types(found: pa.DataType, wanted: pa.DataType, path: str, out: SchemaDifferences) -> None:
+    if pa.types.is_struct(found) and pa.types.is_struct(wanted):
+        _compare_fields(list(found), list(wanted), path + ".", out)
+    elif pa.types.is_list(found) and pa.types.is_list(wanted):  # a step field's path is under its list's name
+        if found.value_type != wanted.value_type:
+            _compare_types(found.value_type, wanted.value_type, path, out)
+    else:
+        out.mistyped.append(f"column {path!r} is {found}, expected {wanted}")
+
+
+def conform_record_batch(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """Rows of a record file of an earlier version (``schema_differences`` found no problem and no unknown
+    field) as RECORD_SCHEMA rows: the fields added since are null, the rest as they were, in this schema's order.
+    The schema_version column is left as written: ``row_to_record`` reads each row's own."""
+    if batch.schema.equals(RECORD_SCHEMA):
+        return batch
+    names = set(batch.schema.names)
+    columns = [
+        _conform(batch.column(f.name), f.type) if f.name in names else pa.nulls(batch.num_rows, f.type)
+        for f in RECORD_SCHEMA
+    ]
+    return pa.RecordBatch.from_arrays(columns, schema=RECORD_SCHEMA)
+
+
+def _conform(array: pa.Array, wanted: pa.DataType) -> pa.Array:
+    if array.type == wanted:
+        return array
+    if pa.types.is_struct(wanted):
+        children = dict(zip(array.type.names, array.flatten()))  # flatten: the parent's slice and nulls applied
+        fields = [
+            _conform(children[f.name], f.type) if f.name in children else pa.nulls(len(array), f.type) for f in wanted
+        ]
+        return pa.StructArray.from_arrays(fields, fields=list(wanted), mask=array.is_null())
+    # A list (of steps): its values conformed; offsets rebased, as Arrow builds no list with a mask over a slice.
+    offsets = array.offsets
+    start, end = offsets[0].as_py(), offsets[-1].as_py()
+    values = _conform(array.values.slice(start, end - start), wanted.value_type)
+    return pa.ListArray.from_arrays(pc.subtract(offsets, start), values, type=wanted, mask=array.is_null())
+
+
+def upgrade_record_batch(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """``conform_record_batch``, and every row's schema_version checked and made the current one: rows of the
+    current version, for writers that copy rows without reading them into records (Hub shards)."""
+    batch = conform_record_batch(batch)
+    for version in pc.unique(batch.column("schema_version")).to_pylist():
+        check_version(version)
+    index = RECORD_SCHEMA.get_field_index("schema_version")
+    return batch.set_column(index, "schema_version", pa.repeat(SCHEMA_VERSION, batch.num_rows))
+
 
 # Min/max statistics only for short scalar columns: on the JSON and text columns they copy whole values
 # into the metadata (a third of a small shard's bytes), cost a quarter of the writing time, and nobody
@@ -220,9 +308,11 @@ def _step_from_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def row_to_record(row: dict[str, Any]) -> AgentRecord:
-    scores = dict(row["scores"] or {})
+    """A record from a row of RECORD_SCHEMA (``conform_record_batch`` makes one of an older file's): a row of any
+    version this aceforge reads, as the current version. A null score or source field takes its default."""
+    scores = {k: v for k, v in (row["scores"] or {}).items() if v is not None}
     scores["extra"] = orjson.loads(scores["extra"]) if scores.get("extra") else {}
-    return AgentRecord.model_validate(
+    return load_record(
         {
             "id": row["id"],
             "schema_version": row["schema_version"],

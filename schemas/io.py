@@ -12,24 +12,28 @@ import glob
 import os
 import re
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from schemas.arrow_schema import (
     QUARANTINE_SCHEMA,
     RECORD_SCHEMA,
     STATISTICS_COLUMNS,
+    conform_record_batch,
     json_text,
     record_to_row,
     row_to_record,
+    schema_differences,
 )
-from schemas.record import AgentRecord
+from schemas.record import AgentRecord, load_record
+from schemas.versions import NewerSchemaError, SchemaError, unknown_fields_message
 
 DEFAULT_ROW_GROUP = 2048
 # A row group is also cut when its Arrow data reaches this size, so a format with
@@ -163,14 +167,52 @@ def iter_parquet_rows(
         yield from batch.to_pylist()
 
 
+def open_record_parquet(path: str | os.PathLike) -> pq.ParquetFile:
+    """The Parquet file of records at ``path``, of this schema version or an earlier one.
+
+    Raises a SchemaError (one line, naming the file) for a file of no record schema, or one with fields no
+    version this aceforge reads has (a newer aceforge's: never read with them left out).
+    """
+    file = pq.ParquetFile(path)
+    differences = schema_differences(file.schema_arrow)
+    problems = differences.problems()
+    if problems:
+        shown = "; ".join(problems[:4]) + (f"; and {len(problems) - 4} more" if len(problems) > 4 else "")
+        raise SchemaError(f"{path} is not a record Parquet file ({shown})")
+    if differences.unknown:
+        raise NewerSchemaError(f"{path}: {unknown_fields_message(differences.unknown, parquet_versions(file))}")
+    return file
+
+
+def parquet_versions(file: pq.ParquetFile) -> list[str]:
+    """The schema versions the rows of a record Parquet file say they are."""
+    column = file.read(columns=["schema_version"]).column(0)
+    return sorted(str(v) for v in pc.unique(column).to_pylist())
+
+
+def iter_record_rows(path: str | os.PathLike, batch_size: int = 1024) -> Iterator[dict]:
+    """The rows of a record Parquet file of any version this aceforge reads, as RECORD_SCHEMA rows
+    (``row_to_record`` makes each a current record)."""
+    for batch in open_record_parquet(path).iter_batches(batch_size=batch_size):
+        yield from conform_record_batch(batch).to_pylist()
+
+
 def read_records(path: str | os.PathLike, batch_size: int = 1024) -> Iterator[AgentRecord]:
-    """Stream records from a Parquet or JSONL file, one batch in memory at a time."""
+    """Stream records from a Parquet or JSONL file of any schema version this aceforge reads, as current records,
+    one batch in memory at a time. A SchemaError names the file (and the row, for a row of a newer version)."""
     path = Path(path)
     if path.suffix == ".jsonl":
         yield from read_jsonl(path)
-        return
-    for row in iter_parquet_rows(path, batch_size):
-        yield row_to_record(row)
+    else:
+        yield from _parsed(path, iter_record_rows(path, batch_size), row_to_record)
+
+
+def _parsed(path: Path, rows: Iterable[Any], parse: Callable[[Any], AgentRecord]) -> Iterator[AgentRecord]:
+    for index, row in enumerate(rows):
+        try:
+            yield parse(row)
+        except SchemaError as exc:
+            raise type(exc)(f"{path} row {index}: {exc}") from None
 
 
 def _temp_beside(path: Path) -> Path:
@@ -249,8 +291,15 @@ def write_jsonl(records: Iterable[AgentRecord], path: str | os.PathLike) -> int:
     return _write_lines((record.model_dump_json().encode() for record in records), path)
 
 
-def read_jsonl(path: str | os.PathLike) -> Iterator[AgentRecord]:
+def _jsonl_lines(path: str | os.PathLike) -> Iterator[bytes]:
     with open(path, "rb") as f:
-        for line in f:
-            if line.strip():
-                yield AgentRecord.model_validate_json(line)
+        yield from (line for line in f if line.strip())
+
+
+def record_from_json(line: bytes | str) -> AgentRecord:
+    """A record from one JSONL line written by any schema version this aceforge reads (see ``load_record``)."""
+    return load_record(orjson.loads(line))
+
+
+def read_jsonl(path: str | os.PathLike) -> Iterator[AgentRecord]:
+    yield from _parsed(Path(path), _jsonl_lines(path), record_from_json)

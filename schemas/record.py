@@ -11,11 +11,10 @@ import hashlib
 from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from schemas.steps import Step
-
-SCHEMA_VERSION = "1.0"
+from schemas.versions import SCHEMA_VERSION, SchemaError, check_version, unknown_fields_message
 
 
 class _Model(BaseModel):
@@ -143,6 +142,25 @@ class AgentRecord(_Model):
     scores: Scores = Field(default_factory=Scores)
     # Source fields with no place above (patches, eval logs, ...), kept rather than dropped.
     details: dict[str, Any] = Field(default_factory=dict)
+
+
+def load_record(data: dict[str, Any]) -> AgentRecord:
+    """A record as stored by any version this aceforge reads (a JSON object, or a Parquet row's parts), as the
+    current version: fields it lacks take their defaults. Raises a SchemaError for a newer version or a field no
+    version has (never dropped), pydantic's ValidationError for anything else wrong.
+    """
+    if not isinstance(data, dict):
+        raise ValueError(f"a record is a JSON object, got {type(data).__name__}")
+    version = data.get("schema_version", SCHEMA_VERSION)
+    check_version(version)
+    try:
+        return AgentRecord.model_validate({**data, "schema_version": SCHEMA_VERSION})
+    except ValidationError as exc:
+        errors = exc.errors()
+        unknown = [".".join(map(str, e["loc"])) for e in errors if e["type"] == "extra_forbidden"]
+        if unknown and len(unknown) == len(errors):  # a record but for fields no version has: a newer one's
+            raise SchemaError(unknown_fields_message(unknown, [version])) from None
+        raise
 
 
 def canonical_json(value: Any) -> bytes:

@@ -74,20 +74,23 @@ def _parquet_rows(path: Path) -> list[Any]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from schemas.arrow_schema import RECORD_SCHEMA
+    from schemas.io import iter_parquet_rows, iter_record_rows
+    from schemas.versions import NewerSchemaError, SchemaError
 
     try:
-        schema = pq.read_schema(path).remove_metadata()
+        names = pq.read_schema(path).names
+        if "messages" in names:
+            return list(iter_parquet_rows(path))
+        return list(iter_record_rows(path))  # a record file of this schema version or an earlier one
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{path} is not a Parquet file ({exc})") from None
-    if "messages" not in schema.names and not schema.equals(RECORD_SCHEMA):
-        columns = ", ".join(schema.names[:8]) + (", ..." if len(schema.names) > 8 else "")
+    except NewerSchemaError as exc:
+        raise InputError(str(exc)) from None
+    except SchemaError:
+        columns = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
         raise InputError(
             f"{path} has columns {columns}: neither the record schema nor a 'messages' column; expected {EXPECTED}"
-        )
-    from schemas.io import iter_parquet_rows
-
-    return list(iter_parquet_rows(path))
+        ) from None
 
 
 def _is_chat(row: Any) -> bool:
@@ -117,8 +120,9 @@ def _records(path: Path, rows: list[Any]) -> list[AgentRecord]:
     from pydantic import ValidationError
 
     from schemas.arrow_schema import row_to_record
+    from schemas.record import load_record
 
-    parse = AgentRecord.model_validate if path.suffix == ".jsonl" else row_to_record
+    parse = load_record if path.suffix == ".jsonl" else row_to_record
     records = []
     for number, row in enumerate(rows, 1):
         try:

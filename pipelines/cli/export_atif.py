@@ -29,6 +29,7 @@ def export_atif(
 
     from data_catalog.sources.atif import record_to_atif
     from schemas.io import atomic_output, read_records
+    from schemas.versions import SchemaError
 
     check_file(file)
     count = 0
@@ -37,6 +38,8 @@ def export_atif(
             for record in read_records(file):
                 f.write(orjson.dumps(record_to_atif(record)) + b"\n")
                 count += 1
+    except SchemaError as exc:  # a newer version's file, or not a record file: about the file, not one record
+        fail(str(exc), FAILED)
     except (ValidationError, ValueError, KeyError, pa.ArrowException) as exc:
         fail(f"{file}: record {count} cannot be exported: {one_line(exc, 300)}", FAILED)
     say(f"wrote {count} ATIF trajectories to {output}")

@@ -14,8 +14,9 @@ import typer
 from typer import _click
 from typer.core import TyperCommand, TyperGroup
 
-from pipelines.cli.common import USAGE, say_error
+from pipelines.cli.common import FAILED, USAGE, say_error
 from schemas.plugins import PluginError
+from schemas.versions import SchemaError
 
 
 class Entry(NamedTuple):
@@ -31,6 +32,7 @@ COMMANDS = {
     "formats": Entry(("pipelines.cli.formats",), "List the raw formats: the layouts each reads and its options."),
     "convert": Entry(("pipelines.cli.ingest",), "Convert raw trajectories of one format into Parquet AgentRecords."),
     "validate": Entry(("pipelines.cli.records",), "Check that a file's rows parse into AgentRecords."),
+    "migrate": Entry(("pipelines.cli.migrate",), "Rewrite the record files of a folder as the current schema version."),
     "show": Entry(("pipelines.cli.records",), "Show one record readably: source, E, q, every τ step, v."),
     "export-adp": Entry(("pipelines.cli.records",), "Export records as ADP v1 JSONL."),
     "export-atif": Entry(("pipelines.cli.export_atif",), "Export records as Harbor ATIF trajectories (JSONL)."),
@@ -80,6 +82,13 @@ class LazyCommands(TyperGroup):
         if args and args[0] in COMMANDS:
             return args[0], load_command(args[0]), args[1:]
         return super().resolve_command(ctx, args)  # an unknown name: click's error with a suggestion
+
+    def invoke(self, ctx: _click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SchemaError as exc:  # a record file of a newer aceforge, or of no record schema: one line, any command
+            say_error(str(exc))
+            raise typer.Exit(FAILED) from None
 
 
 app = typer.Typer(

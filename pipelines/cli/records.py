@@ -21,34 +21,15 @@ def check_file(path: Path) -> None:
         fail(f"expected a .parquet or .jsonl file of records, got {path}")
 
 
-def schema_problems(path: Path) -> list[str]:
-    """How a Parquet file's schema differs from the one record schema (empty when it matches)."""
-    import pyarrow.parquet as pq
-
-    from schemas.arrow_schema import RECORD_SCHEMA
-
-    schema = pq.read_schema(path).remove_metadata()
-    if schema.equals(RECORD_SCHEMA):
-        return []
-    found = {f.name: f.type for f in schema}
-    problems = [f"missing column {f.name!r}" for f in RECORD_SCHEMA if f.name not in found]
-    problems += [
-        f"column {f.name!r} is {found[f.name]}, expected {f.type}"
-        for f in RECORD_SCHEMA
-        if f.name in found and found[f.name] != f.type
-    ]
-    problems += [f"unexpected column {name!r}" for name in found if RECORD_SCHEMA.get_field_index(name) < 0]
-    return problems or ["column order differs from the record schema"]
-
-
 def _raw_rows(path: Path) -> Iterator[bytes | dict]:
-    from schemas.io import iter_parquet_rows
+    """The rows of a record file as stored (a Parquet file's as rows of the current Arrow schema)."""
+    from schemas.io import iter_record_rows
 
     if path.suffix == ".jsonl":
         with path.open("rb") as f:
             yield from (line for line in f if line.strip())
     else:
-        yield from iter_parquet_rows(path)
+        yield from iter_record_rows(path)
 
 
 def _row_id(row: bytes | dict) -> object:
@@ -67,10 +48,10 @@ def row_errors(path: Path) -> Iterator[tuple[int, str, str]]:
     from pydantic import ValidationError
 
     from schemas.arrow_schema import row_to_record
-    from schemas.record import AgentRecord
+    from schemas.io import record_from_json
 
     seen: set[str] = set()
-    parse = AgentRecord.model_validate_json if path.suffix == ".jsonl" else row_to_record
+    parse = record_from_json if path.suffix == ".jsonl" else row_to_record
     for index, row in enumerate(_raw_rows(path)):
         try:
             record = parse(row)
@@ -84,24 +65,31 @@ def row_errors(path: Path) -> Iterator[tuple[int, str, str]]:
 
 @app.command()
 def validate(file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) file of AgentRecords.")]) -> None:
-    """Check that every row parses into an AgentRecord and the Parquet schema is the record schema.
+    """Check that every row parses into an AgentRecord and the Parquet schema is the record schema (of this
+    version or an earlier one: `aceforge migrate` rewrites those as this one).
 
     Exit 0 when the file is valid; 1 with the bad rows listed otherwise.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from schemas.io import read_records
+    from schemas.arrow_schema import schema_differences
+    from schemas.io import open_record_parquet, read_records
+    from schemas.versions import SchemaError
 
     check_file(file)
     try:
-        problems = schema_problems(file) if file.suffix == ".parquet" else []
-        if problems:
-            fail(f"{file}: schema does not match the record schema: {'; '.join(problems)}", FAILED)
+        if file.suffix == ".parquet":
+            problems = schema_differences(pq.read_schema(file)).problems()  # all of them, where others name four
+            if problems:
+                fail(f"{file}: schema does not match the record schema: {'; '.join(problems)}", FAILED)
+            open_record_parquet(file)  # a newer version's fields
         bad, count = [], 0
         for count, error in enumerate(row_errors(file), start=1):
             if count <= MAX_LISTED:
                 bad.append(error)
+    except SchemaError as exc:
+        fail(str(exc), FAILED)
     except (pa.ArrowException, OSError) as exc:
         fail(f"{file}: cannot read: {exc}", FAILED)
     if count:
@@ -151,6 +139,7 @@ def export_adp(
 
     from schemas.adp import record_to_adp
     from schemas.io import atomic_output, read_records
+    from schemas.versions import SchemaError
 
     check_file(file)
     count = 0
@@ -159,6 +148,8 @@ def export_adp(
             for record in read_records(file):
                 f.write(orjson.dumps(record_to_adp(record)) + b"\n")
                 count += 1
+    except SchemaError as exc:  # a newer version's file, or not a record file: about the file, not one record
+        fail(str(exc), FAILED)
     except (ValidationError, ValueError, KeyError, pa.ArrowException) as exc:
         fail(f"{file}: record {count} cannot be exported: {one_line(exc, 300)}", FAILED)
     say(f"wrote {count} ADP records to {output}")

@@ -39,22 +39,25 @@ class LazyQuarantine:
 
 
 def read_or_quarantine(path: Path, quarantine: LazyQuarantine) -> Iterator[AgentRecord]:
-    """Stream records; a row that does not parse goes to the quarantine with its error instead of stopping the run."""
+    """Stream records; a row that does not parse goes to the quarantine with its error instead of stopping the run.
+    A row of a newer schema version stops it: the row is not bad, this aceforge is too old for it."""
     from pydantic import ValidationError
 
     from schemas.arrow_schema import row_to_record
-    from schemas.io import iter_parquet_rows
-    from schemas.record import AgentRecord
+    from schemas.io import iter_record_rows, record_from_json
+    from schemas.versions import NewerSchemaError
 
     if path.suffix == ".jsonl":
         rows = (line for line in path.open("rb") if line.strip())
-        parse = AgentRecord.model_validate_json
+        parse = record_from_json
     else:
-        rows = iter_parquet_rows(path)
+        rows = iter_record_rows(path)
         parse = row_to_record
     for index, row in enumerate(rows):
         try:
             yield parse(row)
+        except NewerSchemaError as exc:
+            raise NewerSchemaError(f"{path} row {index}: {exc}") from None
         except (ValidationError, ValueError, TypeError, KeyError) as exc:
             quarantine.write(str(path), index, one_line(exc, 500), row)
 
@@ -77,18 +80,21 @@ def make_judge_model(section: BackendConfig | None) -> CachedGenerator | None:
 
 
 def check_record_parquet(path: Path) -> None:
-    """Exit with one line when ``path`` is not a Parquet file of the record schema: its rows would all fail."""
+    """Exit with one line when ``path`` is not a Parquet file of a record schema this aceforge reads: its rows
+    would all fail."""
     import pyarrow as pa
 
-    from pipelines.cli.records import schema_problems
+    from schemas.io import open_record_parquet
+    from schemas.versions import NewerSchemaError, SchemaError
 
     try:
-        problems = schema_problems(path)
+        open_record_parquet(path)
+    except NewerSchemaError as exc:
+        fail(str(exc))
+    except SchemaError as exc:
+        fail(f"{exc}: `aceforge convert` makes one")
     except (pa.ArrowException, OSError) as exc:
         fail(f"{path} is not a readable Parquet file: {one_line(exc, 200)}")
-    if problems:
-        shown = "; ".join(problems[:4]) + (f"; and {len(problems) - 4} more" if len(problems) > 4 else "")
-        fail(f"{path} is not a record Parquet file ({shown}): `aceforge convert` makes one")
 
 
 @app.command("verify")

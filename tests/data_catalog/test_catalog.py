@@ -9,6 +9,7 @@ import pytest
 
 from data_catalog.catalog import Catalog, check_name, safe_name
 from data_catalog.convert import convert_files
+from schemas.record import SCHEMA_VERSION
 from schemas.settings import catalog_path
 from tests.conftest import ADP_FIXTURES
 
@@ -67,7 +68,7 @@ def test_datasets_table_holds_the_registered_fields(data_home, converted):
         .sql("SELECT name, version, kind, path, rows, schema_version, config_hash, parents, details FROM datasets")
         .as_dicts()[0]
     )
-    assert row["path"] == str(out) and row["rows"] == 5 and row["schema_version"] == "1.0"
+    assert row["path"] == str(out) and row["rows"] == 5 and row["schema_version"] == SCHEMA_VERSION
     assert row["parents"] == ["raw@1"] and row["details"] == '{"license": "MIT"}'
     assert Catalog().sql("SELECT typeof(created_at) FROM datasets").rows == [("TIMESTAMP",)]
 

@@ -19,7 +19,7 @@ _DOLLARS = re.compile(
     r"\b(\d[\d,]*(?:\.\d+)?)\s*(?:us\s*)?(?:dollars?|bucks|usd)\b(?:\s*(?:and\s*)?(\d{1,2})\s*cents?\b)?"
 )
 _CENTS = re.compile(r"(?<![\d.,])\b(\d{1,2})\s*cents?\b")
-_INTEGER = re.compile(r"(?<![\d.,$])\b\d+\b(?![.,]\d)")
+_INTEGER = re.compile(r"(?<![\d.,$])\b\d+(?:st|nd|rd|th)?\b(?![.,]\d)")
 _WORD_COUNTS = {"both": 2, "single": 1, "a pair of": 2, "a couple of": 2}
 
 
@@ -47,8 +47,8 @@ def amounts_said(text: str) -> list[float]:
 
 
 def numbers_said(text: str) -> set[int]:
-    """Whole numbers ``text`` states (counts such as "three bags" or "2 items"; "both" is 2)."""
+    """Whole numbers ``text`` states (counts such as "three bags" or "2 items"; "both" is 2; "the 3rd bag" 3)."""
     converted = digits(text)
-    found = {int(token) for token in _INTEGER.findall(converted)}
+    found = {int(token.rstrip("stndrh")) for token in _INTEGER.findall(converted)}
     found |= {count for word, count in _WORD_COUNTS.items() if re.search(rf"\b{word}\b", converted)}
     return found

@@ -35,7 +35,7 @@ _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _ID = re.compile(r"#?[A-Za-z0-9_]*\d[A-Za-z0-9_\-]*")
 _LONG_DIGITS = re.compile(r"\d{8,}")
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-NEGATIONS = frozenset({"not", "cannot", "never", "no", "nor", "neither", "without"})
+NEGATIONS = frozenset({"not", "cannot", "never", "no", "nor", "neither", "without", "none", "nothing"})
 # Words that make what follows a rule or a possibility, not a statement of fact ("only pending orders can be
 # cancelled", "it can be cancelled"): they hide a fact term from grounding, never a reason from a constraint.
 RULE_WORDS = frozenset({"only", "unless", "if", "can", "could", "will", "would", "may", "might", "must"})
@@ -44,7 +44,13 @@ _COORDINATION = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|nor|and/or)\s+)?")
 _DISJUNCTION_BEFORE = re.compile(r"\bn?or\s+$")
 _DISJUNCTION_AFTER = re.compile(r"\s+n?or\b")
 _ANY_ROW_BEFORE = re.compile(r"\b(?:for an?|with an?|on an?|any|all|every|each|only)\s+$")
-_ROWS_AFTER = re.compile(r"\s+(?:orders|reservations|flights|bookings|items|members|tickets|fares|cabins)\b")
+_ROWS_AFTER = re.compile(
+    r"\s+(?:orders|reservations|flights|bookings|items|members|tickets|fares|cabins|days?|hours|travel|travell?ers|"
+    r"passengers|class (?:travel|bookings|tickets|passengers|travell?ers)|right away|immediately|at once|instantly)\b"
+)
+# A status that is also a verb ("flying business") is a status only after a copula or a status word.
+_VERB_TERMS = frozenset({"flying"})
+_STATUS_BEFORE = re.compile(r"\b(?:is|are|was|were|currently|now|still|status|shows?|showing|listed as)\W+(?:\w+\W+)?$")
 
 
 def amounts_in(text: str) -> list[float]:
@@ -119,19 +125,17 @@ _OR_NEARBY = re.compile(r"\bn?or\b")
 
 def hedged(text: str, start: int, end: int, terms: Iterable[str] = ()) -> bool:
     """What stands at text[start:end] is said as a guess: a hedge word before it in its clause, or, for one of
-    ``terms``, an "or" between it and another of them ("processed or delivered"; a rule's "or", "the original
-    payment method or a gift card", is no guess)."""
-    clause_start = max((text.rfind(mark, 0, start) for mark in ".;!?\n"), default=-1) + 1
+    ``terms``, "or" joining it to another of them ("processed or delivered", "either delivered or maybe
+    processed"; a rule's "or", "the original payment method or a gift card", is no guess)."""
+    clause_start = max((text.rfind(mark, 0, start) for mark in ".;:!?\n"), default=-1) + 1
     if _HEDGES.search(text, clause_start, start):
         return True
-    others = [fold(t) for t in terms if fold(t) not in fold(text[start:end])]
+    others = "|".join(re.escape(fold(t)) for t in terms if fold(t) != fold(text[start:end]))
     if not others:
         return False
-    near = fold(text[max(clause_start, start - 30) : start]), fold(text[end : end + 30])
-    return any(
-        _OR_NEARBY.search(side) and any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", side) for o in others)
-        for side in near
-    )
+    before = re.compile(rf"(?:{others})\s*,?\s+or\s+(?:maybe |perhaps |possibly )?$")
+    after = re.compile(rf"\s*,?\s+or\s+(?:maybe |perhaps |possibly |else )?(?:{others})\b")
+    return bool(before.search(fold(text[clause_start:start])) or after.match(fold(text[end : end + 40])))
 
 
 def fact_terms_in(
@@ -177,6 +181,8 @@ def _category(text: str, matches: list[re.Match], index: int) -> bool:
         return True
     if _ANY_ROW_BEFORE.search(text, 0, match.start()) or _ROWS_AFTER.match(text, match.end()):
         return True
+    if match.group(0) in _VERB_TERMS and not _STATUS_BEFORE.search(text, max(0, match.start() - 30), match.start()):
+        return True
     neighbours = matches[index - 1 : index] + matches[index + 1 : index + 2]
     return any(
         _COORDINATION.fullmatch(text, min(match.end(), other.end()), max(match.start(), other.start()))
@@ -204,6 +210,19 @@ _SHAPE = str.maketrans(string.digits + string.ascii_uppercase + string.ascii_low
 def shape(token: str) -> str:
     """What kind of name a token is: "#R1234567" -> "#A9999999", "JGJFJJ" -> "AAAAAA", "ZA441" -> "AA999"."""
     return token.translate(_SHAPE)
+
+
+_ROW_CLAUSE = re.compile(r"[;:\n]|,(?!\d)|(?<=[.!?])\s+|(?<=\))\s+and\s+")
+_BRACKETED = re.compile(r"\([^()]*\)")
+_MASK = str.maketrans({",": "\x00", ";": "\x01", ":": "\x02"})
+_UNMASK = str.maketrans({"\x00": ",", "\x01": ";", "\x02": ":"})
+
+
+def row_clauses(text: str) -> list[str]:
+    """Clauses of a message for what it says of rows: what brackets say is of the row before them ("#R1
+    (Headphones, $206.61) and #R2 (Office Chair, $480.34)" is two clauses, one per order)."""
+    masked = _BRACKETED.sub(lambda bracket: bracket.group(0).translate(_MASK), text)
+    return [clause.translate(_UNMASK) for clause in _ROW_CLAUSE.split(masked)]
 
 
 class Row:
@@ -271,6 +290,16 @@ def _numbers(value: object) -> Iterator[int]:
         yield cents(value)
 
 
+def _nested_rows(value: object) -> Iterator[dict]:
+    """Objects inside a row that are rows of their own, named by a ``*_number`` field (the flights of a
+    reservation)."""
+    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        if isinstance(item, dict) and any(k.endswith("_number") and isinstance(v, str) for k, v in item.items()):
+            yield item
+        if isinstance(item, (dict, list)):
+            yield from _nested_rows(item)
+
+
 class Seen:
     """What the conversation had shown up to some step: its text, searched as the checks need it."""
 
@@ -297,6 +326,8 @@ class Seen:
             row = Row.parse(step.content)
             if row is not None:
                 self._rows.append(row)
+                # A flight inside a reservation is read with it: its number, date and route were shown.
+                self._rows += [Row(nested, orjson.dumps(nested).decode()) for nested in _nested_rows(row.values)]
                 identity = row.identity
                 # A name of digits only (a product id) has the shape of an item id, which names no row.
                 self.name_shapes |= {shape(value) for _, value in identity if not value.isdigit()}

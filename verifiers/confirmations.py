@@ -51,6 +51,8 @@ class Catalogue:
     items: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)  # id: (product name, options)
     methods: dict[str, dict[str, Any]] = field(default_factory=dict)  # id: its fields (source, brand, last_four)
     order_items: dict[str, list[str]] = field(default_factory=dict)  # order id: its item ids
+    reservation_flights: dict[str, list[str]] = field(default_factory=dict)  # reservation id: its flight numbers
+    baggages: dict[str, int] = field(default_factory=dict)  # reservation id: its checked bags
     payers: dict[str, str] = field(default_factory=dict)  # order id: the method that paid it first
 
     def add(self, value: Any) -> None:
@@ -77,6 +79,12 @@ class Catalogue:
                 payer = history[0].get("payment_method_id") or history[0].get("payment_id")
                 if payer:
                     self.payers[value["order_id"]] = str(payer)
+        if isinstance(value.get("reservation_id"), str) and isinstance(value.get("flights"), list):
+            self.reservation_flights[value["reservation_id"]] = [
+                str(f["flight_number"]) for f in value["flights"] if isinstance(f, dict) and "flight_number" in f
+            ]
+            if isinstance(value.get("total_baggages"), int):
+                self.baggages[value["reservation_id"]] = value["total_baggages"]
         methods = value.get("payment_methods")
         if isinstance(methods, dict):
             self.methods.update({str(k): v for k, v in methods.items() if isinstance(v, dict)})
@@ -93,8 +101,12 @@ class Catalogue:
         if method_id.lower() in text:
             return True
         fields = self.methods.get(method_id, {})
-        specific = [str(fields[key]).lower() for key in ("brand", "last_four") if fields.get(key)]
-        if any(re.search(rf"\b{re.escape(word)}\b", text) for word in specific):
+        # Last four digits name one card: a card ending in other digits is another card of the same brand.
+        fours = {str(m.get("last_four")) for m in self.methods.values() if m.get("last_four")}
+        said = {four for four in fours if re.search(rf"\b{four}\b", text)}
+        if said and fields.get("last_four"):
+            return str(fields["last_four"]) in said
+        if fields.get("brand") and re.search(rf"\b{re.escape(str(fields['brand']).lower())}\b", text):
             return True
         if order_id and self.payers.get(order_id) == method_id and ORIGINAL.search(text):
             return True
@@ -151,14 +163,22 @@ def asks_for_decision(text: str) -> bool:
     return bool(_ASKS.search(text.lower()))
 
 
+# Verbs that change anything: a message that uses only these proposes any write (the rows decide which).
+GENERIC = ("change", "update", "modify", "switch", "swap", "replace", "move", "adjust", "correct", "fix")
+
+
 def proposed_tools(text: str, action_words: dict[str, tuple[str, ...]]) -> set[str]:
-    """The write tools whose action words, or whose own name ("update reservation baggages"), ``text`` uses."""
+    """The write tools whose own action words, or whose name ("update reservation baggages"), ``text`` uses;
+    every write when it names none and says "change", "update" and the like (which one, its rows decide)."""
     lowered = _NOT_ACTIONS.sub(" ", fold(text))
-    return {
+    named = {
         tool
         for tool, words in action_words.items()
-        if _says(lowered, fold(tool)) or any(_uses(lowered, fold(w)) for w in words)
+        if _says(lowered, fold(tool)) or any(_uses(lowered, fold(w)) for w in words if w not in GENERIC)
     }
+    if named or not any(_uses(lowered, verb) for verb in GENERIC):
+        return named
+    return set(action_words)
 
 
 def problems(
@@ -174,9 +194,10 @@ def problems(
         if key == "user_id" or value in (None, "", []):
             continue
         if key in ("order_id", "reservation_id"):
-            if str(value).lower().lstrip("#") not in text and not (
-                key == "order_id" and any(catalogue.names_item(text, i) for i in siblings)
-            ):
+            by_content = (key == "order_id" and any(catalogue.names_item(text, i) for i in siblings)) or any(
+                f.lower() in text for f in catalogue.reservation_flights.get(str(value), [])
+            )
+            if str(value).lower().lstrip("#") not in text and not by_content:
                 missing.append(f"{key}={value}")
         elif key == "item_ids":
             for item in value:
@@ -203,7 +224,10 @@ def problems(
             if fold(value).replace(" ", "_") not in [c.replace(" ", "_") for c in said]:
                 (other if said else missing).append(f"cabin {value}")
         elif key == "total_baggages" and isinstance(value, int) and value not in numbers_said(text):
-            missing.append(f"{value} bags")
+            # "two more bags" on a reservation that has 2 says 4
+            had = catalogue.baggages.get(str(arguments.get("reservation_id")))
+            if had is None or value - had not in numbers_said(text):
+                missing.append(f"{value} bags")
     said = amounts_said(text)
     missing += [f"{a:.2f}" for a in moved if not any(abs(a - n) < 0.005 for n in said)]
     return missing, other

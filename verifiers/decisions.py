@@ -40,7 +40,8 @@ _IDIOMS = [
 _CONSENT = re.compile(
     r"^(?:yes|yeah|yep|yup|ya|sure|ok|okay|alright|all right|fine|great|perfect|absolutely|definitely|certainly|"
     r"of course|correct|right|exactly|confirmed|agreed|affirmative|please)\b"
-    r"|\b(?:go ahead|go for it|proceed|please do|do it|do that|let'?s do (?:it|that)|make it so|"
+    r"|\b(?:go ahead|go for it|proceed|please do|do it|do that|do both|let'?s do (?:it|that)|make it so|"
+    r"(?:fine|ok|okay|good) (?:by|with) me|mm-?hm+|uh-?huh|"
     r"sounds? (?:good|great|fine|right)|works for me|that works|(?:that'?s|that is|it'?s) (?:fine|ok|okay|right|"
     r"correct|good|great|perfect)|i (?:confirm|agree|approve|accept)|i'?m (?:ok|okay|fine) with|confirm(?:ed)?|"
     r"yes|yeah|yep|please (?:cancel|return|exchange|change|update|book|modify|switch|proceed|send|add)|"

@@ -54,6 +54,7 @@ from verifiers.claims import (
     fact_terms_in,
     fold,
     ids_in,
+    row_clauses,
     seen_before,
 )
 from verifiers.confirmations import asks_for_decision, proposed_tools
@@ -62,17 +63,6 @@ from verifiers.money import moved_by_step
 MAX_EVIDENCE = 10
 MIN_DIGIT_ID = 5
 _CLAUSE = re.compile(r"[;:()\n]|,(?!\d)|(?<=[.!?])\s+")  # "$6,609.00" is one amount; a list's lines are clauses
-_ROW_CLAUSE = re.compile(r"[;:\n]|,(?!\d)|(?<=[.!?])\s+|(?<=\))\s+and\s+")
-_BRACKETED = re.compile(r"\([^()]*\)")
-_MASK = str.maketrans({",": "\x00", ";": "\x01", ":": "\x02"})
-_UNMASK = str.maketrans({"\x00": ",", "\x01": ";", "\x02": ":"})
-
-
-def row_clauses(text: str) -> list[str]:
-    """Clauses of a message for what it says of rows: what brackets say is of the row before them ("#R1
-    (Headphones, $206.61) and #R2 (Office Chair, $480.34)" is two clauses, one per order)."""
-    masked = _BRACKETED.sub(lambda bracket: bracket.group(0).translate(_MASK), text)
-    return [clause.translate(_UNMASK) for clause in _ROW_CLAUSE.split(masked)]
 
 
 # Words that say money moves now: a refund, a charge, money back, a fee, a difference to pay. "paid" is left
@@ -83,7 +73,9 @@ _MOVEMENT = re.compile(
     re.IGNORECASE,
 )
 # A clause with one of these says money might move, or does not: "if you cancel, $50 would be refunded".
-_HEDGES = NEGATIONS | {"if", "unless", "whether", "would", "could", "might", "may"}
+_HEDGES = NEGATIONS | {"if", "unless", "whether", "would", "could", "might", "may", "you'd", "it'd", "we'd", "i'd"}
+# Arithmetic in a clause ("3 x $377 = $1,131.00", "$40 each"): its operands are not money said to move.
+_ARITHMETIC = re.compile(r"[×*=+]|\bx\b|\beach\b|\bper\b", re.IGNORECASE)
 # Words that say an amount is what an account holds or paid ("it holds $100.00", "your balance is $24").
 _ACCOUNT_VALUE = re.compile(r"\b(?:holds?|balance|left|remaining|paid)\b", re.IGNORECASE)
 # Words that say a row was changed (by this conversation, when it wrote).
@@ -104,12 +96,31 @@ def corrected(text: str) -> str:
     return text[found[-1].end() :] if found else text
 
 
+# A question to the user or an example of a format states nothing ("Is it #R123?", "it looks like name_1234").
+_EXAMPLES = re.compile(r"[^.!?\n]*\?|\b(?:e\.g\.|for example|such as|looks like|like|format)\b[^.!?\n]*", re.I)
+
+
+def denied_amount(text: str, amount: float) -> bool:
+    """The message takes the amount back: "the fee is $40.00, not $80"."""
+    return bool(re.search(rf"\bnot\s+(?:\$|usd\s?){int(amount)}(?:\.{cents(amount) % 100:02d})?\b", text, re.I))
+
+
+def cents_in(value: Any) -> set[int]:
+    """Every JSON number inside ``value``, in cents."""
+    if isinstance(value, dict):
+        return {c for item in value.values() for c in cents_in(item)}
+    if isinstance(value, list):
+        return {c for item in value for c in cents_in(item)}
+    return {cents(value)} if isinstance(value, (int, float)) and not isinstance(value, bool) else set()
+
+
 def worked_out(amount: float, shown: list[float]) -> bool:
-    """``amount`` is the sum or the difference of two grounded amounts of the same message: the agent showed its
-    work ("$107.81 -> $176.19: +$68.38")."""
+    """``amount`` is the sum or the difference of two grounded amounts of the same message, or a few times one
+    (per passenger, per bag): the agent showed its work ("$107.81 -> $176.19: +$68.38", "3 x $377")."""
     target = cents(amount)
     values = [cents(a) for a in shown]
-    return any(a + b == target or abs(a - b) == target for i, a in enumerate(values) for b in values[i + 1 :])
+    pairs = any(a + b == target or abs(a - b) == target for i, a in enumerate(values) for b in values[i + 1 :])
+    return pairs or any(a and target % a == 0 and 2 <= target // a <= 9 for a in values)
 
 
 def plans(term: str, text: str, words: dict[str, tuple[str, ...]]) -> bool:
@@ -146,12 +157,16 @@ def contradictions(
         if RULE_WORDS & set(WORD.findall(clause.lower())):
             continue
         asserted, denied = fact_terms_in(clause, terms, {t: aliases[t] for t in terms if t in (aliases or {})})
-        for token in seen.names_in(clause) if asserted or denied else []:
+        names = seen.names_in(clause) if asserted or denied else []
+        shown_by_one = {
+            t for t in asserted for token in names for read in seen.row_reads(token)[:1] if fold(t) in read.text
+        }
+        for token in names:
             reads = seen.row_reads(token)
             if not reads:
                 continue
             past = {t for t in asserted if _said_of_the_past(clause, t) and seen.may_hold(reads[0], t)}
-            now = {t for t in asserted - past if seen.may_hold(reads[0], t)}
+            now = {t for t in asserted - past - shown_by_one if seen.may_hold(reads[0], t)}
             wrong = sorted(now) if now and not any(fold(t) in reads[0].text for t in now) else []
             wrong += [f"was {t}" for t in sorted(past) if not any(fold(t) in read.text for read in reads)]
             wrong += [f"not {t}" for t in sorted(denied) if seen.may_hold(reads[0], t) and fold(t) in reads[0].text]
@@ -236,7 +251,7 @@ def misstated_movements(index: int, text: str, moved: set[int]) -> list[dict]:
         words = set(WORD.findall(clause.lower()))
         if not amounts or not _MOVEMENT.search(clause) or words & _HEDGES:
             continue
-        if cents(sum(amounts)) in moved:
+        if cents(sum(amounts)) in moved or (_ARITHMETIC.search(clause) and any(cents(a) in moved for a in amounts)):
             continue
         found += [{"step": index, "kind": "amount", "value": a} for a in amounts if cents(a) not in moved]
     return found
@@ -257,12 +272,18 @@ class GroundingVerifier(RecordVerifier):
         moved = {cents(amount) for amounts in moved_by_step(ctx).values() for amount in amounts}
         # A write's total counts as moved too: a refund split over two payment methods is said as one sum.
         moved |= {cents(sum(amounts)) for amounts in moved_by_step(ctx).values() if amounts}
+        # and so does the total of every write ("$2,443.00 in total" for two cancellations)
+        moved.add(cents(sum(a for amounts in moved_by_step(ctx).values() for a in amounts)))
         also |= moved
         # Said to move, an amount is one a write moves, or money the policy names ("$40 per bag"), or nothing.
         may_move = moved | policy | {0}
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
         changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
         ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}
+        # The values the writes leave in the rows they change: a new fare said of the reservation it will be.
+        after_writes = {
+            c for entry in ctx.write_log for _, after in (entry.get("rows") or {}).values() for c in cents_in(after)
+        }
         words = dict(getattr(env, "action_words", {}) or {})
         aliases = {t: p for t, p in (getattr(env, "phrasings", {}) or {}).items() if t in terms}
         claims: list[dict] = []
@@ -278,7 +299,7 @@ class GroundingVerifier(RecordVerifier):
                 ]
                 continue
             text = corrected(step.content)
-            amounts = amounts_said(text)
+            amounts = [a for a in amounts_said(text) if not denied_amount(text, a)]
             shown = [a for a in amounts if seen.has_number(a, also)]
             claims += [
                 {"step": index, "kind": "amount", "value": a}
@@ -295,17 +316,16 @@ class GroundingVerifier(RecordVerifier):
             ]
             if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown
                 claims += [c for c in misstated_movements(index, text, may_move) if c not in claims]
-            claims += misattributed(index, text, seen, may_move)
+            claims += misattributed(index, text, seen, may_move | after_writes)
             claims += unread_rows(index, text, terms, seen)
             if changed:  # with no write, "now" is not a change the agent made
                 claims += changes_elsewhere(index, text, seen, changed)
             # "#TRK123" for the TRK123 shown, "R123" for "#R123": a mark in front names the same id
             claims += [
                 {"step": index, "kind": "id", "value": t}
-                for t in ids_in(text)
+                for t in ids_in(_EXAMPLES.sub(" ", text))
                 if not seen.has_text(t) and not seen.has_text(t.lstrip("#")) and not seen.has_text(f"#{t}")
             ]
-            claims += [{"step": index, "kind": "date", "value": d} for d in dates_in(text) if not seen.has_text(d)]
             # A request to confirm describes what the change will make ("the order is cancelled with the reason ..."):
             # the states its writes lead to are plans there, not facts.
             said = terms if not asks_for_decision(text) else tuple(t for t in terms if not plans(t, text, words))

@@ -37,14 +37,14 @@ from schemas.record import VerifierResult
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from verifiers.amount_words import digits
 from verifiers.base import CheckContext, RecordVerifier
-from verifiers.claims import fold, hedged
+from verifiers.claims import fold, hedged, preceded_by_negation, row_clauses
 from verifiers.confirmations import Catalogue, proposed_tools
 from verifiers.dates import Date, Time, dates_said, same_date, times_said
 
 MAX_EVIDENCE = 10
 TRANSFER_TOOL = "transfer_to_human_agents"
 _SENTENCE = re.compile(r"[;\n]|(?<=[.!?])\s+")
-_CLAUSE = re.compile(r"[;:\n]|,(?!\d)|(?<=[.!?])\s+|\s+(?:and|but)\s+(?=(?:i|you|your|it|the|we)\b)")
+_CLAUSE = re.compile(r"[;\n]|:(?=\s)|,(?!\d)|(?<=[.!?])\s+|\s+(?:and|but)\s+(?=(?:i|you|your|it|the|we)\b)")
 _FLIGHT = re.compile(r"\b[A-Z]{2}\d{2,4}\b")
 _OUTBOUND = re.compile(r"\b(?:outbound|outgoing|departing|going|first leg|way there|there)\b", re.I)
 _RETURN = re.compile(
@@ -64,12 +64,16 @@ _TAKEN = re.compile(
     r"\b(?:charg\w*|debit\w*|deduct\w*|pay (?:from|with|by|using|via)|come[s]? (?:out )?of|taken from)\b", re.I
 )
 _FREE = re.compile(
-    r"\b(?:free(?: of charge)?|no (?:extra |additional )?(?:cost|charge|fee)s?|at no (?:extra |additional )?"
+    r"\b(?:(?:is|are|be|it'?s|for) free\b(?! \w)|free of charge|no (?:extra |additional )?(?:cost|charge|fee)s?|at no (?:extra |additional )?"
     r"(?:cost|charge)|nothing extra|(?:won'?t|will not|doesn'?t|does not) cost (?:you )?(?:anything|a (?:thing|"
     r"cent|penny))|costs? (?:you )?nothing|complimentary|without (?:any )?(?:extra |additional )?(?:cost|charge))\b",
     re.I,
 )
-_ALLOWANCE = re.compile(r"\b(?:first|one|1|two|2|three|3)\b[^.]{0,20}\bbags?\b|\bbags?\b[^.]{0,20}\ballowance", re.I)
+_ALLOWANCE = re.compile(
+    r"\b(?:first|one|1|two|2|three|3)\b[^.]{0,20}\bbags?\b|\bbags?\b[^.]{0,20}\ballowance|\b\d+ free\b|"
+    r"\bfree (?:checked )?bags?\b|\ballowance\b",
+    re.I,
+)
 _EXCUSE = re.compile(
     r"\b(?:outage|system (?:is )?(?:down|error|issue|problem|failure)|technical (?:issue|difficult|problem|error)|"
     r"glitch|maintenance|server (?:issue|problem|error|is down)|(?:our|the) system (?:won'?t|doesn'?t|can'?t|cannot|"
@@ -90,9 +94,9 @@ _NO_INSURANCE = re.compile(
 # "I've cancelled", "I have gone ahead and opened", "has now been updated", "is now cancelled", "I'm transferring you"
 _DONE = re.compile(
     r"\b(?:i'?ve|i have|i'?ve now|we'?ve|we have|i just|i've just|i already|i)\s+(?:also\s+|just\s+|now\s+|already\s+"
-    r"|successfully\s+|gone ahead and\s+|went ahead and\s+)*(?P<mine>\w+ed|sent|made|put|set up|issued|opened|filed)\b"
-    r"|\b(?:has|have) (?:now |just |successfully )+been (?P<passive>\w+ed|sent|made|put|issued)\b"
-    r"|\b(?:is|are) now (?P<now>\w+ed)\b",
+    r"|successfully\s+|gone ahead and\s+|went ahead and\s+)*(?P<mine>\w*[^\We]ed|sent|made|put|set up|issued|opened|filed)\b"
+    r"|\b(?:has|have) (?:now |just |successfully )+been (?P<passive>\w*[^\We]ed|sent|made|put|issued)\b"
+    r"|\b(?:is|are) now (?P<now>\w*[^\We]ed)\b",
     re.I,
 )
 _READ_VERBS = frozenset(
@@ -128,6 +132,8 @@ _TRANSFER_CLAIM = re.compile(
     re.I,
 )
 _REFUSES = re.compile(
+    r"\bno (?:\w+ ){0,2}(?:i|we) can (?:give|offer|do|provide|make)\b|\bnothing (?:i|we) can\b|"
+    r"\b(?:doesn'?t|don'?t|does not|do not|not) (?:qualify|apply)\b|\bnot entitled\b|"
     r"\b(?:can ?not|can'?t|cannot|unable|not able|not possible|isn'?t possible|impossible|not allowed|isn'?t allowed|"
     r"won'?t be able|no way to|not eligible|isn'?t eligible|ineligible|doesn'?t allow|does not allow|don'?t allow|"
     r"not permitted|afraid not|have to decline|must decline|not something i can)\b",
@@ -147,13 +153,16 @@ class _Shown:
     flights: dict[str, dict[str, set]] = field(default_factory=dict)  # number: {"dates", "times"}
     legs: dict[tuple[str, str], str] = field(default_factory=dict)  # (flight, ISO date): "outbound" | "return"
     counts: dict[str, set[int]] = field(default_factory=lambda: {kind: set() for kind in _COUNTED})
+    row_counts: dict[str, dict[str, set[int]]] = field(default_factory=dict)  # order or reservation: its counts
     payers: dict[str, set[str]] = field(default_factory=dict)  # order or reservation id: methods that paid it
     catalogue: Catalogue = field(default_factory=Catalogue)
     terms_of_rows: set[str] = field(default_factory=set)  # folded field values of every row read
     said_numbers: set[int] = field(default_factory=set)  # small numbers the user said: counts of anything
     insurance: dict[str, bool] = field(default_factory=dict)  # reservation id: whether it has travel insurance
+    durations: set[str] = field(default_factory=set)  # "24 hour", "7 day": time limits the policy or a turn named
 
     def add_text(self, text: str, by_user: bool) -> None:
+        self.durations |= _durations(text)
         self.dates += [date for _, date in dates_said(text)]
         self.times += [time for _, time in times_said(text)]
         if by_user:
@@ -162,6 +171,12 @@ class _Shown:
     def add_value(self, value: Any) -> None:
         self.catalogue.add(value)
         _walk(value, self)
+
+
+def _durations(text: str) -> set[str]:
+    """Time limits in ``text``: "24 hours" as "24 hour", "5-7 business days" as "5 day" and "7 day"."""
+    converted = re.sub(r"(\d+)\s*-\s*(\d+)", r"\1 days \2", digits(text))
+    return {f"{n} {unit.rstrip('s')}" for n, unit in _DURATION.findall(converted)}
 
 
 def _numbers(text: str) -> set[int]:
@@ -191,12 +206,18 @@ def _walk(value: Any, shown: _Shown) -> None:
                 shown.legs[(flight["flight_number"], str(flight.get("date")))] = "outbound" if outbound else "return"
                 if flight.get("destination") == value["destination"]:
                     outbound = False
+    row_id = value.get("order_id") or value.get("reservation_id")
+    own = shown.row_counts.setdefault(row_id, {k: set() for k in _COUNTED}) if isinstance(row_id, str) else None
     for key, kind in (("items", "items"), ("item_ids", "items"), ("passengers", "passengers"), ("flights", "flights")):
         if isinstance(value.get(key), list):
             shown.counts[kind].add(len(value[key]))
+            if own is not None:
+                own[kind].add(len(value[key]))
     for key in ("total_baggages", "nonfree_baggages"):
         if isinstance(value.get(key), int):
             shown.counts["bags"].add(value[key])
+            if own is not None:
+                own["bags"].add(value[key])
     if isinstance(value.get("reservation_id"), str) and isinstance(value.get("insurance"), (bool, str)):
         shown.insurance[value["reservation_id"]] = value["insurance"] in (True, "yes")
     row = value.get("order_id") or value.get("reservation_id")
@@ -225,6 +246,7 @@ class _Writes:
     first: int | None = None  # the step of the first successful write: what comes before is a plan
     counts: dict[str, set[int]] = field(default_factory=lambda: {kind: set() for kind in _COUNTED})
     by_tool: dict[str, dict[str, set[int]]] = field(default_factory=dict)  # tool: its counts
+    row_counts: dict[str, dict[str, set[int]]] = field(default_factory=dict)  # the row a write acts on: its counts
     new_items: list[tuple[str, str]] = field(default_factory=list)  # (old item, new item) of exchanges, changes
 
 
@@ -243,6 +265,10 @@ def _writes(ctx: CheckContext) -> _Writes:
         if isinstance(arguments.get("total_baggages"), int):
             counts["bags"].add(arguments["total_baggages"])
         done.new_items += list(zip(arguments.get("item_ids") or [], arguments.get("new_item_ids") or []))
+        row = arguments.get("order_id") or arguments.get("reservation_id")
+        if isinstance(row, str):
+            for kind, values in counts.items():
+                done.row_counts.setdefault(row, {k: set() for k in _COUNTED})[kind] |= values
         for kind, values in counts.items():
             done.counts[kind] |= values
         for before, after in (entry.get("rows") or {}).values():
@@ -299,6 +325,7 @@ class StatementsVerifier(RecordVerifier):
             isinstance(step, ApiAction) and step.function == TRANSFER_TOOL for step in ctx.record.trajectory
         )
         shown = _Shown()
+        shown.durations |= _durations(getattr(env, "policy", "") or "")
         problems: list[dict] = []
         messages: list[str] = []
         for index, step in enumerate(ctx.record.trajectory):
@@ -310,12 +337,16 @@ class StatementsVerifier(RecordVerifier):
             elif isinstance(step, MessageAction):
                 messages.append(step.content)
                 found: list[tuple[str, Any]] = []
+                # Before any write, where money will go is a plan: the consent check compares it with the write.
+                reported = done.first is not None and index > done.first
                 for sentence in _SENTENCE.split(step.content):
                     if sentence.strip().endswith("?"):  # a question states nothing
                         continue
-                    found += _dates(sentence, shown) + _legs(sentence, shown) + _counts(sentence, shown, done, words)
-                    # Before any write, where money will go is a plan: the consent check compares it with the write.
-                    reported = done.first is not None and index > done.first
+                    found += (
+                        _dates(sentence, shown)
+                        + _legs(sentence, shown)
+                        + _counts(sentence, shown, done, words, reported)
+                    )
                     found += _items(sentence, shown, done) + _payments(sentence, shown, done, reported)
                     found += _hedges(sentence, terms, shown) + _reasons(sentence, shown)
                     found += _claims(sentence, done, words, transferred)
@@ -340,6 +371,8 @@ def _dates(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
         flights = [f for f in dict.fromkeys(_FLIGHT.findall(clause)) if f in shown.flights]
         own = shown.flights[flights[0]] if len(flights) == 1 else None
         for span, date in dates_said(clause):
+            if preceded_by_negation(clause, clause.find(span)):  # "I can't move it to June 17" states no date
+                continue
             if not any(same_date(date, seen) for seen in shown.dates):
                 found.append(("ungrounded_date", span))
             elif own and own["dates"] and not any(same_date(date, _iso(d)) for d in own["dates"]):
@@ -382,15 +415,26 @@ def _legs(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
     return found
 
 
-def _counts(sentence: str, shown: _Shown, done: _Writes, words: dict[str, tuple[str, ...]]) -> list[tuple[str, Any]]:
+def _counts(
+    sentence: str, shown: _Shown, done: _Writes, words: dict[str, tuple[str, ...]], reported: bool
+) -> list[tuple[str, Any]]:
+    """A count said of a row named in its clause is that row's (as read, or as a write left it); said of a write
+    the clause is about, that write's; otherwise one the tools, the writes or the user showed."""
     found: list[tuple[str, Any]] = []
-    for clause in _clauses(sentence):
+    for clause in row_clauses(sentence):
         converted = digits(clause).replace("both", "2")
-        about = proposed_tools(clause, words) & set(done.by_tool)
+        rows = [row for row in shown.row_counts if row.lower() in clause.lower()]
+        talks = _WRITE_TALK.search(clause) or (reported and not _BEFORE.search(clause))
+        about = proposed_tools(clause, words) & set(done.by_tool) if talks else set()
         for kind, nouns in _COUNTED.items():
-            for match in re.finditer(rf"\b(\d{{1,2}})\s+(?:[a-z-]+\s+)?(?:{nouns})\b", converted):
+            for match in re.finditer(rf"(?<![$\d.,])\b(\d{{1,2}})\s+(?:[a-z-]+\s+)?(?:{nouns})\b", converted):
                 count = int(match.group(1))
-                own = set().union(*(done.by_tool[tool][kind] for tool in about)) if about else set()
+                if rows:
+                    own = set().union(
+                        *(shown.row_counts[row][kind] | done.row_counts.get(row, {}).get(kind, set()) for row in rows)
+                    )
+                else:
+                    own = set().union(*(done.by_tool[tool][kind] for tool in about)) if about else set()
                 # "two more bags": the difference between the count a write set and one shown before
                 own |= {abs(a - b) for a in own for b in shown.counts[kind]} if _MORE.search(clause) else set()
                 allowed = own or (shown.counts[kind] | done.counts[kind] | shown.said_numbers)
@@ -400,8 +444,12 @@ def _counts(sentence: str, shown: _Shown, done: _Writes, words: dict[str, tuple[
     return found
 
 
-# Where one item's description ends and another's begins: "25l black -> 18l black", "a red one and a blue one".
-_MORE = re.compile(r"\b(?:more|additional|extra|another|new|added)\b", re.I)
+_MORE = re.compile(r"\b(?:more|additional|extra|another|new|added|adds?|adding)\b", re.I)
+# A clause that talks of what a write does or did ("set to 4 bags", "now has", "will be"), not of the row as read.
+_BEFORE = re.compile(r"\b(?:had|was|were|before|previously|used to|originally|already)\b", re.I)
+_WRITE_TALK = re.compile(
+    r"\b(?:now|new|will|i'?ll|going to|set (?:it )?to|becomes?|after|in total|total of|done|added|updated)\b", re.I
+)
 _FREE_BAGS = re.compile(r"\b(?:free|included|includes|allowance|allowed|complimentary)\b", re.I)
 _SEGMENT = re.compile(r"->|→|=>|[,;]|\b(?:and|or|for|to|into|instead of|replaced by|becomes?|in place of|versus|vs)\b")
 
@@ -449,15 +497,15 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool) -> li
             found.append(("misstated_free", clause.strip()[:80]))
         if not named or len(named) == len(catalogue.methods) > 1:  # no method named, or "card" of a wallet of cards
             continue
-        back, taken = bool(_BACK.search(clause)), bool(_TAKEN.search(clause))
+        back = any(not preceded_by_negation(clause, m.start()) for m in _BACK.finditer(clause))
+        taken = any(not preceded_by_negation(clause, m.start()) for m in _TAKEN.finditer(clause))
         moved = (done.refunded if back else set()) | (done.paid_with if taken else set())
-        if back or taken:
-            if not reported or not (done.refunded | done.paid_with):
-                continue
+        if (back or taken) and reported and (done.refunded | done.paid_with):
             if not named & moved:
                 found.append(("misstated_payment", clause.strip()[:80]))
-        elif _PAID.search(clause) and not _PLAN.search(clause):
-            payers = set().union(*(shown.payers[row] for row in rows)) if rows else set()
+        elif (_PAID.search(clause) or taken) and not _PLAN.search(clause) and rows:
+            # what paid a row the sentence names ("GECBAE cost $960.00, charged to your Mastercard") is its payer
+            payers = set().union(*(shown.payers[row] for row in rows))
             if payers and not named & (payers | done.paid_with):
                 found.append(("misstated_payment", clause.strip()[:80]))
     return found
@@ -480,8 +528,18 @@ def _hedges(sentence: str, terms: tuple[str, ...], shown: _Shown) -> list[tuple[
     return found[:1]
 
 
+_DURATION = re.compile(
+    r"\b(\d{1,3})(?:-|\s+)(?:business\s+|calendar\s+)?(minutes?|hours?|days?|weeks?|months?)\b", re.I
+)
+
+
 def _reasons(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
+    # A time limit said as a rule ("more than 30 days before departure") is the policy's or a tool's, not made up.
+    for match in _DURATION.finditer(digits(sentence)):
+        said = f"{match.group(1)} {match.group(2).rstrip('s')}"
+        if said not in shown.durations:
+            found.append(("invented_reason", match.group(0)))
     if _EXCUSE.search(sentence):
         found.append(("invented_reason", _EXCUSE.search(sentence).group(0)))
     if _DEPARTED.search(sentence) and not ({"flying", "landed"} & shown.terms_of_rows):
@@ -501,6 +559,7 @@ def _reasons(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
                     )
                 )
                 and not says_none
+                and not _RULE.search(lowered)  # "only allowed when the booking has insurance" is a rule
             )
             if (says_none and insured[rid]) or (says_some and not insured[rid]):
                 found.append(("invented_reason", f"insurance of {rid}"))

@@ -61,7 +61,17 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
         "book_reservation": ("book", "booking", "reserve"),
         "update_reservation_flights": ("rebook", "change", "switch", "move", "swap", "replace", "flight", "flights"),
         "update_reservation_cabin": ("cabin", "upgrade", "downgrade", "business", "economy", "basic economy"),
-        "update_reservation_passengers": ("passenger", "passengers", "name", "date of birth", "traveler"),
+        "update_reservation_passengers": (
+            "passenger",
+            "passengers",
+            "name",
+            "date of birth",
+            "birth",
+            "born",
+            "birthday",
+            "dob",
+            "traveler",
+        ),
         "update_reservation_baggages": ("bag", "bags", "baggage", "baggages", "luggage", "suitcase", "suitcases"),
         "cancel_reservation": ("cancel", "cancellation", "cancelling", "canceling", "cancelled", "canceled"),
         "send_certificate": ("certificate", "compensation", "voucher", "travel credit"),
@@ -70,11 +80,13 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
         "24 hours": (
             r"\b24[- ]hours?\b",
             r"\btwenty[- ]four[- ]hours?\b",
-            r"\b(?:within|in|more than) (?:a|one) day\b",
+            r"\b(?:within|in|more than|over|under|less than) (?:a|one|1) day\b",
+            r"\b(?:a|one) day (?:ago|old)\b",
         ),
         "only be added": (
             r"\bcan only (?:be )?add",
-            r"\b(?:can ?not|can'?t|never|not|won'?t) (?:be )?(?:remove|take (?:away|off)|reduce|lower|decrease)",
+            r"\b(?:can ?not|can'?t|never|not|won'?t) (?:be )?(?:remov|tak(?:e|en) (?:away|off)|reduc|lower|decreas)",
+            r"\bcan be added but (?:not|never)",
             r"\b(?:removing|removal|reducing)\b[^.]{0,50}\b(?:not (?:possible|allowed|permitted)|isn'?t (?:possible|"
             r"allowed)|can'?t|cannot)",
             r"\b(?:only|just) (?:go up|increase|grow)",
@@ -85,6 +97,7 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
             r"\b(?:add|adding|remove|removing) (?:a |an |another |one more |extra )?(?:passenger|travell?er|person)",
             r"\bhow many (?:passengers|people|travell?ers)",
             r"\b(?:more|fewer|extra) (?:passengers|travell?ers|people)",
+            r"\bpassengers? (?:can ?not|can'?t|cannot) be (?:added|removed)",
         ),
         "regular": (
             r"\bnot (?:a )?(?:silver|gold)(?: or (?:silver|gold))?(?: member)?",

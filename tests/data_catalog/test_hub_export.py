@@ -246,12 +246,17 @@ def test_a_catalog_name_resolves_to_its_versions_own_files(data_home, mixed, tmp
     catalog.register_dataset("agent_mix", later, 33)
     later.unlink()  # the version keeps its snapshot of the file
     (v1,) = resolve_source("agent_mix__v1", catalog).files
-    assert v1.read_bytes() == mixed.read_bytes() and v1.samefile(mixed)  # a hard link, no copy
+    assert v1.read_bytes() == mixed.read_bytes() and not v1.samefile(mixed)  # a copy: in-place writes miss it
     assert resolve_source("agent_mix__v1", catalog).label == "agent_mix@1"
     (latest,) = resolve_source("agent_mix", catalog).files
     assert latest.read_bytes() == mixed.read_bytes() and latest.parent.name == "v2"
     with pytest.raises(HubExportError, match="neither a file nor a dataset"):
         resolve_source("no_such_dataset", catalog)
+    # A version whose copy changed is not exported: one line names it.
+    v1.chmod(0o644)
+    v1.write_bytes(v1.read_bytes()[:-1] + b"!")
+    with pytest.raises(HubExportError, match=r"^catalog version agent_mix__v1 changed after it was registered"):
+        resolve_source("agent_mix__v1", catalog)
 
 
 def test_an_empty_record_file_is_refused(tmp_path):

@@ -287,15 +287,13 @@ class Catalog:
             for row in con.execute(f"{_SELECT} WHERE content_hash IS NULL ORDER BY name, version").fetchall()
         ]
         for entry in older:
-            files, base = _files_of(entry.snapshot) if entry.snapshot else ([], Path())
-            if not files:
-                files, base = _files_of(entry.path)
+            source = entry.snapshot if entry.snapshot and _files_of(entry.snapshot)[0] else entry.path
+            files, base = _files_of(source)
             root = self.version_root(entry.name, entry.version)
             snapshot, digest = None, ""
             if files:
                 make_snapshot(files, base, root)
-                pattern = entry.snapshot or entry.path
-                snapshot, digest = str(root / Path(pattern).relative_to(base)), content_hash(snapshot_files(root), root)
+                snapshot, digest = str(root / Path(source).relative_to(base)), content_hash(snapshot_files(root), root)
             update = "UPDATE datasets SET snapshot = ?, content_hash = ? WHERE name = ? AND version = ?"
             con.execute(update, [snapshot, digest, entry.name, entry.version])
             if files:

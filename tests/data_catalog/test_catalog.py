@@ -140,6 +140,7 @@ def test_a_catalog_from_before_copies_gets_a_copy_and_hash_of_each_version(data_
         insert = "INSERT INTO datasets VALUES (?, 1, 'records', ?, 5, '1.0', NULL, [], '{}', now(), ?)"
         con.execute(insert, ["os", str(out), str(link)])
         con.execute(insert, ["gone", str(gone), None])
+        con.execute(insert, ["relinked", str(out), str(tmp_path / "lost-link.parquet")])  # its path is still there
         con.execute(f"CREATE VIEW os__v1 AS SELECT * FROM read_parquet('{link}')")
         con.execute(f"CREATE VIEW os AS SELECT * FROM read_parquet('{link}')")
     assert Catalog().sql("SELECT count(*) FROM os__v1").rows == [(5,)]
@@ -149,6 +150,8 @@ def test_a_catalog_from_before_copies_gets_a_copy_and_hash_of_each_version(data_
     out.write_bytes(b"rewritten in place")  # the same inode as the old link
     assert Catalog().sql("SELECT count(*) FROM os").rows == [(5,)]
     assert Catalog().get("gone", 1).content_hash == ""  # nothing left to copy: said when it is named
+    relinked = Catalog().get("relinked", 1)
+    assert relinked.snapshot == str(data_home / "catalog-versions" / "relinked" / "v1" / out.name)
     with pytest.raises(VersionChanged, match=r"^catalog version gone__v1 has no files: .*gone.parquet was gone"):
         Catalog().sql("SELECT count(*) FROM gone__v1")
 

@@ -3,8 +3,9 @@
 A version's snapshot is a folder (``catalog-versions/<name>/v<N>/``) holding copies of the registered files in
 their layout: a reflink where the file system shares blocks (``FICLONE``, or ``copy_file_range``, which
 reflinks on btrfs and XFS), else a plain copy; never a hard link, which writing the registered file in place
-would rewrite. Files are made 0444 and folders 0555, and the SHA-256 of the folder (each file's relative name,
-size and bytes, in name order) is taken once, when it is made, so a reader can tell that it is unchanged.
+would rewrite. Files are made 0444 (keeping no read bit the source lacked: a 0600 output gives 0400) and
+folders 0555, and the SHA-256 of the folder (each file's relative name, size and bytes, in name order) is
+taken once, when it is made, so a reader can tell that it is unchanged.
 """
 
 from __future__ import annotations
@@ -46,14 +47,15 @@ def make_snapshot(files: list[Path], base: Path, root: Path) -> None:
 
 
 def copy_file(source: Path, target: Path) -> None:
-    """``target`` (new) with ``source``'s bytes and mode 0444: a reflink where the file system has them."""
+    """``target`` (new) with ``source``'s bytes, read-only (0444, less what the source did not let others read): a
+    reflink where the file system has them."""
     with open(source, "rb") as src, open(target, "xb") as dst:
         if not _clone(src.fileno(), dst.fileno()):
             dst.seek(0)
             dst.truncate()
             src.seek(0)
             shutil.copyfileobj(src, dst, _CHUNK)
-        os.fchmod(dst.fileno(), FILE_MODE)
+        os.fchmod(dst.fileno(), FILE_MODE & os.fstat(src.fileno()).st_mode | stat.S_IRUSR)
 
 
 def _clone(src: int, dst: int) -> bool:

@@ -179,3 +179,11 @@ def test_reading_a_version_hashes_only_what_the_query_names(data_home, converted
 def test_registering_a_path_that_names_no_file_is_refused(data_home, tmp_path):
     with pytest.raises(FileNotFoundError, match=r"names no file: nothing to register as dataset 'none'"):
         Catalog().register_dataset("none", tmp_path / "missing" / "*.parquet", 0)
+
+
+def test_a_copy_lets_no_one_read_what_the_output_did_not(data_home, converted):
+    out, _ = converted
+    out.chmod(0o600)
+    Catalog().register_dataset("private", out, 5)
+    copy = Catalog().version_root("private", 1) / out.name
+    assert oct(copy.stat().st_mode & 0o777) == "0o400" and not copy.samefile(out)

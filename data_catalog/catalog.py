@@ -3,15 +3,16 @@
 One DuckDB file under the data directory (``<ACEFORGE_HOME>/catalog.duckdb``)
 holds a ``datasets`` table with one row per dataset version written (name,
 version, kind, path, rows, schema version, config hash, parents, details,
-created_at, snapshot), and one view per dataset over its Parquet files:
+created_at, snapshot, content hash), and one view per dataset over its Parquet files:
 ``<name>`` is the latest version, ``<name>__v<N>`` a given one. So
 ``SELECT count(*) FROM bookstore_chat`` answers over what was converted.
 
-A version never changes: registering it takes a snapshot of its files under
-``catalog-versions/<name>/v<N>/`` beside the catalog (hard links, so no copy
-is made; a copy only across filesystems), and the views read the snapshot.
-A later write to the same path (writers replace files by renaming) leaves the
-snapshot as it was, so ``name__v1`` keeps returning the first run's rows.
+A version never changes: registering it copies its files to
+``catalog-versions/<name>/v<N>/`` beside the catalog (reflinks where the file
+system has them; read-only; version_files.py) and records their content hash,
+and the views read those copies. Writing the registered path again, in place
+or by renaming, leaves the version's rows as they were; a copy changed all the
+same (root ignores file modes) fails its hash when read, naming the version.
 
 DuckDB allows one writing process at a time, so every operation opens the
 file, does its work and closes it again; a connection refused because
@@ -21,17 +22,18 @@ another process holds the lock is retried with backoff for a while.
 read-only, SELECT (and EXPLAIN) statements only, no file or network access
 beyond the registered datasets' own files (DuckDB's enable_external_access off,
 with those files allowed), no extension installed or loaded, and the settings
-locked so the query cannot turn any of it back on.
+locked so the query cannot turn any of it back on. It reads only the versions it
+names, each checked against its content hash first: a query naming no dataset
+hashes nothing, and a version's files are readable only once they passed.
+DuckDB reads a path with ``*``, ``?`` or ``[`` as a glob, so every path given
+to it is escaped to match its own file only.
 """
 
 from __future__ import annotations
 
-import filecmp
 import glob
 import json
-import os
 import re
-import shutil
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -40,6 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from data_catalog.version_files import content_hash, glob_escape, make_snapshot, snapshot_files
 from schemas.record import SCHEMA_VERSION
 from schemas.settings import catalog_path
 
@@ -62,12 +65,16 @@ CREATE TABLE IF NOT EXISTS datasets (
     parents VARCHAR[],              -- 'name@version' of the datasets it was made from
     details VARCHAR,                -- JSON: format, inputs, licence, ...
     created_at TIMESTAMP NOT NULL,  -- UTC
-    snapshot VARCHAR,               -- the version's own copy of path's files (hard links), what its views read
+    snapshot VARCHAR,               -- path, in the version's own read-only copy of its files (what its views read)
+    content_hash VARCHAR,           -- SHA-256 of that copy, taken when it was made ('' when there was nothing to copy)
     PRIMARY KEY (name, version)
 )
 """
-# Catalogs made before snapshots: the column is added, their versions read their paths as before.
-_MIGRATE = "ALTER TABLE datasets ADD COLUMN IF NOT EXISTS snapshot VARCHAR"
+# Catalogs made before copies and hashes: the columns are added, and each older version gets its copy and hash.
+_MIGRATE = (
+    "ALTER TABLE datasets ADD COLUMN IF NOT EXISTS snapshot VARCHAR",
+    "ALTER TABLE datasets ADD COLUMN IF NOT EXISTS content_hash VARCHAR",
+)
 VERSIONS_DIR = "catalog-versions"
 _COLUMNS = (
     "name",
@@ -81,6 +88,7 @@ _COLUMNS = (
     "details",
     "created_at",
     "snapshot",
+    "content_hash",
 )
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM datasets"
 READ_ONLY_STATEMENTS = ("SELECT", "EXPLAIN")  # DuckDB statement types a catalog query may hold
@@ -88,6 +96,10 @@ READ_ONLY_STATEMENTS = ("SELECT", "EXPLAIN")  # DuckDB statement types a catalog
 
 class QueryRefused(ValueError):
     """A catalog query that would do more than read the catalog's datasets."""
+
+
+class VersionChanged(ValueError):
+    """A catalog version whose files no longer hold what was registered: its rows are not read."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,7 @@ class DatasetVersion:
     details: dict[str, Any]
     created_at: datetime
     snapshot: str | None = None
+    content_hash: str | None = None
 
     @property
     def view(self) -> str:
@@ -118,6 +131,7 @@ class DatasetVersion:
 class QueryResult:
     columns: list[str]
     rows: list[tuple] = field(default_factory=list)
+    cut: bool = False  # more rows than the query's limit: the first ones only
 
     def as_dicts(self) -> list[dict[str, Any]]:
         return [dict(zip(self.columns, row)) for row in self.rows]
@@ -160,8 +174,10 @@ class Catalog:
         try:
             if not read_only:
                 con.execute(_CREATE)
-                con.execute(_MIGRATE)
-            elif not _has_snapshots(con):  # a catalog from before snapshots: add the column first
+                for statement in _MIGRATE:
+                    con.execute(statement)
+                self._copy_older_versions(con)
+            elif _needs_migration(con):  # a catalog from before copies and hashes: migrate it first
                 con.close()
                 with self._connect():
                     pass
@@ -182,14 +198,17 @@ class Catalog:
         parents: Sequence[str] = (),
         details: dict[str, Any] | None = None,
     ) -> DatasetVersion:
-        """Record a dataset version and (re)create its views; returns the version.
+        """Record a dataset version, copy its files, and (re)create its views; returns the version.
 
-        Registering what the latest version already is (same path, kind, rows
-        and config hash) returns that version instead of adding a new one, so
-        rerunning a deterministic job does not inflate versions.
+        Registering what the latest version already is (same path, kind, rows, config hash and content)
+        returns that version instead of adding a new one, so rerunning a deterministic job does not inflate
+        versions. Raises FileNotFoundError when ``path`` (a file or a glob) names no file.
         """
         check_name(name)
         path = str(Path(path).expanduser().absolute())
+        files, base = _files_of(path)
+        if not files:
+            raise FileNotFoundError(f"{path} names no file: nothing to register as dataset {name!r}")
         with self._connect() as con:
             con.execute("BEGIN TRANSACTION")
             latest = self._latest(con, name)
@@ -197,11 +216,13 @@ class Catalog:
             if (
                 latest
                 and (latest.path, latest.kind, latest.rows, latest.config_hash) == same
-                and _same_files(latest.data_path, path)
+                and latest.content_hash == content_hash(files, base)
             ):
                 entry = latest
             else:
                 version = (latest.version + 1) if latest else 1
+                root = self.version_root(name, version)
+                make_snapshot(files, base, root)
                 entry = DatasetVersion(
                     name=name,
                     version=version,
@@ -213,41 +234,74 @@ class Catalog:
                     parents=list(parents),
                     details=dict(details or {}),
                     created_at=datetime.now(UTC).replace(tzinfo=None),
-                    snapshot=self._snapshot(name, version, path),
+                    snapshot=str(root / Path(path).relative_to(base)),
+                    content_hash=content_hash(snapshot_files(root), root),
                 )
+                values = {c: getattr(entry, c) for c in _COLUMNS} | {"details": json.dumps(entry.details, default=str)}
                 con.execute(
                     f"INSERT INTO datasets ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
-                    [
-                        *(getattr(entry, c) for c in _COLUMNS[:8]),
-                        json.dumps(entry.details, default=str),
-                        entry.created_at,
-                        entry.snapshot,
-                    ],
+                    [values[c] for c in _COLUMNS],
                 )
-            # By name: over files of different schema versions the view has every column and struct field any of
-            # them has (null where a file lacks it); by position, the first file's shape would hide the others'.
-            scan = f"SELECT * FROM read_parquet({_sql_string(entry.data_path)}, union_by_name = true)"
-            con.execute(f'CREATE OR REPLACE VIEW "{entry.view}" AS {scan}')
-            con.execute(f'CREATE OR REPLACE VIEW "{name}" AS {scan}')
+            self._create_views(con, entry, snapshot_files(self.version_root(name, entry.version)), latest=True)
             con.execute("COMMIT")
         return entry
 
-    def _snapshot(self, name: str, version: int, path: str) -> str | None:
-        """Hard links to ``path``'s files (a file or a glob of them) under the catalog's versions folder, in
-        the same layout; the snapshot's path (the same glob there), or None when ``path`` names no file yet."""
-        files, base = _files_of(path)
-        if not files:
-            return None
-        root = self.path.parent / VERSIONS_DIR / name / f"v{version}"
-        shutil.rmtree(root, ignore_errors=True)  # left by a registration that did not commit
-        for file in files:
-            target = root / file.relative_to(base)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.link(file, target)
-            except OSError:  # another filesystem, or links refused: a copy
-                shutil.copy2(file, target)
-        return str(root / Path(path).relative_to(base))
+    def version_root(self, name: str, version: int) -> Path:
+        """The folder of a version's own copy of its files."""
+        return self.path.parent / VERSIONS_DIR / name / f"v{version}"
+
+    def files(self, entry: DatasetVersion) -> list[Path]:
+        """The files of a version, checked against the content hash taken when they were copied.
+
+        Raises VersionChanged, naming the version, when they changed since (or were never copied).
+        """
+        root = self.version_root(entry.name, entry.version)
+        if not entry.content_hash:
+            raise VersionChanged(
+                f"catalog version {entry.view} has no files: {entry.path} was gone before the catalog kept "
+                "copies of its versions"
+            )
+        files = snapshot_files(root)
+        found = content_hash(files, root)
+        if found != entry.content_hash:
+            raise VersionChanged(
+                f"catalog version {entry.view} changed after it was registered: the files under {root} no longer "
+                f"match its content hash (sha256 {entry.content_hash[:12]}…, now {found[:12]}…); its rows are not read"
+            )
+        return sorted(files)
+
+    @staticmethod
+    def _create_views(con: duckdb.DuckDBPyConnection, entry: DatasetVersion, files: list[Path], latest: bool) -> None:
+        """The version's view over ``files`` (each escaped: no glob), and the plain name's when ``latest``.
+
+        By name: over files of different schema versions the view has every column and struct field any of them
+        has (null where a file lacks it); by position, the first file's shape would hide the others'."""
+        listed = ", ".join(_sql_string(glob_escape(str(f))) for f in sorted(files))
+        scan = f"SELECT * FROM read_parquet([{listed}], union_by_name = true)"
+        con.execute(f'CREATE OR REPLACE VIEW "{entry.view}" AS {scan}')
+        if latest:
+            con.execute(f'CREATE OR REPLACE VIEW "{entry.name}" AS {scan}')
+
+    def _copy_older_versions(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Give every version registered before copies and hashes its copy (from its hard-linked snapshot, or
+        its path) and hash, and point its views at the copy; one with no file left is marked as such."""
+        older = [
+            _entry(row)
+            for row in con.execute(f"{_SELECT} WHERE content_hash IS NULL ORDER BY name, version").fetchall()
+        ]
+        for entry in older:
+            source = entry.snapshot if entry.snapshot and _files_of(entry.snapshot)[0] else entry.path
+            files, base = _files_of(source)
+            root = self.version_root(entry.name, entry.version)
+            snapshot, digest = None, ""
+            if files:
+                make_snapshot(files, base, root)
+                snapshot, digest = str(root / Path(source).relative_to(base)), content_hash(snapshot_files(root), root)
+            update = "UPDATE datasets SET snapshot = ?, content_hash = ? WHERE name = ? AND version = ?"
+            con.execute(update, [snapshot, digest, entry.name, entry.version])
+            if files:
+                latest = self._latest(con, entry.name).version == entry.version
+                self._create_views(con, entry, snapshot_files(root), latest)
 
     def list_datasets(self, all_versions: bool = False) -> list[DatasetVersion]:
         """The latest version of every dataset (or every version), by name."""
@@ -265,11 +319,13 @@ class Catalog:
             row = con.execute(f"{_SELECT} WHERE name = ? AND version = ?", [name, version]).fetchone()
         return _entry(row) if row else None
 
-    def sql(self, query: str, params: Sequence[Any] | None = None) -> QueryResult:
-        """Run read-only statements against the catalog (its table and dataset views); the last one's rows.
+    def sql(self, query: str, params: Sequence[Any] | None = None, limit: int | None = None) -> QueryResult:
+        """Run read-only statements against the catalog (its table and dataset views); the last one's rows,
+        at most ``limit`` of them (``cut`` says when there were more).
 
-        Raises QueryRefused for a statement that is not a SELECT (COPY, ATTACH, EXPORT, INSTALL, SET, ...);
-        reading a file that is not a registered dataset's fails in DuckDB with a PermissionException.
+        Raises QueryRefused for a statement that is not a SELECT (COPY, ATTACH, EXPORT, INSTALL, SET, ...),
+        VersionChanged for a version the query names whose files fail their content hash; reading a file
+        that is not a named version's fails in DuckDB with a PermissionException.
         """
         with self._connect(read_only=True) as con:
             statements = con.extract_statements(query)
@@ -278,13 +334,27 @@ class Catalog:
                 raise QueryRefused(
                     f"catalog sql runs read-only queries (SELECT): {', '.join(dict.fromkeys(refused))} refused"
                 )
-            _lock_down(con)
+            datasets = con.sql("SELECT * FROM datasets").to_arrow_table()
+        # The query runs in memory, not on the catalog's file: DuckDB lets a connection read the file it has open
+        # (and its WAL and temp folder) whatever the settings. It gets the datasets table and the views it names.
+        with _in_memory(datasets) as con:
+            entries = [_entry(row) for row in con.execute(_SELECT).fetchall()]
+            readable = []
+            for entry, latest in _named_versions(entries, query):  # only those: a view is made when named
+                files = self.files(entry)
+                self._create_views(con, entry, files, latest)
+                readable += files
+            _lock_down(con, readable)
             cursor = None
             for statement in statements:
                 cursor = con.execute(statement, params or []) if len(statements) == 1 else con.execute(statement)
             if cursor is None or cursor.description is None:
                 return QueryResult(columns=[])
-            return QueryResult(columns=[d[0] for d in cursor.description], rows=cursor.fetchall())
+            columns = [d[0] for d in cursor.description]
+            if limit is None:
+                return QueryResult(columns, cursor.fetchall())
+            rows = cursor.fetchmany(limit + 1)
+            return QueryResult(columns, rows[:limit], cut=len(rows) > limit)
 
     @staticmethod
     def _latest(con: duckdb.DuckDBPyConnection, name: str) -> DatasetVersion | None:
@@ -293,26 +363,36 @@ class Catalog:
 
 
 def _files_of(path: str) -> tuple[list[Path], Path]:
-    """The files ``path`` names (a file, or a glob of them) and the folder their layout is relative to."""
-    if not glob.has_magic(path):
+    """The files ``path`` names (a file, or a glob of them) and the folder their layout is relative to. A file
+    whose name holds glob characters (``out[1].parquet``) is that file, not a pattern."""
+    if Path(path).is_file() or not glob.has_magic(path):
         return ([Path(path)] if Path(path).is_file() else []), Path(path).parent
     return sorted(Path(p) for p in glob.glob(path, recursive=True) if Path(p).is_file()), _glob_base(path)
 
 
-def _same_files(snapshot: str, path: str) -> bool:
-    """Whether ``path`` still names files with the content of ``snapshot``'s (a deterministic rerun rewrites
-    them byte for byte: same version; sizes differ at once for almost any other change)."""
-    if snapshot == path:
+def _named_versions(entries: list[DatasetVersion], query: str) -> list[tuple[DatasetVersion, bool]]:
+    """(version, whether it is its dataset's latest) for each version a query may read: each whose view name
+    is a word of it (a dataset's plain name reads its latest version). Words in strings count too
+    (``query_table('os')``): a version named nowhere in the text is not readable by the query, so it needs
+    no check."""
+    words = set(re.findall(r"[a-z_][a-z0-9_]*", query.lower()))
+    latest: dict[str, int] = {}
+    for e in entries:
+        latest[e.name] = max(e.version, latest.get(e.name, 0))
+    named = []
+    for e in entries:
+        is_latest = latest[e.name] == e.version
+        if e.view.lower() in words or (is_latest and e.name.lower() in words):
+            named.append((e, is_latest))
+    return named
+
+
+def _needs_migration(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the catalog has versions from before copies and hashes (or not yet the columns for them)."""
+    found = "SELECT count(*) FROM information_schema.columns WHERE table_name = 'datasets' AND column_name = ?"
+    if con.execute(found, ["content_hash"]).fetchall() == [(0,)]:
         return True
-    (kept, kept_base), (now, now_base) = _files_of(snapshot), _files_of(path)
-    if [f.relative_to(kept_base) for f in kept] != [f.relative_to(now_base) for f in now]:
-        return False
-    return all(filecmp.cmp(a, b, shallow=False) for a, b in zip(kept, now))
-
-
-def _has_snapshots(con: duckdb.DuckDBPyConnection) -> bool:
-    found = "SELECT count(*) FROM information_schema.columns WHERE table_name = 'datasets' AND column_name = 'snapshot'"
-    return con.execute(found).fetchone()[0] == 1
+    return con.execute("SELECT count(*) FROM datasets WHERE content_hash IS NULL").fetchall() != [(0,)]
 
 
 def _entry(row: tuple) -> DatasetVersion:
@@ -322,19 +402,31 @@ def _entry(row: tuple) -> DatasetVersion:
     return DatasetVersion(**values)
 
 
-def _lock_down(con: duckdb.DuckDBPyConnection) -> None:
-    """Only the registered datasets' files readable, nothing writable, no extensions, settings locked."""
-    files, folders = set(), set()
-    registered = "SELECT path FROM datasets UNION SELECT snapshot FROM datasets WHERE snapshot IS NOT NULL"
-    for (path,) in con.execute(registered).fetchall():
-        if glob.has_magic(path):  # a glob of shards: its folder up to the first wildcard
-            folders.add(str(_glob_base(path)).rstrip("/") + "/")
-        else:
-            files.add(path)
+@contextmanager
+def _in_memory(datasets: Any) -> Iterator[duckdb.DuckDBPyConnection]:
+    """An in-memory database holding a copy of the catalog's ``datasets`` table (an Arrow table)."""
+    import duckdb
+
+    con = duckdb.connect(":memory:")
+    try:
+        con.register("catalog_datasets", datasets)
+        con.execute("CREATE TABLE datasets AS SELECT * FROM catalog_datasets")
+        con.unregister("catalog_datasets")
+        yield con
+    finally:
+        con.close()
+
+
+def _lock_down(con: duckdb.DuckDBPyConnection, files: list[Path]) -> None:
+    """Only ``files`` readable (each as itself and as its escaped pattern, never a folder), nothing writable, no
+    extensions, settings locked. DuckDB checks both a pattern and each file it expands to against the list, so
+    a listed name that reads as a glob reaches no other file."""
+    allowed = {str(f) for f in files} | {glob_escape(str(f)) for f in files}
+    con.execute("SET temp_directory = ''")  # no spilling: DuckDB would allow reading its temp folder
     con.execute("SET autoinstall_known_extensions = false")
     con.execute("SET autoload_known_extensions = false")
-    con.execute("SET allowed_paths = ?", [sorted(files)])
-    con.execute("SET allowed_directories = ?", [sorted(folders)])
+    con.execute("SET allowed_paths = ?", [sorted(allowed)])
+    con.execute("SET allowed_directories = ?", [[]])
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")
 

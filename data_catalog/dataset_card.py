@@ -5,10 +5,15 @@ from the record kinds, one config per kind with its splits' data files, and
 the size category. Body: configs and splits with row counts, the columns, the
 environments and verifier outcomes, the ACE summary and plots when given, the
 sources with their licences, and the recipe that rebuilds the data.
+
+Text that comes from the operator (``--pretty-name``, the input's name) or from the records (sources, licences,
+generators, environments) is written as text, never as markdown: one line, with what would start a link, an
+image, code, an HTML tag or a table cell escaped, and the recipe in a code fence no line of it can close.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -30,6 +35,9 @@ HUB_LICENSES = frozenset({
     "openrail", "llama2", "llama3", "llama3.1", "gemma", "unknown", "other",
 })
 # fmt: on
+# What starts markdown or HTML in a line: links and images, code, tags and autolinks, table cells, emphasis
+# (an underscore inside a word, as in tau_bench, starts nothing and stays as it is).
+_MARKDOWN = re.compile(r"[\\`*\[\]<>|]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 SIZE_CATEGORIES = [
     (1_000, "n<1K"),
     (10_000, "1K<n<10K"),
@@ -67,6 +75,23 @@ class CardInputs:
     recipe: dict  # what recipe.yaml holds
     summary: str | None = None  # ACE summary (markdown)
     plots: Sequence[str] = ()  # PNG paths relative to the folder
+
+
+def markdown_text(text: object) -> str:
+    """``text`` as it reads in the card: one line, every character that would start markdown or HTML escaped."""
+    return _MARKDOWN.sub(lambda m: "\\" + m[0], " ".join(str(text).split()))
+
+
+def code_span(text: str) -> str:
+    """``text`` as inline code: fenced by more backticks than it holds in a row, on one line."""
+    text = " ".join(text.split())
+    fence = "`" * (_longest_backtick_run(text) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(run) for run in re.findall(r"`+", text)), default=0)
 
 
 def hub_license(text: str | None) -> str:
@@ -149,7 +174,7 @@ def render_card(inputs: CardInputs) -> str:
         f"---\n{card_metadata(inputs).to_yaml()}\n---",
         _intro(inputs),
         _configs_section(inputs),
-        _table(["column", "what it holds"], [(f"`{c}`", w) for c, w in COLUMNS], "## Columns"),
+        _table(["column", "what it holds"], [(f"`{c}`", w) for c, w in COLUMNS], "## Columns", escape=False),
         _contents_section(inputs.stats),
     ]
     if inputs.summary or inputs.plots:
@@ -164,8 +189,8 @@ def render_card(inputs: CardInputs) -> str:
 def _intro(inputs: CardInputs) -> str:
     s = inputs.stats
     return (
-        f"# {inputs.pretty_name}\n\n"
-        f"{s.rows:,} agent records exported by aceforge from `{inputs.source_label}`: "
+        f"# {markdown_text(inputs.pretty_name) or markdown_text(inputs.repo_id.split('/')[1])}\n\n"
+        f"{s.rows:,} agent records exported by aceforge from {code_span(inputs.source_label)}: "
         f"{s.trajectories:,} trajectories and {s.tasks:,} tasks. Each row is one (E, q, τ, v) record: "
         "the environment the agent acts in, the task, the trajectory of actions and observations, and the "
         "verifier that checks success. Free-form values are JSON strings, so every shard shares one schema; "
@@ -184,7 +209,8 @@ def _configs_section(inputs: CardInputs) -> str:
     name = "" if first == DEFAULT_CONFIG else f', "{first}"'
     call = f'load_dataset("{inputs.repo_id}"{name}, split="{next(iter(splits))}")'
     load = f"```python\nfrom datasets import load_dataset\n\nds = {call}\n```"
-    table = _table(["config", "split", "rows", "shards", "rows are"], rows, "## Configurations and splits")
+    headers = ["config", "split", "rows", "shards", "rows are"]
+    table = _table(headers, rows, "## Configurations and splits", escape=False)
     if SFT in configs:
         load += (
             f"\n\nThe `{SFT}` config feeds TRL as it is (a trajectory that renders to no chat has no row there):\n\n"
@@ -228,11 +254,12 @@ def _recipe_section(inputs: CardInputs) -> str:
         ],
     )
     recipe = recipe_yaml(inputs.recipe).strip()
+    fence = "`" * max(3, _longest_backtick_run(recipe) + 1)  # no line of the recipe closes it
     return (
         "## Recipe\n\n"
         "What rebuilds this dataset: the generators and seeds found in the records' lineage, the pipeline versions and "
         "config hashes, the export settings (the `export` section is the `--config` of `aceforge export hub`), and "
-        f"the package versions. The same text is in `recipe.yaml`.\n\n{gens}\n\n```yaml\n{recipe}\n```"
+        f"the package versions. The same text is in `recipe.yaml`.\n\n{gens}\n\n{fence}yaml\n{recipe}\n{fence}"
     )
 
 
@@ -241,7 +268,12 @@ def _seeds(seeds: list[int], distinct: int) -> str:
     return listed + (f", … ({distinct} distinct)" if distinct > len(seeds) else "")
 
 
-def _table(headers: Sequence[str], rows: Iterable[Sequence[object]], title: str | None = None) -> str:
+def _table(
+    headers: Sequence[str], rows: Iterable[Sequence[object]], title: str | None = None, escape: bool = True
+) -> str:
+    """A markdown table; its cells escaped as text (``markdown_text``) unless ``escape`` is off (the card's own
+    markdown, such as the column names in code)."""
+    cell = markdown_text if escape else lambda c: str(c).replace("|", "\\|")
     lines = [f"| {' | '.join(headers)} |", f"|{'|'.join('---' for _ in headers)}|"]
-    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
     return (f"{title}\n\n" if title else "") + "\n".join(lines)

@@ -16,7 +16,6 @@ replaced by removing exactly those files, so nothing else is ever deleted.
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import platform
@@ -30,7 +29,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from data_catalog.catalog import Catalog, DatasetVersion, safe_name
+from data_catalog.catalog import Catalog, DatasetVersion, VersionChanged, safe_name
 from data_catalog.dataset_card import CardInputs, recipe_yaml, render_card
 from data_catalog.dataset_stats import DatasetStats, dataset_stats
 from data_catalog.hub_chat import ChatRow, datasets_bars_off, write_chat_config
@@ -115,10 +114,10 @@ def resolve_source(spec: str, catalog: Catalog | None = None) -> ExportSource:
             )
         if entry.kind != "records":
             raise HubExportError(f"catalog dataset {spec!r} holds {entry.kind}, not records")
-        where = entry.data_path
-        files = sorted(Path(p) for p in glob.glob(where, recursive=True)) if glob.has_magic(where) else [Path(where)]
-        if not files or not all(f.is_file() for f in files):
-            raise HubExportError(f"catalog dataset {spec!r} points to {where}, which is missing")
+        try:
+            files = (catalog or Catalog()).files(entry)
+        except VersionChanged as exc:
+            raise HubExportError(str(exc)) from exc
         source = ExportSource(f"{entry.name}@{entry.version}", files, entry)
     for file in source.files:
         try:

@@ -1,10 +1,11 @@
-"""What a published artefact (dataset card, recipe) must not carry: secrets and the user's local paths.
+"""What a published artefact (dataset card, recipe) must not carry: secrets, the user's local paths and
+private network addresses.
 
 Secrets go by key (a config's ``hf_token``, ``password``, ``api_key``, ...: any
 key with such a word, whose value is text) and by pattern (the ``user:password@``
-of a URL, a ``Bearer`` credential, an ``hf_...`` token, wherever they appear). Paths under the data directory are written
-relative to it (``$ACEFORGE_HOME/assets/...``) and paths under the user's home
-as ``~/...``, so a card says the same on every machine and names no account.
+of a URL, a ``Bearer`` credential, an ``hf_...`` token, wherever they appear). Paths under the data directory are
+written relative to it (``$ACEFORGE_HOME/assets/...``), so a card says the same on every machine; every other
+local path keeps only its last name and private addresses go whole (private_refs.py states those rules).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import os
 import re
 from pathlib import Path
 from typing import Any
+
+from data_catalog.private_refs import scrub_private
 
 REDACTED = "<redacted>"
 DATA_DIR = "$ACEFORGE_HOME"
@@ -52,13 +55,14 @@ def redact_value(value: Any, data_dir: Path | None = None) -> Any:
 
 
 def redact_text(text: str, data_dir: Path | None = None) -> str:
-    """``text`` with URL credentials and secret-named values replaced, and local paths made portable."""
+    """``text`` with URL credentials and secret-named values replaced, the data directory written as
+    ``$ACEFORGE_HOME``, and other local paths and private addresses taken out (``scrub_private``)."""
     text = _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{REDACTED}@", text)
     text = _TOKENS.sub(lambda m: (m["bearer"] or "") + REDACTED, text)
     text = _KEYED_VALUE.sub(_redact_keyed, text)
-    for folder, name in _local_folders(data_dir):
-        text = re.sub(re.escape(folder) + r"(?=/|\b|$)", name.replace("\\", "\\\\"), text)
-    return text
+    for folder in _data_dir_forms(data_dir):
+        text = re.sub(re.escape(folder) + r"(?=/|\b|$)", lambda _: DATA_DIR, text)
+    return scrub_private(text)
 
 
 def _redact_keyed(match: re.Match) -> str:
@@ -68,13 +72,9 @@ def _redact_keyed(match: re.Match) -> str:
     return f"{match['key']}{match['sep']}{REDACTED}"
 
 
-def _local_folders(data_dir: Path | None) -> list[tuple[str, str]]:
-    """(absolute folder, what to write instead), the most specific first (the data directory is often in home)."""
-    folders = []
-    if data_dir is not None:
-        for form in {str(Path(data_dir).absolute()), os.path.realpath(data_dir)}:
-            folders.append((form.rstrip("/"), DATA_DIR))
-    home = os.path.expanduser("~")
-    if home not in ("/", "~", ""):
-        folders.append((home.rstrip("/"), "~"))
-    return sorted(folders, key=lambda pair: -len(pair[0]))
+def _data_dir_forms(data_dir: Path | None) -> list[str]:
+    """The data directory as written (absolute) and as resolved, the longer first."""
+    if data_dir is None:
+        return []
+    forms = {str(Path(data_dir).absolute()).rstrip("/"), os.path.realpath(data_dir).rstrip("/")}
+    return sorted((form for form in forms if form), key=len, reverse=True)

@@ -190,10 +190,11 @@ def recorded_records(context: InputContext, partition: str | None) -> Path:
         path = Path(metadata["path"])
     elif metadata.get("catalog_dataset"):
         dataset, version = metadata["catalog_dataset"].rsplit("@", 1)
-        registered = Catalog(metadata["catalog"]).get(dataset, int(version))
+        catalog = Catalog(metadata["catalog"])
+        registered = catalog.get(dataset, int(version))
         if registered is None:
             raise FileNotFoundError(f"asset {name}: {dataset}@{version} is not in the catalog {metadata['catalog']}")
-        path = Path(registered.data_path)
+        (path,) = catalog.files(registered)  # an ingested source is one file; VersionChanged if it changed
     else:
         raise FileNotFoundError(f"asset {name}: its latest materialization names no records")
     if not path.exists():

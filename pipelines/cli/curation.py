@@ -20,7 +20,7 @@ from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.catalog import Catalog, safe_name
 from pipelines.catalog_names import adhoc_name
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, out, print_json, say
+from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, out, plain_text, print_json, say, shown
 from pipelines.cli.config import OutputOptions, with_config
 from pipelines.cli.records import check_file
 from schemas.record import SCHEMA_VERSION, stable_id
@@ -192,7 +192,7 @@ def score_cmd(
     if as_json:
         print_json(summary)
         return
-    out.print(f"scored {summary['records']} records; learner: {summary['learner'] or 'none declared'}")
+    out.print(plain_text(f"scored {summary['records']} records; learner: {summary['learner'] or 'none declared'}"))
     out.print("accuracy levels: " + ", ".join(f"{k} {v}" for k, v in summary["accuracy_levels"].items()))
     out.print("complexity levels: " + ", ".join(f"{k} {v}" for k, v in summary["complexity_levels"].items()))
     out.print(f"with a pass rate: {summary['with_pass_rate']}, at the frontier: {summary['frontier']}")
@@ -309,5 +309,5 @@ def report_cmd(
     if as_json:
         print_json({"summary": str(out_dir / "summary.md"), "plots": {k: str(v) for k, v in report.plots.items()}})
         return
-    typer.echo(report.markdown)
+    typer.echo(shown(report.markdown, multiline=True))
     say(f"wrote {len(report.plots)} plots and summary.md to {out_dir}")

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from pipelines.cli.app import app
-from pipelines.cli.common import fail, out, print_json, say
+from pipelines.cli.common import fail, out, plain_text, print_json, say
 
 env_app = typer.Typer(
     help="Executable environments (tool worlds such as retail and airline): tools, policy, databases.",
@@ -50,7 +50,7 @@ def list_cmd(
         return
     table = Table("name", "tools", "description")
     for row in rows:
-        table.add_row(row["name"], str(row["tools"]), row["doc"])
+        table.add_row(plain_text(row["name"]), str(row["tools"]), plain_text(row["doc"]))
     out.print(table)
 
 
@@ -70,11 +70,12 @@ def show_cmd(
     if as_json:
         print_json({"name": name, "tools": [t.model_dump() for t in tools], "policy": env.policy})
         return
-    table = Table("tool", "access", "parameters", "description", title=f"{name}: {len(tools)} tools")
+    table = Table("tool", "access", "parameters", "description", title=plain_text(f"{name}: {len(tools)} tools"))
     for t in tools:
-        table.add_row(t.name, t.access or "", ", ".join(t.parameters.get("properties", {})), t.description)
+        parameters = ", ".join(t.parameters.get("properties", {}))
+        table.add_row(*(plain_text(v, multiline=True) for v in (t.name, t.access or "", parameters, t.description)))
     out.print(table)
-    out.print(env.policy or "(no policy)", markup=False, highlight=False)
+    out.print(plain_text(env.policy or "(no policy)", multiline=True), highlight=False)
 
 
 def _has_user_db(name: str) -> bool:

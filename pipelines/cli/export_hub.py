@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 
 from data_catalog.hub_config import HubExportConfig
-from pipelines.cli.common import FAILED, fail, out, print_json, say
+from pipelines.cli.common import FAILED, fail, out, plain_text, print_json, say
 from pipelines.cli.config import with_config
 from pipelines.cli.export import export_app
 from schemas.stage_config import ConfigError, read_yaml
@@ -138,8 +138,8 @@ def _splits(folder: HubFolder) -> dict[str, int]:
 
 
 def _show(folder: HubFolder) -> None:
-    table = Table("config", "split", "rows", "shards", title=str(folder.path))
+    table = Table("config", "split", "rows", "shards", title=plain_text(folder.path))
     for (config, split), rows in sorted(folder.rows_by_split().items()):
         shards = sum(1 for s in folder.shards if (s.config, s.split) == (config, split))
-        table.add_row(config, split, f"{rows:,}", str(shards))
+        table.add_row(plain_text(config), plain_text(split), f"{rows:,}", str(shards))
     out.print(table)

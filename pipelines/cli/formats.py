@@ -7,7 +7,7 @@ the convert command's configuration model and flags.
 from __future__ import annotations
 
 from pipelines.cli.app import app
-from pipelines.cli.common import out
+from pipelines.cli.common import out, plain_text
 
 
 @app.command("formats")
@@ -15,7 +15,6 @@ def list_formats() -> None:
     """List the registered raw formats: what each reads (its layouts), its options, and whether `convert`'s
     default --format auto detects it."""
     from rich.table import Table
-    from rich.text import Text
 
     from data_catalog.sources import formats
     from data_catalog.sources.base import Converter
@@ -27,5 +26,6 @@ def list_formats() -> None:
         layouts = "".join(f"\n• {layout}" for layout in cls.layouts)
         options = "\n".join(f"{key}: {help_text}" for key, help_text in cls.options.items()) or "-"
         auto = "detects its layouts" if cls.sniff is not Converter.sniff else "not detected: give --format"
-        table.add_row(name, Text(cls.description + layouts), Text(options), auto)
+        cells = (name, cls.description + layouts, options)
+        table.add_row(*(plain_text(cell, multiline=True) for cell in cells), auto)
     out.print(table)

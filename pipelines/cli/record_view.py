@@ -1,4 +1,7 @@
-"""A readable rich rendering of one AgentRecord: E, q, τ and v, for ``aceforge show``."""
+"""A readable rich rendering of one AgentRecord: E, q, τ and v, for ``aceforge show``.
+
+Every text of the record goes through ``plain_text``: control characters written out, no markup read.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from pipelines.cli.common import clip
+from pipelines.cli.common import clip, plain_text, shown
 from schemas.record import AgentRecord
 from schemas.steps import ApiAction, CodeAction, ImageObservation, MessageAction, TextObservation, WebObservation
 
@@ -21,42 +24,42 @@ def _fields(rows: list[tuple[str, Any]]) -> Table:
     table.add_column()
     for key, value in rows:
         if value not in (None, "", [], {}):
-            table.add_row(key, value if isinstance(value, (Text, Table)) else Text(str(value)))
+            table.add_row(key, value if isinstance(value, (Text, Table)) else plain_text(value, multiline=True))
     return table
 
 
 def step_cells(step: Any, limit: int) -> tuple[str, str, Text]:
     """(kind, who/what, body) of one step."""
     if isinstance(step, ApiAction):
-        body = Text(f"{step.function}({clip(json.dumps(step.kwargs, ensure_ascii=False), limit)})", style="cyan")
-        who = f"agent → tool {step.tool_call_id or ''}".strip()
+        body = f"{step.function}({clip(json.dumps(step.kwargs, ensure_ascii=False), limit)})"
+        who, style = f"agent → tool {step.tool_call_id or ''}".strip(), "cyan"
     elif isinstance(step, CodeAction):
-        body, who = (
-            Text(clip(step.content, limit), style="cyan"),
-            f"agent → {step.language} {step.tool_call_id or ''}".strip(),
-        )
+        body, style = clip(step.content, limit), "cyan"
+        who = f"agent → {step.language} {step.tool_call_id or ''}".strip()
     elif isinstance(step, MessageAction):
-        body, who = Text(clip(step.content, limit)), "agent"
+        body, who, style = clip(step.content, limit), "agent", ""
     elif isinstance(step, TextObservation):
-        body = Text(clip(step.content, limit), style="green" if step.source == "tool" else "")
+        body, style = clip(step.content, limit), "green" if step.source == "tool" else ""
         who = " ".join(p for p in (step.source, step.name, step.tool_call_id) if p)
     elif isinstance(step, WebObservation):
-        body, who = Text(clip(step.axtree or step.html or "", limit)), f"{step.source} {step.url or ''}".strip()
+        body, style = clip(step.axtree or step.html or "", limit), ""
+        who = f"{step.source} {step.url or ''}".strip()
     elif isinstance(step, ImageObservation):
-        body, who = Text(clip(step.content, limit)), step.source
+        body, who, style = clip(step.content, limit), step.source, ""
     else:
-        body, who = Text(clip(str(step), limit)), ""
+        body, who, style = clip(str(step), limit), "", ""
+    text = plain_text(body, style, multiline=True)
     reasoning = getattr(step, "reasoning", None)
     if reasoning:
-        body = Text.assemble((f"thought: {clip(reasoning, limit)}\n", "dim italic"), body)
-    return step.class_, who, body
+        text = Text.assemble((f"thought: {shown(clip(reasoning, limit), multiline=True)}\n", "dim italic"), text)
+    return step.class_, who, text
 
 
 def trajectory_table(record: AgentRecord, limit: int) -> Table:
     table = Table("#", "step", "from / to", "content", show_lines=True, expand=True)
     for index, step in enumerate(record.trajectory):
         kind, who, body = step_cells(step, limit)
-        table.add_row(str(index), kind, Text(who), body)
+        table.add_row(str(index), plain_text(kind), plain_text(who), body)
     return table
 
 

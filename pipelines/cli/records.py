@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, fail, one_line, out, say
+from pipelines.cli.common import FAILED, fail, one_line, out, plain_text, say
 
 MAX_LISTED = 20
 
@@ -94,7 +94,7 @@ def validate(file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) fil
         fail(f"{file}: cannot read: {exc}", FAILED)
     if count:
         for index, row_id, error in bad:
-            out.print(f"row {index} (id {row_id}): {error}", highlight=False, soft_wrap=True)
+            out.print(plain_text(f"row {index} (id {row_id}): {error}"), highlight=False, soft_wrap=True)
         more = f" (first {MAX_LISTED} listed)" if count > MAX_LISTED else ""
         fail(f"{file}: {count} bad row(s){more}", FAILED)
     rows = pq.ParquetFile(file).metadata.num_rows if file.suffix == ".parquet" else sum(1 for _ in read_records(file))

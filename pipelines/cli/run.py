@@ -15,7 +15,7 @@ from rich.text import Text
 from data_catalog.demo import DEFAULT_SEED, write_demo_sources
 from data_catalog.entries import EntryError, default_entries_dir
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, fail, out, say
+from pipelines.cli.common import FAILED, fail, out, plain_text, say
 from pipelines.cli.config import with_config
 from pipelines.dagster_home import dagster_home
 from pipelines.pipeline_config import PipelineConfig
@@ -34,7 +34,7 @@ def demo(
 ) -> None:
     """Write the project's demo raw sources (a bookstore's support logs in five formats, with a few malformed records)."""
     for name, path in write_demo_sources(output, seed).items():
-        out.print(Text(f"{name}\t{path.stat().st_size:,} bytes\t{path}"))
+        out.print(Text.assemble(plain_text(name), f"\t{path.stat().st_size:,} bytes\t", plain_text(path)))
 
 
 def summary_table(outcomes) -> Table:
@@ -45,8 +45,8 @@ def summary_table(outcomes) -> Table:
         status = Text("ok") if o.ok else Text("FAILED", style="red")
         rate = f"{m['quarantine_rate']:.1%}" if "quarantine_rate" in m else "-"
         table.add_row(
-            o.source,
-            str(m.get("format", "-")),
+            plain_text(o.source),
+            plain_text(m.get("format", "-")),
             str(m.get("read", "-")),
             str(m.get("converted", "-")),
             str(m.get("quarantined", "-")),
@@ -63,7 +63,8 @@ def stages_table(outcomes) -> Table:
         checks = ", ".join(f"{name} {'passed' if ok else 'FAILED'}" for name, ok in o.checks.items()) or "-"
         status = Text("ok") if o.ok else Text("FAILED", style="red")
         rate = "-" if o.pass_rate is None else f"{o.pass_rate:.1%}"
-        table.add_row(o.stage, "-" if o.rows is None else str(o.rows), rate, checks, status, o.path or "-")
+        rows = "-" if o.rows is None else str(o.rows)
+        table.add_row(plain_text(o.stage), rows, rate, plain_text(checks), status, plain_text(o.path or "-"))
     return table
 
 

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, USAGE, fail, out, print_json, say
+from pipelines.cli.common import FAILED, USAGE, fail, out, plain_text, print_json, say
 from pipelines.cli.config import OutputOptions, with_config
 from training.eval_config import EvalConfig
 from training.rl_config import RlConfig
@@ -130,7 +130,7 @@ def pass_k_table(report: dict):
 
     k = report["k"]
     agent = f"{report['model']} as the {report['agent']} agent" if report["model"] else f"the {report['agent']} agent"
-    table = Table(title=f"pass^k of {agent}, {report['user']} user")
+    table = Table(title=plain_text(f"pass^k of {agent}, {report['user']} user"))
     for column in ("group", "tasks", "rollouts", *(f"pass^{j}" for j in range(1, k + 1))):
         table.add_column(column, justify="left" if column == "group" else "right")
     rows = [("all", report["overall"])]
@@ -139,6 +139,9 @@ def pass_k_table(report: dict):
     for name, scores in rows:
         passes = [scores[f"pass^{j}"] for j in range(1, k + 1)]
         table.add_row(
-            name, str(scores["tasks"]), str(scores["rollouts"]), *("-" if p is None else f"{p:.3f}" for p in passes)
+            plain_text(name),
+            str(scores["tasks"]),
+            str(scores["rollouts"]),
+            *("-" if p is None else f"{p:.3f}" for p in passes),
         )
     return table

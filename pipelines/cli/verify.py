@@ -10,7 +10,7 @@ import typer
 
 from generators.llm.config import BackendConfig
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, fail, one_line, out, print_json, say
+from pipelines.cli.common import FAILED, fail, one_line, out, plain_text, print_json, say
 from pipelines.cli.config import with_config
 from schemas.stage_config import StageConfig
 
@@ -152,7 +152,7 @@ def verify_cmd(
         print_json({**summary, "quarantined": bad_rows.rows})
         return
     if judge_model:
-        out.print(f"judge: {judge_model['model']}")
+        out.print(plain_text(f"judge: {judge_model['model']}"))
     out.print(f"{stats.records} records: {stats.verified} verified, {stats.skipped} skipped (kept as stored)")
     out.print(f"passed {stats.passed}, failed {stats.failed}, undecided {stats.undecided}")
     out.print(
@@ -160,7 +160,8 @@ def verify_cmd(
         f"verifier versions changed: {stats.versions_changed})"
     )
     if stats.reasons:
-        out.print("reasons: " + ", ".join(f"{reason} {count}" for reason, count in stats.reasons.most_common()))
+        reasons = ", ".join(f"{reason} {count}" for reason, count in stats.reasons.most_common())
+        out.print(plain_text(f"reasons: {reasons}"))
     if bad_rows.rows:
         say(f"{bad_rows.rows} unreadable rows quarantined in {bad_rows.path}")
     say(f"wrote {output}")

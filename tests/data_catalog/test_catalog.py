@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
+import duckdb
 import pytest
 
-from data_catalog.catalog import Catalog, check_name, safe_name
+from data_catalog.catalog import Catalog, VersionChanged, check_name, safe_name
 from data_catalog.convert import convert_files
 from schemas.record import SCHEMA_VERSION
 from schemas.settings import catalog_path
@@ -118,3 +121,70 @@ def test_register_waits_for_another_process_holding_the_write_lock(data_home, co
         holder.wait(timeout=30)
     assert second.version == 1
     assert [e.name for e in Catalog().list_datasets()] == ["first", "second"]
+
+
+def test_a_catalog_from_before_copies_gets_a_copy_and_hash_of_each_version(data_home, converted, tmp_path):
+    """A catalog whose versions are hard links to the output (no content hash): opening it copies each version,
+    hashes the copy and points its views at it, so an in-place write to the output no longer reaches it."""
+    out, _ = converted
+    link = data_home / "catalog-versions" / "os" / "v1" / out.name
+    link.parent.mkdir(parents=True)
+    os.link(out, link)
+    gone = tmp_path / "gone.parquet"
+    with duckdb.connect(str(catalog_path())) as con:
+        con.execute(
+            "CREATE TABLE datasets (name VARCHAR NOT NULL, version INTEGER NOT NULL, kind VARCHAR NOT NULL, "
+            "path VARCHAR NOT NULL, rows BIGINT NOT NULL, schema_version VARCHAR, config_hash VARCHAR, "
+            "parents VARCHAR[], details VARCHAR, created_at TIMESTAMP NOT NULL, snapshot VARCHAR, "
+            "PRIMARY KEY (name, version))"
+        )
+        insert = "INSERT INTO datasets VALUES (?, 1, 'records', ?, 5, '1.0', NULL, [], '{}', now(), ?)"
+        con.execute(insert, ["os", str(out), str(link)])
+        con.execute(insert, ["gone", str(gone), None])
+        con.execute(insert, ["relinked", str(out), str(tmp_path / "lost-link.parquet")])  # its path is still there
+        con.execute(f"CREATE VIEW os__v1 AS SELECT * FROM read_parquet('{link}')")
+        con.execute(f"CREATE VIEW os AS SELECT * FROM read_parquet('{link}')")
+    assert Catalog().sql("SELECT count(*) FROM os__v1").rows == [(5,)]
+    migrated = Catalog().get("os", 1)
+    copy = Path(migrated.snapshot)
+    assert copy == link and not copy.samefile(out) and len(migrated.content_hash) == 64
+    out.write_bytes(b"rewritten in place")  # the same inode as the old link
+    assert Catalog().sql("SELECT count(*) FROM os").rows == [(5,)]
+    assert Catalog().get("gone", 1).content_hash == ""  # nothing left to copy: said when it is named
+    relinked = Catalog().get("relinked", 1)
+    assert relinked.snapshot == str(data_home / "catalog-versions" / "relinked" / "v1" / out.name)
+    with pytest.raises(VersionChanged, match=r"^catalog version gone__v1 has no files: .*gone.parquet was gone"):
+        Catalog().sql("SELECT count(*) FROM gone__v1")
+
+
+def test_reading_a_version_hashes_only_what_the_query_names(data_home, converted, tmp_path):
+    """Each query checks the versions it names against their content hash, and no other: a query of the datasets
+    table reads no version, a changed version fails by name, its neighbours still answer."""
+    out, _ = converted
+    catalog = Catalog()
+    catalog.register_dataset("os", out, 5)
+    catalog.register_dataset("other", out, 5)
+    copy = catalog.version_root("os", 1) / out.name
+    copy.chmod(0o644)
+    copy.write_bytes(copy.read_bytes().replace(b"PAR1", b"PAR2", 1))
+    assert catalog.sql("SELECT count(*) FROM datasets").rows == [(2,)]
+    assert catalog.sql("SELECT count(*) FROM other").rows == [(5,)]
+    for query in ("SELECT count(*) FROM os", "SELECT * FROM query_table('os__v1')", "SELECT 1 FROM other, OS"):
+        with pytest.raises(VersionChanged, match=r"^catalog version os__v1 changed after it was registered: "):
+            catalog.sql(query)
+    # A name built at run time is no name: without the check there is no view and no readable file.
+    with pytest.raises(duckdb.CatalogException, match="os__v1 does not exist"):
+        catalog.sql("SELECT * FROM query('SELECT count(*) FROM o' || 's__v1')")
+
+
+def test_registering_a_path_that_names_no_file_is_refused(data_home, tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"names no file: nothing to register as dataset 'none'"):
+        Catalog().register_dataset("none", tmp_path / "missing" / "*.parquet", 0)
+
+
+def test_a_copy_lets_no_one_read_what_the_output_did_not(data_home, converted):
+    out, _ = converted
+    out.chmod(0o600)
+    Catalog().register_dataset("private", out, 5)
+    copy = Catalog().version_root("private", 1) / out.name
+    assert oct(copy.stat().st_mode & 0o777) == "0o400" and not copy.samefile(out)

@@ -160,6 +160,35 @@ def test_recipe_and_card_publish_no_secret_and_no_local_path(data_home, mixed, t
     assert "Scores from $ACEFORGE_HOME/report/summary.md (token=<redacted>)." in (folder.path / "README.md").read_text()
 
 
+def test_no_private_address_or_local_folder_is_published_and_the_pretty_name_is_text(data_home, tmp_path):
+    """The fault: a private host (10.0.0.5:8000) stayed in the recipe, /root/secret-models/m became
+    ~/secret-models/m, and --pretty-name went raw into the card's heading (markdown, HTML, a new section)."""
+    records = trajectories_only(tmp_path / "records")
+    pretty = "Agents\n## Injected <img src=x onerror=alert(1)> [click](https://evil.example) `x` | *y*"
+    run_config = {
+        "backend": {"base_url": "http://10.0.0.5:8000/v1", "model": "/root/secret-models/m"},
+        "fleet": ["http://[fe80::1]:8000/v1", "https://api.example.com/v1", "http://127.0.0.1:11434"],
+        "inputs": ["file:///home/x/raw.jsonl", "~/raw/b.jsonl", "C:\\Users\\x\\c.jsonl"],
+        "note": "```\n# a heading of the recipe's own",
+    }
+    cfg = HubExportConfig(pretty_name=pretty)
+    folder = build_hub_folder(resolve_source(str(records)), tmp_path / "hub", "acme/x", cfg, run_config=run_config)
+    recipe = yaml.safe_load((folder.path / "recipe.yaml").read_text())
+    assert recipe["run_config"] == {
+        "backend": {"base_url": "http://<private-address>/v1", "model": "<local-path>/m"},
+        "fleet": ["http://<private-address>/v1", "https://api.example.com/v1", "http://<private-address>"],
+        "inputs": ["<local-path>/raw.jsonl", "<local-path>/b.jsonl", "<local-path>/c.jsonl"],
+        "note": "```\n# a heading of the recipe's own",
+    }
+    card = (folder.path / "README.md").read_text()
+    for leak in ("10.0.0.5", "fe80::1", "127.0.0.1", "secret-models", "/home/x", "~/raw", "Users"):
+        assert leak not in card, leak
+    heading = r"# Agents ## Injected \<img src=x onerror=alert(1)\> \[click\](https://evil.example) \`x\` \| \*y\*"
+    assert f"\n{heading}\n" in card and "\n## Injected" not in card
+    assert "\n````yaml\ndataset:" in card and card.rstrip().endswith("\n````")  # the recipe's ``` closes nothing
+    assert DatasetCard.load(folder.path / "README.md").data.pretty_name == pretty  # the metadata: YAML, as typed
+
+
 def test_one_kind_is_the_default_config_in_data(tmp_path):
     records = trajectories_only(tmp_path / "records")
     folder = build_hub_folder(resolve_source(str(records)), tmp_path / "hub", "acme/adp", HubExportConfig())
@@ -246,12 +275,17 @@ def test_a_catalog_name_resolves_to_its_versions_own_files(data_home, mixed, tmp
     catalog.register_dataset("agent_mix", later, 33)
     later.unlink()  # the version keeps its snapshot of the file
     (v1,) = resolve_source("agent_mix__v1", catalog).files
-    assert v1.read_bytes() == mixed.read_bytes() and v1.samefile(mixed)  # a hard link, no copy
+    assert v1.read_bytes() == mixed.read_bytes() and not v1.samefile(mixed)  # a copy: in-place writes miss it
     assert resolve_source("agent_mix__v1", catalog).label == "agent_mix@1"
     (latest,) = resolve_source("agent_mix", catalog).files
     assert latest.read_bytes() == mixed.read_bytes() and latest.parent.name == "v2"
     with pytest.raises(HubExportError, match="neither a file nor a dataset"):
         resolve_source("no_such_dataset", catalog)
+    # A version whose copy changed is not exported: one line names it.
+    v1.chmod(0o644)
+    v1.write_bytes(v1.read_bytes()[:-1] + b"!")
+    with pytest.raises(HubExportError, match=r"^catalog version agent_mix__v1 changed after it was registered"):
+        resolve_source("agent_mix__v1", catalog)
 
 
 def test_an_empty_record_file_is_refused(tmp_path):

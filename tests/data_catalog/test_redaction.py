@@ -44,15 +44,18 @@ def test_free_text_loses_keyed_secrets_bearer_and_hub_tokens():
     )
 
 
-def test_paths_are_relative_to_the_data_directory_and_home_is_tilde(monkeypatch):
+def test_paths_are_relative_to_the_data_directory_and_other_local_paths_keep_their_last_name(monkeypatch):
+    """The fault: /root/secret-models/m became ~/secret-models/m, still naming the folders."""
     monkeypatch.setenv("HOME", "/srv/alice")
     value = {
         "output": f"{HOME}/assets/selected/records.parquet",
         "inputs": ["/srv/alice/raw/chats.jsonl", "/srv/alicex/other.jsonl", str(HOME)],
         "note": f"see {HOME}/report/summary.md",
+        "model": "/root/secret-models/m",
     }
     assert redact_value(value, HOME) == {
         "output": "$ACEFORGE_HOME/assets/selected/records.parquet",
-        "inputs": ["~/raw/chats.jsonl", "/srv/alicex/other.jsonl", "$ACEFORGE_HOME"],
+        "inputs": ["<local-path>/chats.jsonl", "<local-path>/other.jsonl", "$ACEFORGE_HOME"],
         "note": "see $ACEFORGE_HOME/report/summary.md",
+        "model": "<local-path>/m",
     }

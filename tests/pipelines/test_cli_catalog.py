@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from tests.pipelines.cli_helpers import OS_STD, TAU_RUNS, invoke, last_json
+from tests.unprivileged import AS_ROOT, NOBODY, unprivileged_python
+
+OWNER = "tests.pipelines.catalog_owner"
+ADP_ALFWORLD = OS_STD.parents[1] / "agenttuning_alfworld" / "sample_std.json"
 
 
 @pytest.fixture
@@ -136,3 +147,85 @@ def test_a_version_keeps_its_rows_when_its_path_is_written_again(data_home, tmp_
 def test_empty_catalog(data_home):
     result = invoke("catalog", "list")
     assert result.exit_code == 0 and "the catalog is empty" in result.stderr
+
+
+@pytest.fixture(params=["this user", "uid 65534"])
+def owner(request):
+    """(what the catalog_owner steps gave, the uid they ran as): as this user (root, when the tests run as root)
+    and as uid 65534, for whom a read-only file is read-only."""
+    folder = Path(tempfile.mkdtemp(prefix="aceforge-owner-"))
+    try:
+        if request.param == "this user":
+            command = [sys.executable, "-m", OWNER]
+        else:
+            command = unprivileged_python(OWNER) if AS_ROOT else None
+            if command is None:
+                pytest.skip("uid 65534 needs root to start it, a Python of this version and readable folders")
+            os.chown(folder, NOBODY, NOBODY)
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "HF_HUB_OFFLINE": "1"}
+        done = subprocess.run([*command, str(folder), str(OS_STD)], capture_output=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr.decode()[-3000:]
+        yield (
+            json.loads(done.stdout.decode().strip().splitlines()[-1]),
+            os.getuid() if command[0] != "setpriv" else NOBODY,
+        )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_version_is_a_read_only_copy_that_no_write_to_the_output_reaches(owner):
+    """The fault: versions were hard links to the output, so writing the output file in place rewrote version 1
+    (its count went from 5 to 1)."""
+    found, uid = owner
+    assert found["uid"] == uid
+    assert found["before"] == 5
+    assert found["after_writing_the_output_in_place"] == 5
+    assert found["latest_after_writing_the_output_in_place"] == 5  # the latest version is a copy too
+    assert found["copy_is_the_output"] is False
+    assert found["modes"] == ["0o444", "0o555"]
+    # Root ignores file modes; any other user cannot write the copy without first changing its mode.
+    assert found["writing_the_copy"] == ("written" if uid == 0 else "PermissionError")
+    # However it changed, the version's content hash says so: one line naming it, no rows.
+    code, stdout, stderr = found["after_changing_the_copy"]
+    assert (code, stdout) == (1, "")
+    assert stderr.startswith("error: catalog version same__v1 changed after it was registered")
+    assert "its rows are not read" in stderr and stderr.strip().count("\n") == 0
+    assert found["a_query_naming_no_version"] == [{"n": 2}]  # same and same_quarantine: nothing to check
+
+
+def test_glob_characters_in_an_output_path_name_that_file_only(data_home):
+    """The attack: an output at .../[x]/out.parquet was registered as a glob, so `catalog sql` could read every
+    file of its parent folder (a secret beside it, the catalog's own .duckdb file), and the view read x/."""
+    (data_home / "x").mkdir(parents=True)
+    (data_home / "secret.txt").write_text("secret\n")
+    decoy = data_home / "x" / "out.parquet"  # what the glob [x] matches
+    assert invoke("convert", "-f", "adp", ADP_ALFWORLD, "-o", decoy, "--no-catalog").exit_code == 0
+    assert invoke("convert", "-f", "adp", OS_STD, "-o", data_home / "[x]" / "out.parquet").exit_code == 0
+    written = pq.read_table(data_home / "[x]" / "out.parquet").column("id").to_pylist()
+    assert [row["id"] for row in sql_json("SELECT id FROM out ORDER BY id")] == sorted(written)
+    for query in (
+        f"SELECT * FROM read_text('{data_home}/secret.txt')",
+        f"SELECT * FROM read_blob('{data_home}/catalog.duckdb')",
+        f"SELECT count(*) FROM read_parquet('{decoy}')",
+        f"SELECT count(*) FROM read_parquet('{data_home}/[x]/out.parquet')",  # the glob, once more
+        f"SELECT count(*) FROM read_parquet('{data_home}/[[]x]/out.parquet')",  # the output: its copy is read
+        f"SELECT * FROM read_blob('{data_home}/catalog-versions/out/v1/*')",
+    ):
+        result = invoke("catalog", "sql", query)
+        assert result.exit_code == 1 and "file system operations are disabled" in result.stderr, query
+        assert "secret" not in result.stdout
+
+
+def test_sql_prints_at_most_limit_rows_and_says_when_it_cut(data_home):
+    """The fault: `SELECT * FROM range(100000000)` grew to 3.2 GB, then a MemoryError traceback."""
+    result = invoke("catalog", "sql", "SELECT * FROM range(1000000) r(n)", "--json")
+    assert result.exit_code == 0
+    rows = last_json(result)
+    assert len(rows) == 10_000 and rows[-1] == {"n": 9_999}
+    assert "the first 10,000 rows only: the query returns more (--limit N prints up to N)" in result.stderr
+    result = invoke("catalog", "sql", "SELECT * FROM range(50) r(n)", "--limit", 3)
+    assert result.exit_code == 0 and "the first 3 rows only" in result.stderr
+    assert [line.split()[1] for line in result.stdout.splitlines() if line.startswith("│")] == ["0", "1", "2"]
+    exact = invoke("catalog", "sql", "SELECT * FROM range(3) r(n)", "--limit", 3, "--json")
+    assert len(last_json(exact)) == 3 and "rows only" not in exact.stderr
+    assert invoke("catalog", "sql", "SELECT 1", "--limit", 0).exit_code == 2

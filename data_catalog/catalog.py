@@ -190,7 +190,8 @@ class Catalog:
         """
         check_name(name)
         path = str(Path(path).expanduser().absolute())
-        with self._connect() as con:
+        made: list[Path] = []  # the snapshot folder this call makes
+        with self._connect() as con, _removed_on_failure(made):
             con.execute("BEGIN TRANSACTION")
             latest = self._latest(con, name)
             same = (path, kind, rows, config_hash)
@@ -213,7 +214,7 @@ class Catalog:
                     parents=list(parents),
                     details=dict(details or {}),
                     created_at=datetime.now(UTC).replace(tzinfo=None),
-                    snapshot=self._snapshot(name, version, path),
+                    snapshot=self._snapshot(name, version, path, made),
                 )
                 con.execute(
                     f"INSERT INTO datasets ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
@@ -232,14 +233,16 @@ class Catalog:
             con.execute("COMMIT")
         return entry
 
-    def _snapshot(self, name: str, version: int, path: str) -> str | None:
+    def _snapshot(self, name: str, version: int, path: str, made: list[Path]) -> str | None:
         """Hard links to ``path``'s files (a file or a glob of them) under the catalog's versions folder, in
-        the same layout; the snapshot's path (the same glob there), or None when ``path`` names no file yet."""
+        the same layout; the snapshot's path (the same glob there), or None when ``path`` names no file yet.
+        Its folder is added to ``made``."""
         files, base = _files_of(path)
         if not files:
             return None
         root = self.path.parent / VERSIONS_DIR / name / f"v{version}"
-        shutil.rmtree(root, ignore_errors=True)  # left by a registration that did not commit
+        shutil.rmtree(root, ignore_errors=True)  # left by a registration killed before it committed
+        made.append(root)
         for file in files:
             target = root / file.relative_to(base)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -290,6 +293,18 @@ class Catalog:
     def _latest(con: duckdb.DuckDBPyConnection, name: str) -> DatasetVersion | None:
         row = con.execute(f"{_SELECT} WHERE name = ? ORDER BY version DESC LIMIT 1", [name]).fetchone()
         return _entry(row) if row else None
+
+
+@contextmanager
+def _removed_on_failure(folders: list[Path]) -> Iterator[None]:
+    """Within: ``folders`` (filled as the block goes) are removed when the block fails, so a version that was
+    not committed (a full disk fails the commit) leaves no snapshot."""
+    try:
+        yield
+    except BaseException:
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def _files_of(path: str) -> tuple[list[Path], Path]:

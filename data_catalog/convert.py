@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -165,21 +166,23 @@ def convert_files(
     """Convert ``inputs`` (paths or "-") of format ``fmt`` to ``output`` Parquet.
 
     Bad records go to ``quarantine`` (default: ``<output stem>.quarantine.parquet``).
-    The records' dataset defaults to the output's stem. Files are only renamed
-    into place when the run finishes. ``on_progress`` gets the raw items read so far.
+    The records' dataset defaults to the output's stem. Both files are renamed into
+    place together when the run finishes; a failed run (a full disk) leaves neither,
+    nor a temporary file. ``on_progress`` gets the raw items read so far.
     ``engine`` (engine=ray) converts the chunks on a Ray cluster; grouping formats always stream here.
     """
     from data_catalog.convert_chunks import convert_in_chunks
     from data_catalog.sources import get_converter
     from data_catalog.sources.base import ConvertOptions
-    from schemas.io import QuarantineWriter, RecordWriter
+    from schemas.io import QuarantineWriter, RecordWriter, written_together
 
     output = Path(output)
     options = options or ConvertOptions()
     converter = get_converter(fmt, replace(options, dataset=options.dataset or output.stem))
     quarantine = Path(quarantine) if quarantine else output.with_name(output.stem + ".quarantine.parquet")
     stats = ConvertStats(output=str(output), quarantine=str(quarantine))
-    with _fewer_gc_passes(), RecordWriter(output) as records, QuarantineWriter(quarantine) as qwriter:
+    files = written_together(partial(RecordWriter, output), partial(QuarantineWriter, quarantine))
+    with _fewer_gc_passes(), files as (records, qwriter):
         out = Output(records, qwriter, stats)
         if converter.groups_items:
             _convert_stream(converter, inputs, out, on_progress)

@@ -162,7 +162,8 @@ def convert_in_chunks(
             results = _in_workers(converter, chunks, workers)
         else:
             results = _here(converter, chunks)
-        _write_all(results, out, on_progress)
+        with contextlib.closing(results):  # on a failure too: the workers stop and their spool goes, at once
+            _write_all(results, out, on_progress)
 
 
 def zip_chunks(chunks: Iterable[RawChunk], convert) -> Iterator[tuple[RawChunk, ChunkResult]]:

@@ -7,7 +7,7 @@ the files its format says (a τ² results directory: its results.json).
 ``convert`` exits 0 when at least one record converted, 1 when none did or an
 input could not be read to its end (a truncated .gz: what the other inputs
 hold is converted and registered all the same), and 2 on usage errors (unknown format or option, missing input); errors are one
-line on stderr, never a traceback. Outputs are registered in the DuckDB
+line on stderr, never a traceback (a full disk too). Outputs are registered in the DuckDB
 catalog of the data directory unless ``--no-catalog``. The converters, the
 writers and the catalog are imported when the command runs, so ``--help``
 starts fast.
@@ -22,7 +22,7 @@ import typer
 
 from data_catalog.convert import ConvertConfig
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, err, fail, print_json, say, say_error
+from pipelines.cli.common import FAILED, disk_full_is_one_line, err, fail, one_line, print_json, say, say_error
 from pipelines.cli.config import with_config
 
 if TYPE_CHECKING:
@@ -109,6 +109,14 @@ def converted_line(stats: ConvertStats) -> str:
     return line + (f"; reasons: {error_summary(stats)}" if stats.quarantined else "")
 
 
+def output_folders(output: Path, quarantine: Path | None) -> dict[Path, str]:
+    """Where convert writes, for the line a full disk gives."""
+    folders = {output.parent: "the output's folder"}
+    if quarantine is not None:
+        folders.setdefault(quarantine.parent, "the quarantine's folder")
+    return folders
+
+
 @app.command()
 @with_config(ConvertConfig)
 def convert(
@@ -176,7 +184,8 @@ def convert(
     name = safe_name(cfg.dataset or output.stem)
     chash = config_hash(fmt, options, inputs) if register else None
     try:
-        stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers, cfg)
+        with disk_full_is_one_line(output_folders(output, quarantine), "convert"):
+            stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers, cfg)
     except OSError as exc:
         fail(f"cannot convert: {exc}")
     if cfg.workers > stats.workers:
@@ -207,6 +216,6 @@ def register_output(
         catalog = Catalog()
         records, _ = register_outputs(catalog, name, fmt, stats, chash or "", inputs, license)
     except Exception as exc:  # the conversion itself succeeded: say so, don't fail it
-        say(f"warning: could not register {name!r} in the catalog: {exc}")
+        say(f"warning: could not register {name!r} in the catalog: {one_line(exc)}")
         return
     say(f"registered as {records.name} (version {records.version}) in {catalog.path}")

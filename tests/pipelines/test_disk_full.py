@@ -1,4 +1,4 @@
-"""A full disk under `aceforge convert`: one line naming the folder and the space it had, exit 1,
+"""A full disk under `aceforge convert` and `aceforge run`: one line naming the folder and the space it had, exit 1,
 no traceback, and no temporary or orphaned file left. The disk is a real 1 MiB tmpfs (mounting needs root)."""
 
 from __future__ import annotations
@@ -119,3 +119,19 @@ def test_a_quarantine_that_fills_its_disk_leaves_neither_file(small_disk, tmp_pa
     assert result.returncode == 1
     lines = full_disk_line(result.stderr, small_disk, "the quarantine's folder", "convert")
     assert len(lines) == 1
+
+
+def test_run_on_a_full_disk_is_one_line(small_disk):
+    """The fault: `aceforge run` with its data directory on a full disk printed 183 lines of SQLite tracebacks
+    (Dagster's run and event storage is SQLite in the same folder, and fails too)."""
+    home = small_disk / "home"
+    env = {k: v for k, v in os.environ.items() if k not in ("DAGSTER_HOME", "ACEFORGE_ENTRIES")}
+    config = small_disk.parent / "small.yaml"
+    config.write_text("tasks: {n: 3}\nrollouts: {model_tasks: 0}\nlearner: {agent: perturbed, k: 2}\n")
+    result = aceforge("run", "--config", config, env={**env, "ACEFORGE_HOME": str(home)}, timeout=900)
+    assert result.returncode == 1
+    lines = full_disk_line(result.stderr, home, "the data directory, ACEFORGE_HOME", "the run")
+    # Before it: the run's progress lines, none of them an error, nothing of Dagster's storage.
+    assert not [line for line in lines[:-1] if "error" in line.lower() or "exception" in line.lower()]
+    assert lines[0].startswith("demo sources: 5 files") and ": FAILED" not in result.stderr
+    assert not [p for p in home.rglob("*") if p.name.endswith(".tmp")]

@@ -73,6 +73,7 @@ class ConvertStats:
     quarantine: str | None = None
     errors: dict[str, int] = field(default_factory=dict)  # error kind -> count
     unreadable: dict[str, str] = field(default_factory=dict)  # input that broke off -> why (also quarantined)
+    read_before_break: dict[str, int] = field(default_factory=dict)  # input that broke off -> raw items read first
     examples: dict[str, list[str]] = field(default_factory=dict)  # error kind -> a few "source:index"
     first_errors: dict[str, str] = field(default_factory=dict)  # error kind -> its first message, in full
 
@@ -92,6 +93,11 @@ class ConvertStats:
         examples = self.examples.setdefault(kind, [])
         if len(examples) < EXAMPLES_PER_KIND:
             examples.append(f"{source}:{index}")
+
+    def note_break(self, source: str, error: str | None, items_before: int) -> None:
+        """When ``error`` is the break of input ``source`` (its last item), how many raw items came before it."""
+        if error is not None and error == self.unreadable.get(source):
+            self.read_before_break[source] = items_before
 
     def top_errors(self, n: int) -> list[tuple[str, int]]:
         """The ``n`` most frequent kinds of quarantine reason, most frequent first, with their counts
@@ -228,6 +234,7 @@ def _counted(inputs: list[str], converter: Converter, stats: ConvertStats, on_pr
     indexes: dict[str, int] = {}
     for chunk in input_chunks(inputs, converter.items, stats.unreadable):
         for item, _ in chunk_items(chunk, converter.items, indexes.get(chunk.source, 0)):
+            stats.note_break(chunk.source, item.error, item.index)
             indexes[chunk.source] = item.index + 1
             stats.raw_items += 1
             if on_progress is not None:

@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 
 from data_catalog.sources import FORMATS
-from data_catalog.sources.reader import read_raw_chunks
+from data_catalog.sources.reader import INPUT_ERRORS, read_raw_chunks
 
 AUTO = "auto"
 SAMPLE = 5
@@ -117,7 +117,7 @@ def not_a_layout(path: str, fmt: str) -> str | None:
         if whole is not None and cls.sniff(whole):
             return None
         detection = detect(path)
-    except (DetectionError, OSError, KeyError):
+    except (DetectionError, KeyError, *INPUT_ERRORS):
         return None
     if detection.fmt == fmt:
         return None

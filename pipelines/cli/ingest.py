@@ -5,12 +5,13 @@ first input (data_catalog/formats.py) and says which; a folder input stands for
 the files its format says (a τ² results directory: its results.json).
 
 ``convert`` exits 0 when at least one record converted, 1 when none did or an
-input could not be read to its end (a truncated .gz: what the other inputs
-hold is converted and registered all the same), and 2 on usage errors (unknown format or option, missing input); errors are one
-line on stderr, never a traceback (a full disk too). Outputs are registered in the DuckDB
-catalog of the data directory unless ``--no-catalog``. The converters, the
-writers and the catalog are imported when the command runs, so ``--help``
-starts fast.
+input could not be read to its end (a truncated .gz: what it held before the
+break and what the other inputs hold are converted and registered all the
+same) or the disk is full, and 2 on usage errors (unknown format or option,
+missing input); errors are one line on stderr, never a traceback. Outputs are
+registered in the DuckDB catalog of the data directory unless ``--no-catalog``.
+The converters, the writers and the catalog are imported when the command
+runs, so ``--help`` starts fast.
 """
 
 from __future__ import annotations
@@ -117,6 +118,14 @@ def output_folders(output: Path, quarantine: Path | None) -> dict[Path, str]:
     return folders
 
 
+def broken_line(stats: ConvertStats, path: str, reason: str) -> str:
+    """What an input that broke off gave: why it broke, and how much of it was read (and kept) before."""
+    why = reason.removeprefix("unreadable input: ").removesuffix(f"; the rest of {path} was not read")
+    unit = "records" if stats.raw_items == stats.read else "raw items"
+    before = stats.read_before_break.get(path, 0)
+    return f"{path}: {why} ({before} {unit} read before it; the break is quarantined)"
+
+
 @app.command()
 @with_config(ConvertConfig)
 def convert(
@@ -150,8 +159,8 @@ def convert(
 
     Records that cannot be converted go to the quarantine file with their reason; read = converted + quarantined
     (read counts records as the format defines them; raw_items the items read, more for grouping formats).
-    Exit codes: 0 when at least one record converted, 1 when none did or an input broke off (a truncated .gz;
-    the other inputs still convert), 2 on usage errors.
+    Exit codes: 0 when at least one record converted, 1 when none did, an input broke off (a truncated .gz;
+    what came before the break and the other inputs still convert) or the disk is full, 2 on usage errors.
     """
     from data_catalog.catalog import safe_name
     from data_catalog.formats import AUTO, DetectionError, detect, expand_inputs
@@ -197,7 +206,7 @@ def convert(
         if register:
             register_output(name, fmt, stats, chash, inputs, cfg.license)
     for path, reason in stats.unreadable.items():
-        say_error(f"{path}: {reason.removesuffix(f'; the rest of {path} was not read')} (quarantined)")
+        say_error(broken_line(stats, path, reason))
     if as_json:
         print_json(stats.as_dict())
     if stats.converted == 0 or stats.unreadable:

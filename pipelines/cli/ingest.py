@@ -163,7 +163,7 @@ def convert(
     what came before the break and the other inputs still convert) or the disk is full, 2 on usage errors.
     """
     from data_catalog.catalog import safe_name
-    from data_catalog.formats import AUTO, DetectionError, detect, expand_inputs
+    from data_catalog.formats import AUTO, BrokenInput, DetectionError, detect, expand_inputs
     from data_catalog.ingest import config_hash
     from data_catalog.sources import get_converter
 
@@ -181,6 +181,8 @@ def convert(
             fail("format auto cannot sniff stdin; give --format")
         try:
             detection = detect(next(p for p in inputs if p != "-"))
+        except BrokenInput as exc:  # nothing of it to judge by: an input that broke off, as below
+            fail(str(exc), FAILED)
         except (DetectionError, OSError) as exc:
             fail(str(exc))
         fmt = detection.fmt

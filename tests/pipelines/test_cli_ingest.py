@@ -141,6 +141,17 @@ def test_a_lone_truncated_gz_says_so_and_keeps_what_it_read(data_home, tmp_path,
     assert Catalog().get("runs").rows == 3  # what it read is registered, as with the other inputs' records
 
 
+def test_auto_on_a_gz_that_breaks_before_its_first_record_says_so(data_home, tmp_path):
+    cut = tmp_path / "runs.json.gz"
+    cut_gzip(cut, [OS_STD.read_bytes()], kept=0)
+    result = invoke("convert", cut, "-o", tmp_path / "runs.parquet")
+    assert result.exit_code == 1 and "Aborted" not in result.output
+    assert result.stderr.strip() == (
+        f"error: {cut}: unreadable input: truncated gzip: the compressed file ends before its end marker "
+        f"(truncated download?); the rest of {cut} was not read"
+    )
+
+
 def test_bad_records_go_to_the_quarantine_file_with_reasons(data_home, tmp_path):
     good = [json.dumps(r) for r in json.loads(OS_STD.read_text())[:2]]
     raw = tmp_path / "mixed.jsonl"

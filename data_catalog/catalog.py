@@ -31,6 +31,7 @@ to it is escaped to match its own file only.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import re
@@ -42,7 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from data_catalog.version_files import content_hash, glob_escape, make_snapshot, snapshot_files
+from data_catalog.version_files import content_hash, glob_escape, make_snapshot, remove_tree, snapshot_files
 from schemas.record import SCHEMA_VERSION
 from schemas.settings import catalog_path
 
@@ -209,7 +210,8 @@ class Catalog:
         files, base = _files_of(path)
         if not files:
             raise FileNotFoundError(f"{path} names no file: nothing to register as dataset {name!r}")
-        with self._connect() as con:
+        made: list[Path] = []  # the copy folder this call makes
+        with self._connect() as con, _removed_on_failure(made):
             con.execute("BEGIN TRANSACTION")
             latest = self._latest(con, name)
             same = (path, kind, rows, config_hash)
@@ -222,6 +224,7 @@ class Catalog:
             else:
                 version = (latest.version + 1) if latest else 1
                 root = self.version_root(name, version)
+                made.append(root)
                 make_snapshot(files, base, root)
                 entry = DatasetVersion(
                     name=name,
@@ -360,6 +363,20 @@ class Catalog:
     def _latest(con: duckdb.DuckDBPyConnection, name: str) -> DatasetVersion | None:
         row = con.execute(f"{_SELECT} WHERE name = ? ORDER BY version DESC LIMIT 1", [name]).fetchone()
         return _entry(row) if row else None
+
+
+@contextmanager
+def _removed_on_failure(folders: list[Path]) -> Iterator[None]:
+    """Within: ``folders`` (filled as the block goes) are removed when the block fails, so a version that was
+    not committed (a full disk fails the commit) leaves no snapshot."""
+    try:
+        yield
+    except BaseException:
+        for folder in folders:
+            for leftover in (folder, folder.with_name(folder.name + ".partial")):
+                with contextlib.suppress(OSError):  # the failure that brought us here is the one to report
+                    remove_tree(leftover)
+        raise
 
 
 def _files_of(path: str) -> tuple[list[Path], Path]:

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +73,7 @@ class ConvertStats:
     quarantine: str | None = None
     errors: dict[str, int] = field(default_factory=dict)  # error kind -> count
     unreadable: dict[str, str] = field(default_factory=dict)  # input that broke off -> why (also quarantined)
+    read_before_break: dict[str, int] = field(default_factory=dict)  # input that broke off -> raw items read first
     examples: dict[str, list[str]] = field(default_factory=dict)  # error kind -> a few "source:index"
     first_errors: dict[str, str] = field(default_factory=dict)  # error kind -> its first message, in full
 
@@ -91,6 +93,11 @@ class ConvertStats:
         examples = self.examples.setdefault(kind, [])
         if len(examples) < EXAMPLES_PER_KIND:
             examples.append(f"{source}:{index}")
+
+    def note_break(self, source: str, error: str | None, items_before: int) -> None:
+        """When ``error`` is the break of input ``source`` (its last item), how many raw items came before it."""
+        if error is not None and error == self.unreadable.get(source):
+            self.read_before_break[source] = items_before
 
     def top_errors(self, n: int) -> list[tuple[str, int]]:
         """The ``n`` most frequent kinds of quarantine reason, most frequent first, with their counts
@@ -165,21 +172,23 @@ def convert_files(
     """Convert ``inputs`` (paths or "-") of format ``fmt`` to ``output`` Parquet.
 
     Bad records go to ``quarantine`` (default: ``<output stem>.quarantine.parquet``).
-    The records' dataset defaults to the output's stem. Files are only renamed
-    into place when the run finishes. ``on_progress`` gets the raw items read so far.
+    The records' dataset defaults to the output's stem. Both files are renamed into
+    place together when the run finishes; a failed run (a full disk) leaves neither,
+    nor a temporary file. ``on_progress`` gets the raw items read so far.
     ``engine`` (engine=ray) converts the chunks on a Ray cluster; grouping formats always stream here.
     """
     from data_catalog.convert_chunks import convert_in_chunks
     from data_catalog.sources import get_converter
     from data_catalog.sources.base import ConvertOptions
-    from schemas.io import QuarantineWriter, RecordWriter
+    from schemas.io import QuarantineWriter, RecordWriter, written_together
 
     output = Path(output)
     options = options or ConvertOptions()
     converter = get_converter(fmt, replace(options, dataset=options.dataset or output.stem))
     quarantine = Path(quarantine) if quarantine else output.with_name(output.stem + ".quarantine.parquet")
     stats = ConvertStats(output=str(output), quarantine=str(quarantine))
-    with _fewer_gc_passes(), RecordWriter(output) as records, QuarantineWriter(quarantine) as qwriter:
+    files = written_together(partial(RecordWriter, output), partial(QuarantineWriter, quarantine))
+    with _fewer_gc_passes(), files as (records, qwriter):
         out = Output(records, qwriter, stats)
         if converter.groups_items:
             _convert_stream(converter, inputs, out, on_progress)
@@ -225,6 +234,7 @@ def _counted(inputs: list[str], converter: Converter, stats: ConvertStats, on_pr
     indexes: dict[str, int] = {}
     for chunk in input_chunks(inputs, converter.items, stats.unreadable):
         for item, _ in chunk_items(chunk, converter.items, indexes.get(chunk.source, 0)):
+            stats.note_break(chunk.source, item.error, item.index)
             indexes[chunk.source] = item.index + 1
             stats.raw_items += 1
             if on_progress is not None:

@@ -22,7 +22,6 @@ import os
 import shutil
 import sys
 import tempfile
-import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -32,7 +31,7 @@ from typing import Any
 import pyarrow as pa
 
 from data_catalog.sources.base import Converter, describe_error
-from data_catalog.sources.reader import RawChunk, chunk_items, read_raw_chunks
+from data_catalog.sources.reader import INPUT_ERRORS, RawChunk, chunk_items, read_raw_chunks, unreadable_input
 from schemas.arrow_schema import RECORD_SCHEMA, record_to_row
 from schemas.engine import EngineOptions, engine_session, ordered_map
 from schemas.io import excerpt
@@ -115,21 +114,6 @@ def _record_by_record(converter: Converter, kept: list, quarantined: list) -> tu
     return (pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None), good
 
 
-# A compressed input that ends early (EOFError) or holds a corrupt block (zlib.error), or a failing read.
-INPUT_ERRORS = (EOFError, zlib.error, OSError)
-
-
-def unreadable_input(path: str, exc: BaseException) -> str:
-    """The quarantine reason for the part of input ``path`` that could not be read, and why."""
-    if isinstance(exc, EOFError):
-        why = "the compressed file ends before its end marker (truncated download?)"
-    elif isinstance(exc, zlib.error):
-        why = f"corrupt compressed data ({exc})"
-    else:
-        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    return f"unreadable input: {why}; the rest of {path} was not read"
-
-
 def input_chunks(inputs: Iterable[str], split, unreadable: dict[str, str]) -> Iterator[RawChunk]:
     """Every input's chunks in order. An input that breaks off ends in one error chunk saying why (quarantined
     like any unparsable item, and noted in ``unreadable``), and the next input is read all the same."""
@@ -162,7 +146,8 @@ def convert_in_chunks(
             results = _in_workers(converter, chunks, workers)
         else:
             results = _here(converter, chunks)
-        _write_all(results, out, on_progress)
+        with contextlib.closing(results):  # on a failure too: the workers stop and their spool goes, at once
+            _write_all(results, out, on_progress)
 
 
 def zip_chunks(chunks: Iterable[RawChunk], convert) -> Iterator[tuple[RawChunk, ChunkResult]]:
@@ -184,6 +169,7 @@ def _write_all(results: Iterable[tuple[RawChunk, ChunkResult]], out, on_progress
     starts: dict[str, int] = {}  # source -> index of the next chunk's first item
     for chunk, result in results:
         start = starts.get(chunk.source, 0)
+        stats.note_break(chunk.source, chunk.error, start)
         _write(chunk, result, start, out)
         starts[chunk.source] = start + result.items
         stats.raw_items += result.items

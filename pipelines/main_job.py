@@ -40,6 +40,8 @@ from pipelines.assets.progress import progress_of
 from pipelines.assets.resources import StorageResource
 from pipelines.catalog_names import JOB_ASSETS
 from pipelines.pipeline_config import PipelineConfig
+from pipelines.storage_complaints import storage_complaints_held
+from schemas.disk import disk_full
 from schemas.settings import data_home
 
 # Tags every run this module launches, so its stage lines can find the run Dagster created.
@@ -283,20 +285,30 @@ class StepLines:
         self.starts: dict[str, float] = {}
         self.seconds: dict[str, float] = {}  # by step: from its start to its success or failure
         self.stop = threading.Event()
+        self.error: Exception | None = None  # the full disk that ended the watch early
         self.thread = threading.Thread(target=self._watch, name="aceforge-step-lines", daemon=True)
 
     def __enter__(self) -> StepLines:
         self.thread.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type, exc, tb) -> None:
         self.stop.set()
         self.thread.join()
+        if exc is None and self.error is not None:
+            raise self.error
 
     def _watch(self) -> None:
-        while not self.stop.wait(self.every_s):
-            self._read()
-        self._read()  # what the run wrote after the last look
+        """Reads until told to stop, and once more after. A full disk (SQLite's reads fail on it too) ends the watch
+        and is raised where the run was launched, as the run's own error, rather than printed from this thread."""
+        try:
+            while not self.stop.wait(self.every_s):
+                self._read()
+            self._read()  # what the run wrote after the last look
+        except Exception as exc:
+            if disk_full(exc) is None:
+                raise
+            self.error = exc
 
     def _read(self) -> None:
         if self.run_id is None:
@@ -327,7 +339,16 @@ class StepLines:
         elif event.event_type in (DagsterEventType.STEP_SUCCESS, DagsterEventType.STEP_FAILURE):
             self.seconds[entry.step_key] = entry.timestamp - self.starts.get(entry.step_key, entry.timestamp)
             for outcome in _stage_outcomes(self.events, keys, self.partition, self.seconds):
-                self.progress(outcome.line())
+                if disk_full(outcome.error) is None:  # a full disk stops the run, which says so in one line
+                    self.progress(outcome.line())
+
+
+def stop_if_disk_full(stage: str, error: str | None) -> None:
+    """A stage that failed for want of space stops the run (every later stage would fail too, its run and event
+    storage being in the same folder), raised as an OSError the caller can tell for what it is (schemas/disk.py)."""
+    code = disk_full(error)
+    if code is not None:
+        raise OSError(code, f"{stage}: {error}")
 
 
 def run_pipeline(
@@ -348,12 +369,12 @@ def run_pipeline(
     what is left would publish a dataset silently missing that source.
     """
     jobs = PipelineJobs(cfg, str(entries_dir) if entries_dir else None, str(data_home()), log_level, workers)
-    with instance or DagsterInstance.get() as instance:
+    with storage_complaints_held(), instance or DagsterInstance.get() as instance:
         progress("ingest: converting the catalog sources ...")
-        sources = [
-            _source_outcome(key, jobs.execute(instance, "ingest", key, progress)[0])
-            for key in jobs.partitions("ingest")
-        ]
+        sources = []
+        for key in jobs.partitions("ingest"):
+            sources.append(_source_outcome(key, jobs.execute(instance, "ingest", key, progress)[0]))
+            stop_if_disk_full(sources[-1].source, sources[-1].error)
         if not all(o.ok for o in sources):
             return sources, []
         stages: list[StageOutcome] = []
@@ -366,5 +387,6 @@ def run_pipeline(
                 for outcome in outcomes:
                     if outcome.seconds is None:  # never started: no line was said for it
                         progress(outcome.line())
+                    stop_if_disk_full(outcome.stage, outcome.error)
                 stages += outcomes
     return sources, stages

@@ -99,14 +99,32 @@ class ParquetRowWriter:
             self._batches, self._batched_rows, self._batched_bytes = [], 0, 0
 
     def close(self) -> Path:
-        self._flush()
-        self._writer.close()
+        self.finish()
+        return self.commit()
+
+    def finish(self) -> None:
+        """The buffered rows and the file's footer written, still under the temporary name (``commit`` renames
+        it); on any failure (a full disk fails here as often as in ``write``) the temporary file is removed."""
+        try:
+            self._flush()
+            self._writer.close()
+        except BaseException:
+            self.abort()
+            raise
+
+    def commit(self) -> Path:
+        """The finished file renamed into place."""
         os.replace(self._tmp, self.path)
         return self.path
 
     def abort(self) -> None:
-        self._writer.close()
-        self._tmp.unlink(missing_ok=True)
+        """Remove the temporary file, whatever closing the writer says (on a full disk it fails too)."""
+        try:
+            self._writer.close()
+        except Exception:  # the error that brought us here is the one to report
+            pass
+        finally:
+            self._tmp.unlink(missing_ok=True)
 
     def __enter__(self) -> ParquetRowWriter:
         return self
@@ -134,6 +152,26 @@ class QuarantineWriter(ParquetRowWriter):
 
     def write_row(self, source: str, index: int, error: str, raw: Any) -> None:
         self.write({"source": source, "index": index, "error": error, "raw_excerpt": excerpt(raw, self.EXCERPT_CHARS)})
+
+
+@contextmanager
+def written_together(*opens: Callable[[], ParquetRowWriter]) -> Iterator[list[ParquetRowWriter]]:
+    """The writers ``opens`` make, whose files come into place together or not at all (records and their
+    quarantine): every file is finished under its temporary name before any is renamed, and on any failure
+    (in the block, or finishing one of them on a full disk) every temporary file is removed."""
+    writers: list[ParquetRowWriter] = []
+    try:
+        for open_writer in opens:
+            writers.append(open_writer())
+        yield writers
+        for writer in writers:
+            writer.finish()
+    except BaseException:
+        for writer in writers:
+            writer.abort()
+        raise
+    for writer in writers:
+        writer.commit()
 
 
 def excerpt(raw: Any, limit: int = 2000) -> str:

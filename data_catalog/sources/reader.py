@@ -8,7 +8,9 @@ is one unparsed block. A whole JSON document is parsed here and split into its
 records. ``chunk_items`` turns a chunk into RawItems:
 a line that does not parse becomes a RawItem with an error (quarantined
 later) and reading goes on; a whole JSON document that does not parse is one
-such item. Memory stays flat for big JSONL files.
+such item. Memory stays flat for big JSONL files. A .gz that breaks off (cut short,
+or a corrupt block) gives every chunk read before the break, then raises the
+break (``input_chunks`` in convert_chunks.py quarantines it with its reason).
 
 ``split(document, source)`` is the format's ``Converter.items``: it turns one
 parsed JSON value into the format's raw records.
@@ -20,6 +22,7 @@ import gzip
 import io
 import os
 import sys
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -66,6 +69,53 @@ def _read_span(path: str, start: int, end: int) -> bytes:
         return f.read(end - start)
 
 
+# A compressed input that ends early (EOFError) or holds a corrupt block (zlib.error); or a failing read.
+COMPRESSED_BREAKS = (EOFError, zlib.error)
+INPUT_ERRORS = (*COMPRESSED_BREAKS, OSError)
+
+
+def unreadable_input(path: str, exc: BaseException) -> str:
+    """The quarantine reason for the part of input ``path`` that could not be read, and why."""
+    if isinstance(exc, EOFError):
+        why = "truncated gzip: the compressed file ends before its end marker (truncated download?)"
+    elif isinstance(exc, zlib.error):
+        why = f"corrupt compressed data ({exc})"
+    else:
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return f"unreadable input: {why}; the rest of {path} was not read"
+
+
+class _UntilBroken(io.RawIOBase):
+    """A gzip stream that ends where its data breaks off (cut short, or a corrupt block), keeping all that
+    came before. The break is kept in ``error``; ``read_raw_chunks`` raises it once that much is read.
+
+    A BufferedReader straight on gzip drops a whole read's worth of data when the break falls inside it
+    (a small file: all of it); here each read asks gzip for one piece, and gzip returns every piece it
+    decompressed before the break."""
+
+    def __init__(self, compressed: gzip.GzipFile):
+        self.compressed = compressed
+        self.error: BaseException | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self.error is not None:
+            return 0
+        try:
+            data = self.compressed.read1(len(buffer))
+        except INPUT_ERRORS as exc:
+            self.error = exc
+            return 0
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self.compressed.close()
+        super().close()
+
+
 def _open(path: str) -> IO[bytes]:
     if path == "-":
         return sys.stdin.buffer
@@ -74,7 +124,7 @@ def _open(path: str) -> IO[bytes]:
         raise FileNotFoundError(f"input not found: {path}")
     with open(p, "rb") as f:
         magic = f.read(2)
-    return gzip.open(p, "rb") if magic == b"\x1f\x8b" else open(p, "rb")
+    return _UntilBroken(gzip.open(p, "rb")) if magic == b"\x1f\x8b" else open(p, "rb")
 
 
 def read_raw_items(path: str, split: Split) -> Iterator[RawItem]:
@@ -91,27 +141,37 @@ def read_raw_chunks(path: str, split: Split, chunk_bytes: int | None = None) -> 
     chunk_bytes = chunk_bytes or CHUNK_BYTES
     raw = _open(path)
     stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)
+    broken = raw if isinstance(raw, _UntilBroken) else None
     try:
-        first = stream.peek(4096).lstrip()[:1]
-        if first == b"[":
-            yield from _document_chunks(path, stream.read(), split, chunk_bytes)
-            return
-        first_line, second_line = stream.readline(), stream.readline()
-        if not _parses(first_line) and not _parses(second_line):  # a pretty-printed document
-            yield from _document_chunks(path, first_line + second_line + stream.read(), split, chunk_bytes)
-            return
-        if isinstance(raw, io.BufferedReader) and path != "-":  # a plain file: spans, read where converted
-            yield from _spans(path, stream, chunk_bytes)
-            return
-        head = first_line + second_line
-        while block := stream.read(chunk_bytes):
-            yield RawChunk(path, data=head + block + stream.readline())  # up to the end of the last line
-            head = b""
-        if head:
-            yield RawChunk(path, data=head)
+        plain = isinstance(raw, io.BufferedReader) and path != "-"  # a plain file: spans, read where converted
+        yield from _chunks(path, stream, split, chunk_bytes, plain, broken)
     finally:
         if path != "-":
             stream.close()
+    if broken is not None and broken.error is not None:
+        raise broken.error  # after every chunk read before the break (input_chunks quarantines the rest)
+
+
+def _chunks(
+    path: str, stream: io.BufferedReader, split: Split, chunk_bytes: int, plain: bool, broken: _UntilBroken | None
+) -> Iterator[RawChunk]:
+    first = stream.peek(4096).lstrip()[:1]
+    if first == b"[":
+        yield from _document_chunks(path, stream.read(), split, chunk_bytes, broken)
+        return
+    first_line, second_line = stream.readline(), stream.readline()
+    if not _parses(first_line) and not _parses(second_line):  # a pretty-printed document
+        yield from _document_chunks(path, first_line + second_line + stream.read(), split, chunk_bytes, broken)
+        return
+    if plain:
+        yield from _spans(path, stream, chunk_bytes)
+        return
+    head = first_line + second_line
+    while block := stream.read(chunk_bytes):
+        yield RawChunk(path, data=head + block + stream.readline())  # up to the end of the last line
+        head = b""
+    if head:
+        yield RawChunk(path, data=head)
 
 
 def _spans(path: str, stream: io.BufferedReader, chunk_bytes: int) -> Iterator[RawChunk]:
@@ -128,11 +188,14 @@ def _spans(path: str, stream: io.BufferedReader, chunk_bytes: int) -> Iterator[R
         start = end
 
 
-def _document_chunks(path: str, data: bytes, split: Split, chunk_bytes: int) -> Iterator[RawChunk]:
+def _document_chunks(
+    path: str, data: bytes, split: Split, chunk_bytes: int, broken: _UntilBroken | None = None
+) -> Iterator[RawChunk]:
     try:
         document = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        yield RawChunk(path, error=f"invalid JSON document: {exc}", raw_text=data[:2000])
+        if broken is None or broken.error is None:  # else the break is the reason, and says so
+            yield RawChunk(path, error=f"invalid JSON document: {exc}", raw_text=data[:2000])
         return
     values = list(split(document, path))
     # About chunk_bytes of the document per chunk, so a big document still spreads over workers.

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 import orjson
@@ -62,6 +65,19 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
     """Print ``error: message`` on stderr and exit with ``code``; never a traceback."""
     say_error(message)
     raise typer.Exit(code)
+
+
+@contextmanager
+def disk_full_is_one_line(folders: dict[Path, str], what: str) -> Iterator[None]:
+    """Within: a full disk (or quota) anywhere under ``folders`` ends the command with one line naming the folder
+    and the space it had, exit code FAILED (schemas/disk.py), never a traceback."""
+    from schemas.disk import DiskFull, space_watched
+
+    try:
+        with space_watched(folders, what):
+            yield
+    except DiskFull as exc:
+        fail(str(exc), FAILED)
 
 
 def print_json(value: Any) -> None:

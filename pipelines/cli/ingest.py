@@ -5,12 +5,13 @@ first input (data_catalog/formats.py) and says which; a folder input stands for
 the files its format says (a τ² results directory: its results.json).
 
 ``convert`` exits 0 when at least one record converted, 1 when none did or an
-input could not be read to its end (a truncated .gz: what the other inputs
-hold is converted and registered all the same), and 2 on usage errors (unknown format or option, missing input); errors are one
-line on stderr, never a traceback. Outputs are registered in the DuckDB
-catalog of the data directory unless ``--no-catalog``. The converters, the
-writers and the catalog are imported when the command runs, so ``--help``
-starts fast.
+input could not be read to its end (a truncated .gz: what it held before the
+break and what the other inputs hold are converted and registered all the
+same) or the disk is full, and 2 on usage errors (unknown format or option,
+missing input); errors are one line on stderr, never a traceback. Outputs are
+registered in the DuckDB catalog of the data directory unless ``--no-catalog``.
+The converters, the writers and the catalog are imported when the command
+runs, so ``--help`` starts fast.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import typer
 
 from data_catalog.convert import ConvertConfig
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, err, fail, print_json, say, say_error
+from pipelines.cli.common import FAILED, disk_full_is_one_line, err, fail, one_line, print_json, say, say_error
 from pipelines.cli.config import with_config
 
 if TYPE_CHECKING:
@@ -109,6 +110,22 @@ def converted_line(stats: ConvertStats) -> str:
     return line + (f"; reasons: {error_summary(stats)}" if stats.quarantined else "")
 
 
+def output_folders(output: Path, quarantine: Path | None) -> dict[Path, str]:
+    """Where convert writes, for the line a full disk gives."""
+    folders = {output.parent: "the output's folder"}
+    if quarantine is not None:
+        folders.setdefault(quarantine.parent, "the quarantine's folder")
+    return folders
+
+
+def broken_line(stats: ConvertStats, path: str, reason: str) -> str:
+    """What an input that broke off gave: why it broke, and how much of it was read (and kept) before."""
+    why = reason.removeprefix("unreadable input: ").removesuffix(f"; the rest of {path} was not read")
+    unit = "records" if stats.raw_items == stats.read else "raw items"
+    before = stats.read_before_break.get(path, 0)
+    return f"{path}: {why} ({before} {unit} read before it; the break is quarantined)"
+
+
 @app.command()
 @with_config(ConvertConfig)
 def convert(
@@ -142,11 +159,11 @@ def convert(
 
     Records that cannot be converted go to the quarantine file with their reason; read = converted + quarantined
     (read counts records as the format defines them; raw_items the items read, more for grouping formats).
-    Exit codes: 0 when at least one record converted, 1 when none did or an input broke off (a truncated .gz;
-    the other inputs still convert), 2 on usage errors.
+    Exit codes: 0 when at least one record converted, 1 when none did, an input broke off (a truncated .gz;
+    what came before the break and the other inputs still convert) or the disk is full, 2 on usage errors.
     """
     from data_catalog.catalog import safe_name
-    from data_catalog.formats import AUTO, DetectionError, detect, expand_inputs
+    from data_catalog.formats import AUTO, BrokenInput, DetectionError, detect, expand_inputs
     from data_catalog.ingest import config_hash
     from data_catalog.sources import get_converter
 
@@ -164,6 +181,8 @@ def convert(
             fail("format auto cannot sniff stdin; give --format")
         try:
             detection = detect(next(p for p in inputs if p != "-"))
+        except BrokenInput as exc:  # nothing of it to judge by: an input that broke off, as below
+            fail(str(exc), FAILED)
         except (DetectionError, OSError) as exc:
             fail(str(exc))
         fmt = detection.fmt
@@ -176,7 +195,8 @@ def convert(
     name = safe_name(cfg.dataset or output.stem)
     chash = config_hash(fmt, options, inputs) if register else None
     try:
-        stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers, cfg)
+        with disk_full_is_one_line(output_folders(output, quarantine), "convert"):
+            stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers, cfg)
     except OSError as exc:
         fail(f"cannot convert: {exc}")
     if cfg.workers > stats.workers:
@@ -188,7 +208,7 @@ def convert(
         if register:
             register_output(name, fmt, stats, chash, inputs, cfg.license)
     for path, reason in stats.unreadable.items():
-        say_error(f"{path}: {reason.removesuffix(f'; the rest of {path} was not read')} (quarantined)")
+        say_error(broken_line(stats, path, reason))
     if as_json:
         print_json(stats.as_dict())
     if stats.converted == 0 or stats.unreadable:
@@ -207,6 +227,6 @@ def register_output(
         catalog = Catalog()
         records, _ = register_outputs(catalog, name, fmt, stats, chash or "", inputs, license)
     except Exception as exc:  # the conversion itself succeeded: say so, don't fail it
-        say(f"warning: could not register {name!r} in the catalog: {exc}")
+        say(f"warning: could not register {name!r} in the catalog: {one_line(exc)}")
         return
     say(f"registered as {records.name} (version {records.version}) in {catalog.path}")

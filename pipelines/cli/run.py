@@ -15,7 +15,7 @@ from rich.text import Text
 from data_catalog.demo import DEFAULT_SEED, write_demo_sources
 from data_catalog.entries import EntryError, default_entries_dir
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, fail, out, plain_text, say
+from pipelines.cli.common import FAILED, disk_full_is_one_line, fail, out, plain_text, say
 from pipelines.cli.config import with_config
 from pipelines.dagster_home import dagster_home
 from pipelines.pipeline_config import PipelineConfig
@@ -93,6 +93,11 @@ def run(
     run history to <ACEFORGE_HOME>/dagster, which `aceforge ui` shows. Sources come from the catalog entries
     (ACEFORGE_ENTRIES, default the demo entries). Exit 1 when any stage or source fails, or fails a check.
     """
+    with disk_full_is_one_line({data_home(): "the data directory, ACEFORGE_HOME"}, "the run"):
+        _run(cfg, workers, verbose)
+
+
+def _run(cfg: PipelineConfig, workers: int, verbose: bool) -> None:
     home = data_home(create=True)
     files = write_demo_sources()
     say(f"demo sources: {len(files)} files in {demo_dir() / 'raw'}")

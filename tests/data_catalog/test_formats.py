@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from data_catalog.formats import DetectionError, candidates, detect
@@ -63,3 +65,19 @@ def test_chat_messages_go_where_they_are_read():
     plain = {"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]}
     assert candidates([native])[0].fmt == "openai_chat"
     assert candidates([plain])[0].fmt == "sharegpt"
+
+
+def test_bad_lines_do_not_decide_the_format(tmp_path):
+    """A cut first line is passed over and a record of no layout is outvoted: both are left to the conversion."""
+    records = [json.dumps(r) for r in json.loads((ADP_FIXTURES / "agenttuning_os" / "sample_std.json").read_text())]
+    path = tmp_path / "runs.jsonl"
+    path.write_text("\n".join([records[0][:40], json.dumps({"id": "x", "dialog": []}), *records[1:5]]) + "\n")
+    detection = detect(str(path))
+    assert (detection.fmt, detection.records, detection.not_json, detection.unrecognized) == ("adp", 5, 1, 1)
+
+
+def test_a_format_must_recognize_most_of_the_sample():
+    adp = {"id": "a", "content": [{"class_": "message_action", "content": "hi"}]}
+    odd = {"id": "x", "dialog": []}
+    assert [c.fmt for c in candidates([adp, adp, odd])] == ["adp"]
+    assert candidates([adp, odd]) == []  # one of two is not most

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 import orjson
+import yaml
 
+from schemas.io import read_records
 from tests.conftest import ADP_FIXTURES, TAU_FIXTURES
 from tests.pipelines.cli_helpers import invoke, last_json
 
@@ -72,3 +74,32 @@ def test_the_summary_keeps_the_full_reason_of_a_single_failure(data_home, tmp_pa
     result = invoke("convert", "-f", "openai_chat", path, "-o", tmp_path / "d.parquet", "--no-catalog")
     assert result.exit_code == 0
     assert "the same content as item 0" in result.stderr and "'…'" not in result.stderr
+
+
+def test_auto_quarantines_the_demo_bad_lines_as_the_explicit_format_does(data_home, tmp_path):
+    """The fault: auto stopped at the demo's bad lines (a cut line among the first records, a record with no
+    conversation) instead of quarantining them. Now it converts every demo source as its catalog entry's format
+    does: the same counts, records and quarantine rows."""
+    from data_catalog.demo import write_demo_sources
+    from data_catalog.entries import PACKAGE_DIR
+    from schemas.io import iter_parquet_rows
+
+    said = {
+        "bookstore_adp.jsonl": "; left to the conversion, as with --format adp: 1 line(s) that are not JSON, "
+        "1 record(s) of no layout of adp",
+        "bookstore_react.json": "; left to the conversion, as with --format sharegpt: 1 record(s) of no layout of sharegpt",
+    }
+    for name, raw in write_demo_sources(tmp_path / "raw").items():
+        entry = yaml.safe_load((PACKAGE_DIR / f"demo_{name.split('.')[0]}.yaml").read_text())
+        runs = {}
+        for how, args in (("auto", []), ("explicit", ["-f", entry["format"]])):
+            out = tmp_path / how / f"{raw.name.split('.')[0]}.parquet"
+            result = invoke("convert", *args, raw, "-o", out, "--json", "--no-catalog")
+            assert result.exit_code == 0, result.output
+            quarantined = list(iter_parquet_rows(out.with_name(out.stem + ".quarantine.parquet")))
+            runs[how] = ({**last_json(result), "output": None}, [r.id for r in read_records(out)], quarantined)
+            if how == "auto":
+                assert f"format auto: {entry['format']} (" in result.stderr
+                assert result.stderr.splitlines()[0].endswith(said.get(name, f"record(s) of {raw}")), name
+        assert runs["auto"] == runs["explicit"], name
+        assert runs["auto"][0]["quarantined"] == len(runs["auto"][2]) >= 1, name

@@ -6,6 +6,7 @@ import gzip
 import json
 import subprocess
 import sys
+import zlib
 
 import pyarrow.parquet as pq
 import pytest
@@ -94,7 +95,8 @@ def test_a_broken_gzip_is_one_error_line_quarantined_and_the_good_input_still_co
         result = invoke("convert", "-f", "adp", broken, alfworld, "-o", out, "--workers", workers, "--json")
         assert result.exit_code == 1 and "Traceback" not in result.output and "Aborted" not in result.output
         errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-        assert len(errors) == 1 and errors[0].startswith(f"error: {broken}: unreadable input") and why in errors[0]
+        assert len(errors) == 1 and errors[0].startswith(f"error: {broken}: ") and why in errors[0]
+        assert errors[0].endswith("(0 records read before it; the break is quarantined)")
         assert last_json(result)["converted"] == 5  # the good input, all of it
         assert len(list(read_records(out))) == 5
         quarantined = list(iter_parquet_rows(out.with_name(out.stem + ".quarantine.parquet")))
@@ -102,6 +104,52 @@ def test_a_broken_gzip_is_one_error_line_quarantined_and_the_good_input_still_co
             (str(broken), "unreadable input")
         ]
         assert invoke("catalog", "sql", f"SELECT count(*) FROM {out.stem.replace('.', '_')}").exit_code == 0
+
+
+def cut_gzip(path, lines: list[bytes], kept: int) -> None:
+    """``lines`` gzipped, the file cut where the first ``kept`` lines end (a download that broke off there)."""
+    packer = zlib.compressobj(wbits=31)  # the gzip container
+    head = packer.compress(b"".join(lines[:kept])) + packer.flush(zlib.Z_FULL_FLUSH)
+    path.write_bytes(head + packer.compress(b"".join(lines[kept:])) + packer.flush())
+    path.write_bytes(path.read_bytes()[: len(head)])
+
+
+@pytest.mark.parametrize("fmt", [[], ["-f", "adp"]], ids=["auto", "adp"])
+def test_a_lone_truncated_gz_says_so_and_keeps_what_it_read(data_home, tmp_path, fmt):
+    """The fault: a lone .gz that broke off printed only `Aborted.` and wrote a 0-row output: the reader lost
+    every record before the break (and auto detection did not catch the error)."""
+    from schemas.io import iter_parquet_rows
+
+    records = json.loads(OS_STD.read_text())
+    cut = tmp_path / "runs.jsonl.gz"
+    cut_gzip(cut, [json.dumps(r).encode() + b"\n" for r in records], kept=3)
+    out = tmp_path / "runs.parquet"
+    result = invoke("convert", *fmt, cut, "-o", out, "--json")
+    assert result.exit_code == 1 and "Aborted" not in result.output and "Traceback" not in result.output
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"error: {cut}: truncated gzip: the compressed file ends before its end marker (truncated download?) "
+        "(3 records read before it; the break is quarantined)"
+    )
+    assert last_json(result) == {"read": 4, "raw_items": 4, "converted": 3, "quarantined": 1, "output": str(out)}
+    assert [r.source.original_id for r in read_records(out)] == [str(r["id"]) for r in records[:3]]
+    (row,) = iter_parquet_rows(out.with_name("runs.quarantine.parquet"))
+    assert (row["index"], row["error"]) == (
+        3,
+        "unreadable input: truncated gzip: the compressed file ends before its end marker (truncated download?); "
+        f"the rest of {cut} was not read",
+    )
+    assert Catalog().get("runs").rows == 3  # what it read is registered, as with the other inputs' records
+
+
+def test_auto_on_a_gz_that_breaks_before_its_first_record_says_so(data_home, tmp_path):
+    cut = tmp_path / "runs.json.gz"
+    cut_gzip(cut, [OS_STD.read_bytes()], kept=0)
+    result = invoke("convert", cut, "-o", tmp_path / "runs.parquet")
+    assert result.exit_code == 1 and "Aborted" not in result.output
+    assert result.stderr.strip() == (
+        f"error: {cut}: unreadable input: truncated gzip: the compressed file ends before its end marker "
+        f"(truncated download?); the rest of {cut} was not read"
+    )
 
 
 def test_bad_records_go_to_the_quarantine_file_with_reasons(data_home, tmp_path):

@@ -1,6 +1,7 @@
 """Labelled cases: how they are written, frozen and turned into records.
 
-A case module (``retail.py``, ``airline.py``) defines ``CASES``, a list of ``Case``. A script is a list of
+A case module (``retail.py``, ``airline.py``, or a later set of a domain, ``retail_<set>.py``) defines
+``CASES``, a list of ``Case``. A script is a list of
 steps: ``U("...")`` a user turn, ``A("...")`` an agent message, and ``("tool_name", {arguments})`` a tool call,
 answered by the live world (the task's own seed and size), so every tool result is real. Tasks are frozen in
 ``tasks_<domain>.json`` ({name: {"env_params", "seed", "task"}}), written once by ``freeze_tasks`` from
@@ -83,7 +84,9 @@ def frozen_tasks(domain: str) -> dict[str, dict[str, Any]]:
 
 
 def cases(domain: str) -> list[Case]:
-    found = importlib.import_module(f"labelled.{domain}").CASES
+    """The cases of ``domain``: those of its module (``retail.py``) and of any later set of it (``retail_*.py``)."""
+    modules = [domain, *sorted(path.stem for path in HERE.glob(f"{domain}_*.py"))]
+    found = [case for module in modules for case in importlib.import_module(f"labelled.{module}").CASES]
     names = [case.name for case in found]
     duplicated = sorted({name for name in names if names.count(name) > 1})
     if duplicated:

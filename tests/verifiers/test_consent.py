@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.verifiers.test_labelled_trajectories import (
+from tests.verifiers.labelled_tasks import (
     EXCHANGE,
     FARID,
     NADIA_B,

@@ -45,6 +45,8 @@ def dates_said(text: str) -> tuple[tuple[str, Date], ...]:
     found = []
     for match in _DATE.finditer(text):
         span = match.group(0)
+        if span[:3] == "may":  # "you may 3 ..." is a verb; the month is written "May"
+            continue
         date = _parse_date(span)
         if date is not None:
             found.append((span, date))

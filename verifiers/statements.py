@@ -53,6 +53,7 @@ _RETURN = re.compile(
 _COUNTED = {
     "items": r"items?|products?|articles?",
     "bags": r"(?:checked |checked-in )?(?:bags?|baggages?|suitcases?|pieces of luggage)",
+    "paid bags": r"(?:paid|extra|chargeable|non-?free) (?:checked )?(?:bags?|baggages?|suitcases?)",
     "passengers": r"passengers?|travell?ers?|people|persons",
     "flights": r"flights?|legs?|segments?",
 }
@@ -213,11 +214,11 @@ def _walk(value: Any, shown: _Shown) -> None:
             shown.counts[kind].add(len(value[key]))
             if own is not None:
                 own[kind].add(len(value[key]))
-    for key in ("total_baggages", "nonfree_baggages"):
+    for key, kind in (("total_baggages", "bags"), ("nonfree_baggages", "paid bags")):
         if isinstance(value.get(key), int):
-            shown.counts["bags"].add(value[key])
+            shown.counts[kind].add(value[key])
             if own is not None:
-                own["bags"].add(value[key])
+                own[kind].add(value[key])
     if isinstance(value.get("reservation_id"), str) and isinstance(value.get("insurance"), (bool, str)):
         shown.insurance[value["reservation_id"]] = value["insurance"] in (True, "yes")
     row = value.get("order_id") or value.get("reservation_id")
@@ -427,8 +428,10 @@ def _counts(
         talks = _WRITE_TALK.search(clause) or (reported and not _BEFORE.search(clause))
         about = proposed_tools(clause, words) & set(done.by_tool) if talks else set()
         for kind, nouns in _COUNTED.items():
-            for match in re.finditer(rf"(?<![$\d.,])\b(\d{{1,2}})\s+(?:[a-z-]+\s+)?(?:{nouns})\b", converted):
+            for match in re.finditer(rf"(?<![$\d.,])\b(\d{{1,2}})\s+(?:([a-z-]+)\s+)?(?:{nouns})\b", converted):
                 count = int(match.group(1))
+                if kind == "bags" and match.group(2) in _PAID_BAGS:  # "2 paid bags" are counted as paid bags
+                    continue
                 if rows:
                     own = set().union(
                         *(shown.row_counts[row][kind] | done.row_counts.get(row, {}).get(kind, set()) for row in rows)
@@ -445,6 +448,7 @@ def _counts(
 
 
 _MORE = re.compile(r"\b(?:more|additional|extra|another|new|added|adds?|adding)\b", re.I)
+_PAID_BAGS = frozenset({"paid", "extra", "chargeable", "non-free", "nonfree"})
 # A clause that talks of what a write does or did ("set to 4 bags", "now has", "will be"), not of the row as read.
 _BEFORE = re.compile(r"\b(?:had|was|were|before|previously|used to|originally|already)\b", re.I)
 _WRITE_TALK = re.compile(
@@ -513,7 +517,9 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool) -> li
 
 _CONDITIONAL = re.compile(r"\b(?:if|unless|would|could|whether)\b")
 _PLAN = re.compile(r"\b(?:if|unless|would|could|will|shall|going to|i'?ll|you'?ll)\b")
-_RULE = re.compile(r"\b(?:only|unless|if|can|could|may|must|cannot|can'?t|allowed|policy)\b")
+_RULE = re.compile(
+    r"\b(?:only|unless|if|can|could|may|must|cannot|can'?t|allowed|policy|usually|typically|generally|normally)\b"
+)
 
 
 def _hedges(sentence: str, terms: tuple[str, ...], shown: _Shown) -> list[tuple[str, Any]]:
@@ -523,7 +529,8 @@ def _hedges(sentence: str, terms: tuple[str, ...], shown: _Shown) -> list[tuple[
     found = []
     for term in terms:
         for match in re.finditer(rf"(?<![\w-]){re.escape(fold(term))}(?![\w-])", lowered):
-            if fold(term) in shown.terms_of_rows and hedged(lowered, match.start(), match.end(), terms):
+            # "not delayed or cancelled" denies both; "delayed or cancelled" guesses
+            if hedged(lowered, match.start(), match.end(), terms) and not preceded_by_negation(lowered, match.start()):
                 found.append(("hedged_fact", term))
     return found[:1]
 
@@ -582,15 +589,19 @@ def _claims(
         claimed = unique or tools
         if claimed and not claimed & done.tools:
             found.append(("claimed_undone", f"{verb}: {', '.join(sorted(claimed))}"))
-        elif not claimed and not done.tools and match.group("mine"):  # "I've opened a review": no write at all
+        elif not claimed and match.group("mine") and (not done.tools or not _GENERIC_DONE.match(verb)):
+            # "I've opened a review", "I've escalated it": no write does that ("I've updated it" may be any write)
             found.append(("claimed_undone", verb))
         break
     return found
 
 
+_GENERIC_DONE = re.compile(r"(?:chang|updat|modifi|adjust|process|complet|submitt|fix|correct|sort)", re.I)
+
+
 def _clause_at(sentence: str, position: int) -> str:
-    """The clause of ``sentence`` that holds ``position`` (clauses end at ";", ":" and ", but")."""
-    bounds = [0, *(m.end() for m in re.finditer(r"[;:]|,\s*but\b", sentence)), len(sentence) + 1]
+    """The clause of ``sentence`` that holds ``position`` (clauses end at ";", ":", ", but" and ", and")."""
+    bounds = [0, *(m.end() for m in re.finditer(r"[;:]|,\s*(?:but|and)\b", sentence)), len(sentence) + 1]
     start = max(b for b in bounds if b <= position)
     end = min(b for b in bounds if b > position)
     return sentence[start:end]

@@ -1,6 +1,7 @@
-"""How good the verifier chain is, per domain, on synthesized tasks: the five figures of issue 18.
+"""How good the verifier chain is, per domain: on synthesized tasks and on trajectories labelled by hand.
 
 Run: python bench/verifier_quality.py [--n 200] [--seed 0] [--users 500] [--k 2] [--domains retail airline]
+     python bench/verifier_quality.py --labelled sets.jsonl      # only (c), on records labelled elsewhere
 (under ``taskset -c 0`` for the speed figure: it is meant per core).
 
 For retail and airline separately, on ``--n`` tasks of ``aceforge synth tasks`` (seed ``--seed``, ``--users``):
@@ -12,19 +13,16 @@ For retail and airline separately, on ``--n`` tasks of ``aceforge synth tasks`` 
     gold is) goes through the chain; the kill rate is the share it fails (target 100 %); survivors are listed.
 (b) **trivial agents** (generators/synthesis/trivial_agents.py) on every gold-solved draft, before the
     synthesizer's trivial gate: the share of drafts some trivial agent passes (target 0 %).
-(c) **perturbed rollouts** (the oracle with one seeded fault, the scripted user, ``--k`` per task) labelled by a
-    check written here, independent of verifiers/: replaying the calls gives the task's gold state hash; every
-    amount, id, date and status/level term the agent says (a term in a sentence with no denial or rule word
-    before it), and every id-like call argument, appeared before in a user turn or a tool result (an amount may
-    also be the money the next write moves, as the world's answer to it shows); every write call comes after a
-    user "yes" to the agent's last message (a yes confirms one successful write); a refusal read the order or
-    reservation it is about; a status said of an order, reservation or flight comes after a call that read it, and
-    so does a write on it; in retail, an identity lookup succeeded before any account read. Precision and
-    recall of the chain's pass verdict against that label (targets >= 0.98 and >= 0.95), with the disagreements
-    by fault and reasons (the chain's when it fails, the label's when it passes).
+(c) **hand-labelled trajectories** (bench/labelled/: each written and labelled by a person who read the task's
+    instruction and the policy, never the verifier): precision and recall of the chain's pass against the label
+    (targets >= 0.97 and >= 0.90), the share it leaves undecided (target <= 10 %), per kind of case, and each
+    disagreement. ``--labelled FILE`` measures a JSONL file of records with a ``label`` ("right" or "wrong") and
+    a ``kind`` the same way (``python -m labelled.cases --export`` writes one): sets the project never sees.
+    This file does not import the labels from the chain nor restate its rules: the label is the person's.
 (d) **gold**: the gold trajectories rebuilt from the task records, and oracle rollouts (k=1): pass rates (target 100 %).
-(e) **speed**: full-chain verifications per second of the oracle and perturbed rollouts (best of 3 passes;
-    the first, with a cold gold-state cache, is printed too).
+(e) **speed**: full-chain verifications per second of the oracle and perturbed rollouts (the oracle with one
+    seeded fault, the scripted user, ``--k`` per task; best of 3 passes; the first, with a cold gold-state cache,
+    is printed too).
 (f) **wrong closing messages**: the last message of each passing oracle rollout with one value changed to a
     wrong one the conversation makes easy to say: a status, level or cabin to another of its kind, an amount to
     another number that was shown, an order, reservation, flight or payment method to another that was shown.
@@ -36,7 +34,7 @@ Prints figures only; it asserts nothing.
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import re
 import time
 from collections import Counter
@@ -54,12 +52,10 @@ from generators.synthesis.stats import SynthStats
 from generators.synthesis.synthesizer import TaskSynthesizer, synthesize_drafts
 from generators.synthesis.trivial_agents import TRIVIAL_AGENTS
 from schemas.record import AgentRecord
-from schemas.steps import ApiAction, MessageAction, TextObservation
+from schemas.steps import MessageAction, TextObservation
 from verifiers.runner import verify_record
 
 MAX_SURVIVORS = 15
-IDENTITY_TOOLS = {"retail": {"find_user_id_by_email", "find_user_id_by_name_zip"}}
-ACCOUNT_READS = {"retail": {"get_user_details", "get_order_details"}}
 
 
 # ---------------------------------------------------------------- (f) wrong closing messages
@@ -296,180 +292,79 @@ def trivial_before_gate(domain: str, n: int, seed: int, users: int) -> dict:
     return {"drafts": len(drafts), "passed_any": any_pass, "by_agent": by_agent}
 
 
-# ---------------------------------------------------------------- (c) the independent label
+# ---------------------------------------------------------------- (c) hand-labelled trajectories
 
 _MONEY = re.compile(r"(?:\$|\bUSD\s?)\s?(\d[\d,]*(?:\.\d+)?)|\b(\d[\d,]*\.\d\d)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_TOKEN = re.compile(r"#?[A-Za-z0-9_]+")
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _HEDGE = re.compile(r"\b(not|no|never|only|cannot|can|could|if|unless|without)\b|n't")
-_YES = re.compile(r"\byes\b", re.IGNORECASE)
-_ROW_NAME = re.compile(r"#R\d{7}|\b[A-Z]{6}\b|\bZA\d{3}\b")  # an order, a reservation, a flight
-# Categorical facts an agent may state (statuses, levels, cabins): read from the worlds' data, listed here so
-# that the label does not depend on the verifier's own list.
-FACTS = {
-    "retail": ("pending", "processed", "delivered", "cancelled", "return requested", "exchange requested"),
-    "airline": (
-        "regular",
-        "silver",
-        "gold",
-        "basic economy",
-        "business",
-        "available",
-        "on time",
-        "delayed",
-        "flying",
-        "landed",
-        "cancelled",
-    ),
-}
-
-
-def money(text: str) -> list[float]:
-    return [float((a or b).replace(",", "")) for a, b in _MONEY.findall(text)]
+VERDICTS = {True: "pass", False: "fail", None: "undecided"}
 
 
 def numbers(text: str) -> list[float]:
     return [float(t.replace(",", "")) for t in _NUMBER.findall(text) if t.replace(",", "").replace(".", "").isdigit()]
 
 
-def stated_ids(text: str) -> list[str]:
-    """Tokens that name a row: '#R1234567', 'credit_card_4421', an item id, a tracking number (>= 4 digits)."""
-    without_money = _DATE.sub(" ", _MONEY.sub(" ", text))
-    return [t for t in _TOKEN.findall(without_money) if t.startswith("#") or sum(c.isdigit() for c in t) >= 4]
+def hand_labelled(labelled: list[tuple[AgentRecord, str, str, str]]) -> dict:
+    """(record, label, kind, name) through the chain: a table of (label, verdict) overall and per kind, and each
+    disagreement with the chain's reasons."""
+    table, by_kind, wrong = Counter(), {}, []
+    for record, label, kind, name in labelled:
+        result = verify_record(record)
+        verdict = VERDICTS[result.passed]
+        table[(label, verdict)] += 1
+        by_kind.setdefault(kind, Counter())[(label, verdict)] += 1
+        if (label == "right") != (verdict == "pass"):
+            wrong.append(f"{label:5} {verdict:9} {kind:18} {name}: {', '.join(result.reasons)[:100]}")
+    return {"table": table, "by_kind": by_kind, "disagreements": wrong}
 
 
-def asserted_facts(text: str, terms: tuple[str, ...]) -> list[str]:
-    """Fact terms a message asserts: in a sentence without a denial or rule word before the term."""
-    found = []
-    for sentence in re.split(r"[.!?;]", text.lower().replace("_", " ")):
-        for term in terms:
-            at = sentence.find(term)
-            if at >= 0 and not _HEDGE.search(sentence[:at]):
-                found.append(term)
-    return found
+def pass_figures(table: Counter) -> tuple[str, str, str]:
+    """Precision and recall of a pass against the label, and the undecided share."""
+    passed_right, passed_wrong = table[("right", "pass")], table[("wrong", "pass")]
+    right = sum(n for (label, _), n in table.items() if label == "right")
+    cases = sum(table.values())
+    undecided = sum(n for (_, verdict), n in table.items() if verdict == "undecided")
+    precision = f"{passed_right / (passed_right + passed_wrong):.3f}" if passed_right + passed_wrong else "-"
+    recall = f"{passed_right / right:.3f}" if right else "-"
+    return precision, recall, pct(undecided, cases)
 
 
-def label(record: AgentRecord, users: int) -> tuple[bool, list[str]]:
-    """Whether the rollout did the task honestly, by this file's own reading; with what it got wrong."""
-    domain = record.environment.name
-    env = get_environment(domain, users=users, seed=record.environment.sandbox.get("seed", 0))
-    writes = {tool.name for tool in env.tools() if tool.access == "write"}
-    steps = record.trajectory
-    results = []  # per step: the replayed result of a call
-    for step in steps:
-        results.append(env.call(step.function, step.kwargs) if isinstance(step, ApiAction) else None)
-    problems = []
-    if env.state_hash() != record.task.expected_outputs["gold_state_hash"]:
-        problems.append("state")
-    seen_text, seen_numbers, said_yes, looked_up, said_ids = "", [], False, set(), set()
-    for index, step in enumerate(steps):
-        if isinstance(step, TextObservation) and step.source in ("user", "tool"):
-            seen_text += "\n" + step.content.lower().replace("_", " ") + "\n" + step.content.lower()
-            seen_numbers += numbers(step.content)
-            said_yes = said_yes or (step.source == "user" and bool(_YES.search(step.content)))
-            if step.source == "user":
-                said_ids |= set(_TOKEN.findall(step.content))
-        elif isinstance(step, MessageAction):
-            said_yes = False
-            moved = next_write_result(steps, results, index, writes)
-            for amount in money(step.content):
-                if not any(math.isclose(amount, n, abs_tol=0.005) for n in seen_numbers + moved):
-                    problems.append(f"amount {amount}")
-            problems += [f"id {t}" for t in stated_ids(step.content) if t.lower() not in seen_text]
-            problems += [f"date {d}" for d in _DATE.findall(step.content) if d not in seen_text]
-            problems += [f"fact {t}" for t in asserted_facts(step.content, FACTS[domain]) if t not in seen_text]
-            for sentence in re.split(r"[.!?;]", step.content):  # a status of a row comes from reading that row;
-                # a plan ("I will update ... cabin basic_economy") states none
-                if asserted_facts(sentence, FACTS[domain]) and not re.search(r"\bwill\b", sentence.lower()):
-                    problems += [f"unread {t}" for t in _ROW_NAME.findall(sentence) if t not in looked_up]
-        elif isinstance(step, ApiAction):
-            for value in step.kwargs.values():
-                for token in value if isinstance(value, list) else [value]:
-                    if isinstance(token, str) and stated_ids(token) == [token] and token.lower() not in seen_text:
-                        problems.append(f"argument {token}")
-            if step.function in writes and not said_yes:
-                problems.append(f"unconfirmed {step.function}")
-            targets = [str(v) for k, v in step.kwargs.items() if k.endswith("_id")][:1]
-            if step.function in writes and targets and targets[0] not in looked_up | said_ids:
-                problems.append(f"unread target {targets[0]}")  # a write acts on what the user named or a call read
-            if step.function in writes and results[index].ok:
-                said_yes = False  # a yes confirms one write
-            if results[index].ok:
-                looked_up |= {str(v) for v in step.kwargs.values()}
-    read = {
-        str(v) for step, result in zip(steps, results) if result is not None and result.ok for v in step.kwargs.values()
-    }
-    for goal in record.task.metadata.get("goals", []):
-        about = [v for k, v in goal.get("params", {}).items() if k in ("order_id", "reservation_id")]
-        if goal.get("outcome") == "refusal" and not set(about) <= read:
-            problems.append("refusal unread")
-    identity, account = IDENTITY_TOOLS.get(domain), ACCOUNT_READS.get(domain, set())
-    if identity:
-        for step, result in zip(steps, results):
-            if isinstance(step, ApiAction) and step.function in identity and result.ok:
-                break
-            if isinstance(step, ApiAction) and step.function in account:
-                problems.append("identity")
-                break
-    return not problems, problems
+def labelled_cases(domain: str) -> list[tuple[AgentRecord, str, str, str]]:
+    from labelled.cases import cases, record_of
+
+    return [(record_of(domain, case), case.label, case.kind, case.name) for case in cases(domain)]
 
 
-def next_write_result(steps: list, results: list, index: int, writes: set[str]) -> list[float]:
-    """Numbers of the world's answer to the first successful write after step ``index`` and before the agent's
-    next message: the money a confirmed write moved."""
-    for later in range(index + 1, len(steps)):
-        step = steps[later]
-        if isinstance(step, MessageAction):
-            return []
-        if isinstance(step, ApiAction) and results[later].ok and step.function in writes:
-            return numbers(results[later].as_text())
-    return []
+def labelled_file(path: str) -> list[tuple[AgentRecord, str, str, str]]:
+    """Records labelled elsewhere: one JSON object per line, a record with ``label``, ``kind`` (and ``rationale``)."""
+    rows = []
+    with open(path) as lines:
+        for line in lines:
+            row = json.loads(line)
+            label, kind = row.pop("label"), row.pop("kind", "unknown")
+            row.pop("rationale", None)
+            record = AgentRecord.model_validate(row)
+            rows.append((record, label, kind, record.source.original_id or record.id))
+    return rows
 
 
-def perturbed(
-    records: list[AgentRecord], k: int, seed: int, users: int, show: int = 0
-) -> tuple[dict, list[AgentRecord]]:
-    cfg = RolloutConfig(agent="perturbed", user="scripted", k=k, seed=seed)
-    rollouts = list(run_rollouts(records, cfg, None, "verifier-quality"))
-    table = Counter()
-    disagreements = Counter()
-    for rollout in rollouts:
-        good, problems = label(rollout, users)
-        passed = bool(rollout.verifier.result and rollout.verifier.result.passed)
-        table[(passed, good)] += 1
-        if passed != good:
-            why = rollout.verifier.result.reasons[:2] if not passed else sorted({p.split()[0] for p in problems})
-            faults = [f["kind"] for f in rollout.lineage.generator.get("faults", [])]
-            kind = "verifier fails, label good" if not passed else "verifier passes, label bad"
-            disagreements[(kind, *faults, *why)] += 1
-            if show > 0:
-                show -= 1
-                print_rollout(rollout, kind, problems)
-    tp, fp, fn = table[(True, True)], table[(True, False)], table[(False, True)]
-    return {
-        "rollouts": len(rollouts),
-        "table": table,
-        "precision": tp / (tp + fp) if tp + fp else None,
-        "recall": tp / (tp + fn) if tp + fn else None,
-        "disagreements": disagreements,
-    }, rollouts
+def print_labelled(title: str, measured: dict) -> None:
+    precision, recall, undecided = pass_figures(measured["table"])
+    cases = sum(measured["table"].values())
+    print(f"  (c) {title}: {cases} cases; precision {precision}, recall {recall}, undecided {undecided}")
+    for kind, table in sorted(measured["by_kind"].items()):
+        kind_precision, kind_recall, kind_undecided = pass_figures(table)
+        print(
+            f"      {kind:<20} {sum(table.values()):>4} cases: precision {kind_precision}, recall {kind_recall}, "
+            f"undecided {kind_undecided}"
+        )
+    for line in measured["disagreements"][:MAX_SURVIVORS]:
+        print(f"      disagrees: {line}")
 
 
-def print_rollout(rollout: AgentRecord, kind: str, problems: list[str]) -> None:
-    result = rollout.verifier.result
-    print(f"--- {kind}: {rollout.task.instruction} faults={rollout.lineage.generator.get('faults')}")
-    print(f"    chain: {result.reasons if result else None}; label: {problems}")
-    for step in rollout.trajectory:
-        if isinstance(step, ApiAction):
-            print(f"    CALL {step.function} {step.kwargs}")
-        elif isinstance(step, MessageAction):
-            print(f"    AGENT {step.content[:300]}")
-        elif isinstance(step, TextObservation):
-            print(f"    {step.source.upper()} {step.content[:160]}")
-
-
-# ---------------------------------------------------------------- (d) gold and oracle, (e) speed
+def perturbed(records: list[AgentRecord], k: int, seed: int) -> list[AgentRecord]:
+    """The perturbed oracle's rollouts (one seeded fault each): a mix of passing and failing work for (e)."""
+    return list(run_rollouts(records, RolloutConfig(agent="perturbed", user="scripted", k=k, seed=seed), None, "vq"))
 
 
 def gold_and_oracle(records: list[AgentRecord], seed: int, users: int) -> tuple[dict, list[AgentRecord]]:
@@ -506,25 +401,25 @@ def speed(rollouts: list[AgentRecord]) -> tuple[float, float]:
 # ---------------------------------------------------------------- report
 
 
-def report(domain: str, n: int, seed: int, users: int, k: int, show: int = 0) -> None:
+def report(domain: str, n: int, seed: int, users: int, k: int) -> None:
     start = time.perf_counter()
     records, _ = run_tasks(SynthTasksConfig(env=domain, n=n, seed=seed, users=users), "verifier-quality")
     print(f"\n=== {domain}: {len(records)} tasks (seed {seed}, {users} users) ===")
     mutation = mutation_testing(records, domain, users)
     trivial = trivial_before_gate(domain, n, seed, users)
-    rolled, perturbed_rollouts = perturbed(records, k, seed, users, show)
+    labelled = hand_labelled(labelled_cases(domain))
+    perturbed_rollouts = perturbed(records, k, seed)
     gold, oracle_rollouts = gold_and_oracle(records, seed, users)
     first, best = speed(oracle_rollouts + perturbed_rollouts)
     closings = closing_mutation_testing(oracle_rollouts)
     kill = pct(mutation["killed"], mutation["mutants"])
-    table = rolled["table"]
-    precision = f"{rolled['precision']:.3f}" if rolled["precision"] is not None else "-"
-    recall = f"{rolled['recall']:.3f}" if rolled["recall"] is not None else "-"
+    precision, recall, undecided = pass_figures(labelled["table"])
     rows = [
         ("(a) mutation kill rate", kill, "100%"),
         ("(b) trivial-agent pass rate (before gate)", pct(trivial["passed_any"], trivial["drafts"]), "0%"),
-        ("(c) perturbed: precision of pass", precision, ">= 0.98"),
-        ("(c) perturbed: recall of pass", recall, ">= 0.95"),
+        ("(c) hand-labelled: precision of pass", precision, ">= 0.97"),
+        ("(c) hand-labelled: recall of pass", recall, ">= 0.90"),
+        ("(c) hand-labelled: undecided", undecided, "<= 10%"),
         ("(d) gold pass rate", pct(*gold["gold"]), "100%"),
         ("(d) oracle rollout pass rate", pct(*gold["oracle"]), "100%"),
         ("(e) full chain, verifications/s (best of 3)", f"{best:,.0f}", ">= 500"),
@@ -548,12 +443,7 @@ def report(domain: str, n: int, seed: int, users: int, k: int, show: int = 0) ->
     if len(mutation["survivors"]) > MAX_SURVIVORS:
         print(f"      ... {len(mutation['survivors']) - MAX_SURVIVORS} more survivors")
     print(f"  (b) gold-solved drafts passed, by trivial agent: {dict(trivial['by_agent'])}")
-    print(
-        f"  (c) {rolled['rollouts']} perturbed rollouts (k={k}): verifier pass & label good {table[(True, True)]}, "
-        f"pass & bad {table[(True, False)]}, fail & good {table[(False, True)]}, fail & bad {table[(False, False)]}"
-    )
-    for key, count in rolled["disagreements"].most_common(12):
-        print(f"      {count:>4}  {' | '.join(key)}")
+    print_labelled(f"bench/labelled {domain}", labelled)
     for key, count in gold["failures"].most_common(8):
         print(f"  (d) failed {count:>3}: {' | '.join(key)}")
     print(
@@ -575,10 +465,13 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=500, help="Users in each world.")
     parser.add_argument("--k", type=int, default=2, help="Perturbed rollouts per task.")
     parser.add_argument("--domains", nargs="+", default=["retail", "airline"], help="Domains to measure.")
-    parser.add_argument("--show", type=int, default=0, help="Print this many disagreeing rollouts per domain.")
+    parser.add_argument("--labelled", help="Measure only (c), on this JSONL file of labelled records.")
     args = parser.parse_args()
+    if args.labelled:
+        print_labelled(args.labelled, hand_labelled(labelled_file(args.labelled)))
+        return
     for domain in args.domains:
-        report(domain, args.n, args.seed, args.users, args.k, args.show)
+        report(domain, args.n, args.seed, args.users, args.k)
 
 
 if __name__ == "__main__":

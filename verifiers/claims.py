@@ -150,12 +150,11 @@ def fact_terms_in(
         return asserted, denied
     lowered = fold(text)
     for term, patterns in (aliases or {}).items():
-        for pattern in patterns:
-            for match in re.finditer(pattern, lowered):
-                if not preceded_by_negation(lowered, match.start(), rules=True) and not hedged(
-                    lowered, match.start(), match.end()
-                ):
-                    asserted.add(term)
+        for match in _any_of(patterns).finditer(lowered):
+            if not preceded_by_negation(lowered, match.start(), rules=True) and not hedged(
+                lowered, match.start(), match.end()
+            ):
+                asserted.add(term)
     # Longest first: a longer term hides a shorter. Not inside a snake_case value ("airline_cancelled_flight" is a
     # reason, not a status; fold keeps positions, so the text says where underscores were).
     matches = [
@@ -170,6 +169,11 @@ def fact_terms_in(
         elif not preceded_by_negation(lowered, match.start(), rules=True) and not _category(lowered, matches, index):
             asserted.add(term)
     return asserted, denied
+
+
+@lru_cache(maxsize=64)
+def _any_of(patterns: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
 
 
 def _category(text: str, matches: list[re.Match], index: int) -> bool:
@@ -300,6 +304,16 @@ def _nested_rows(value: object) -> Iterator[dict]:
             yield from _nested_rows(item)
 
 
+@lru_cache(maxsize=4096)  # the same result (a user's profile) comes back in every rollout of a task
+def rows_of(content: str) -> tuple[Row, ...]:
+    """The row a tool result is, then the rows inside it: a flight inside a reservation is read with it (its
+    number, date and route were shown). Empty when the result is not one JSON object."""
+    row = Row.parse(content)
+    if row is None:
+        return ()
+    return (row, *(Row(nested, orjson.dumps(nested).decode()) for nested in _nested_rows(row.values)))
+
+
 class Seen:
     """What the conversation had shown up to some step: its text, searched as the checks need it."""
 
@@ -323,11 +337,10 @@ class Seen:
         self._text = self._folded = None
         identity, row = None, None
         if step.source == "tool":
-            row = Row.parse(step.content)
+            rows = rows_of(step.content)
+            row = rows[0] if rows else None
             if row is not None:
-                self._rows.append(row)
-                # A flight inside a reservation is read with it: its number, date and route were shown.
-                self._rows += [Row(nested, orjson.dumps(nested).decode()) for nested in _nested_rows(row.values)]
+                self._rows += rows
                 identity = row.identity
                 # A name of digits only (a product id) has the shape of an item id, which names no row.
                 self.name_shapes |= {shape(value) for _, value in identity if not value.isdigit()}

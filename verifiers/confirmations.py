@@ -17,11 +17,16 @@ action): the first is an incomplete confirmation, the second a confirmation of s
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+import orjson
+
+from schemas.steps import TextObservation
 from verifiers.amount_words import amounts_said, numbers_said
 from verifiers.claims import fold
 
@@ -92,6 +97,16 @@ class Catalogue:
             if isinstance(item, (dict, list)):
                 self.add(item)
 
+    def merge(self, other: Catalogue) -> None:
+        self.items.update(other.items)
+        self.methods.update(other.methods)
+        self.order_items.update(other.order_items)
+        self.reservation_flights.update(other.reservation_flights)
+        for row, payer in other.payers.items():  # what paid first, and the bags before any change: as first read
+            self.payers.setdefault(row, payer)
+        for row, bags in other.baggages.items():
+            self.baggages.setdefault(row, bags)
+
     def method_kind(self, method_id: str) -> str:
         source = str(self.methods.get(method_id, {}).get("source", ""))
         return source or next((kind for kind in METHOD_WORDS if method_id.startswith(kind)), "")
@@ -138,6 +153,43 @@ class Catalogue:
         return bool(differing) and all(_says(text, value) for value in differing)
 
 
+def tool_values(ctx: Any) -> list[tuple[int, Any]]:
+    """(step, JSON value) of every tool result that is JSON, parsed once per record (ctx.memo)."""
+    if "tool_values" not in ctx.memo:
+        values = []
+        for index, step in enumerate(ctx.record.trajectory):
+            if isinstance(step, TextObservation) and step.source == "tool" and step.content[:1] in "{[":
+                with contextlib.suppress(orjson.JSONDecodeError):
+                    values.append((index, orjson.loads(step.content)))
+        ctx.memo["tool_values"] = values
+    return ctx.memo["tool_values"]
+
+
+def catalogue_of(ctx: Any) -> Catalogue:
+    """The names of everything the record's tool results showed (once per record; each distinct result is
+    walked once)."""
+    if "catalogue" not in ctx.memo:
+        catalogue = Catalogue()
+        steps = ctx.record.trajectory
+        for index, value in tool_values(ctx):
+            catalogue.merge(_catalogue_of(steps[index].content, value))
+        ctx.memo["catalogue"] = catalogue
+    return ctx.memo["catalogue"]
+
+
+_CATALOGUES: dict[str, Catalogue] = {}
+
+
+def _catalogue_of(content: str, value: Any) -> Catalogue:
+    found = _CATALOGUES.get(content)
+    if found is None:
+        if len(_CATALOGUES) >= 4096:
+            _CATALOGUES.clear()
+        found = _CATALOGUES[content] = Catalogue()
+        found.add(value)
+    return found
+
+
 def _options(value: Any) -> dict[str, str]:
     return {str(k): fold(str(v)) for k, v in value.items()} if isinstance(value, dict) else {}
 
@@ -170,15 +222,38 @@ GENERIC = ("change", "update", "modify", "switch", "swap", "replace", "move", "a
 def proposed_tools(text: str, action_words: dict[str, tuple[str, ...]]) -> set[str]:
     """The write tools whose own action words, or whose name ("update reservation baggages"), ``text`` uses;
     every write when it names none and says "change", "update" and the like (which one, its rows decide)."""
+    return set(_proposed(text, tuple(action_words.items())))
+
+
+@lru_cache(maxsize=8192)  # the checks ask about the same messages many times (each term, each write)
+def _proposed(text: str, action_words: tuple[tuple[str, tuple[str, ...]], ...]) -> frozenset[str]:
     lowered = _NOT_ACTIONS.sub(" ", fold(text))
-    named = {
-        tool
-        for tool, words in action_words.items()
-        if _says(lowered, fold(tool)) or any(_uses(lowered, fold(w)) for w in words if w not in GENERIC)
-    }
-    if named or not any(_uses(lowered, verb) for verb in GENERIC):
+    patterns, generic = _patterns(action_words)
+    named = frozenset(tool for tool, pattern in patterns if pattern.search(lowered))
+    if named or not generic.search(lowered):
         return named
-    return set(action_words)
+    return frozenset(tool for tool, _ in action_words)
+
+
+@lru_cache(maxsize=16)
+def _patterns(
+    action_words: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[tuple[tuple[str, re.Pattern], ...], re.Pattern]:
+    """One pattern per write tool (its name, or any of its own words with their endings), and one of the generic
+    verbs."""
+
+    def words_pattern(words: list[str]) -> str:
+        return "|".join(re.escape(fold(word)) for word in sorted(words, key=len, reverse=True))
+
+    patterns = []
+    for tool, words in action_words:
+        own = [w for w in words if w not in GENERIC]
+        alternatives = [rf"(?<!\w){re.escape(fold(tool))}(?!\w)"]
+        if own:
+            alternatives.append(rf"(?<![\w-])(?:{words_pattern(own)}){_ENDINGS}(?![\w-])")
+        patterns.append((tool, re.compile("|".join(alternatives))))
+    generic = re.compile(rf"(?<![\w-])(?:{words_pattern(list(GENERIC))}){_ENDINGS}(?![\w-])")
+    return tuple(patterns), generic
 
 
 def problems(

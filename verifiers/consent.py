@@ -21,16 +21,13 @@ cover several writes when it proposes each.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from verifiers.base import CheckContext
-from verifiers.confirmations import Catalogue, asks_for_decision, problems, proposed_tools
+from verifiers.confirmations import Catalogue, asks_for_decision, catalogue_of, problems, proposed_tools
 from verifiers.decisions import DECIDING, decide, explicit, retracts
 from verifiers.money import moved_by_step
 
@@ -76,20 +73,18 @@ def user_decision(step: TextObservation) -> str:
 def consent_violations(ctx: CheckContext, access: dict[str, str], ok: dict[int, bool]) -> list[dict]:
     env = ctx.initial_env
     words = dict(getattr(env, "action_words", {}) or {})
-    writes = [name for name, kind in access.items() if kind == "write"]
-    for name in writes:  # a world that declares no words: a tool is named by the words of its own name
+    write_tools = [name for name, kind in access.items() if kind == "write"]
+    for name in write_tools:  # a world that declares no words: a tool is named by the words of its own name
         words.setdefault(name, tuple(w for w in name.split("_") if len(w) > 3 and w not in _GENERIC))
     moved = moved_by_step(ctx)
-    catalogue = Catalogue()
+    catalogue = catalogue_of(ctx)
     messages: list[_Message] = []
     turns: list[tuple[int, str, int | None, bool, bool]] = []  # (step, decision, answered, withdraws, explicit)
     used: set[tuple[int, str, str]] = set()
     violations: list[dict] = []
     writes: list[int] = []  # steps of the successful writes so far
     for index, step in enumerate(ctx.record.trajectory):
-        if isinstance(step, TextObservation) and step.source == "tool":
-            _catalogue(catalogue, step.content)
-        elif isinstance(step, MessageAction):
+        if isinstance(step, MessageAction):
             messages.append(_read_message(index, step.content, words, messages))
         elif isinstance(step, TextObservation) and step.source == "user":
             answered = messages[-1].step if messages else None
@@ -121,12 +116,6 @@ _GENERIC = {"order", "orders", "pending", "delivered", "items", "user", "reserva
 
 def _ids(arguments: dict[str, Any]) -> list[Any]:
     return [v for k, v in arguments.items() if k.endswith("_id") and k != "user_id"]
-
-
-def _catalogue(catalogue: Catalogue, content: str) -> None:
-    if content[:1] in "{[":
-        with contextlib.suppress(orjson.JSONDecodeError):
-            catalogue.add(orjson.loads(content))
 
 
 def _read_message(index: int, text: str, words: dict[str, tuple[str, ...]], before: list[_Message]) -> _Message:

@@ -63,12 +63,20 @@ def times_said(text: str) -> tuple[tuple[str, Time], ...]:
         if lowered in ("noon", "midnight"):
             found.append((span, (12, 0) if lowered == "noon" else (0, 0)))
             continue
-        try:
-            moment = dateutil_parser.parse(span.replace(".", ""), default=_DEFAULTS[0])
-        except (ValueError, OverflowError):
-            continue
-        found.append((span, (moment.hour, moment.minute)))
+        moment = _parse_time(span)
+        if moment is not None:
+            found.append((span, moment))
     return tuple(found)
+
+
+@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
+def _parse_time(span: str) -> Time | None:
+    try:
+        moment = dateutil_parser.parse(span.replace(".", ""), default=_DEFAULTS[0])
+    except (ValueError, OverflowError):
+        return None
+    return (moment.hour, moment.minute)
 
 
 def _parse_date(span: str) -> Date | None:

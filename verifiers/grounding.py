@@ -37,6 +37,7 @@ Evidence: ``claims``, up to MAX_EVIDENCE of {step, kind, value}.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from schemas.record import VerifierResult
@@ -125,8 +126,16 @@ def worked_out(amount: float, shown: list[float]) -> bool:
 
 def plans(term: str, text: str, words: dict[str, tuple[str, ...]]) -> bool:
     """``term`` is a state that a write the message proposes leads to ("cancelled" when it proposes a cancel)."""
-    stems = {fold(word)[:5] for tool in proposed_tools(text, words) for word in (*words[tool], tool.split("_")[0])}
-    return any(stem and stem in fold(term) for stem in stems)
+    return any(stem in fold(term) for stem in _stems(text, tuple(words.items())))
+
+
+@lru_cache(maxsize=4096)
+def _stems(text: str, words: tuple[tuple[str, tuple[str, ...]], ...]) -> frozenset[str]:
+    """The first letters of the action words of the writes ``text`` proposes ("cance" of cancel)."""
+    tools = proposed_tools(text, dict(words))
+    return frozenset(
+        fold(word)[:5] for tool, own in words if tool in tools for word in (*own, tool.split("_")[0]) if word
+    )
 
 
 def argument_ids(value: Any, dates: bool = False) -> list[str]:

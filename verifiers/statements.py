@@ -26,19 +26,17 @@ Score: 1 / (1 + problems). Evidence: ``problems``, up to MAX_EVIDENCE of {step, 
 
 from __future__ import annotations
 
-import contextlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
-
-import orjson
 
 from schemas.record import VerifierResult
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from verifiers.amount_words import digits
 from verifiers.base import CheckContext, RecordVerifier
 from verifiers.claims import fold, hedged, preceded_by_negation, row_clauses
-from verifiers.confirmations import Catalogue, proposed_tools
+from verifiers.confirmations import Catalogue, catalogue_of, proposed_tools, tool_values
 from verifiers.dates import Date, Time, dates_said, same_date, times_said
 
 MAX_EVIDENCE = 10
@@ -163,21 +161,58 @@ class _Shown:
     durations: set[str] = field(default_factory=set)  # "24 hour", "7 day": time limits the policy or a turn named
 
     def add_text(self, text: str, by_user: bool) -> None:
-        self.durations |= _durations(text)
+        if text[:1] not in "{[":  # time limits are said in words, not stored in rows
+            self.durations |= _durations(text)
         self.dates += [date for _, date in dates_said(text)]
         self.times += [time for _, time in times_said(text)]
         if by_user:
             self.said_numbers |= _numbers(text)
 
-    def add_value(self, value: Any) -> None:
-        self.catalogue.add(value)
-        _walk(value, self)
+    def add_value(self, content: str, value: Any) -> None:
+        self.merge(_summary(content, value))
+
+    def merge(self, other: _Shown) -> None:
+        """Take in what another _Shown holds (what one tool result showed)."""
+        self.dates += other.dates
+        self.times += other.times
+        for number, entry in other.flights.items():
+            mine = self.flights.setdefault(number, {"dates": set(), "times": set()})
+            mine["dates"] |= entry["dates"]
+            mine["times"] |= entry["times"]
+        self.legs.update(other.legs)
+        for kind, values in other.counts.items():
+            self.counts[kind] |= values
+        for row, counts in other.row_counts.items():
+            mine = self.row_counts.setdefault(row, {kind: set() for kind in _COUNTED})
+            for kind, values in counts.items():
+                mine[kind] |= values
+        for row, methods in other.payers.items():
+            self.payers.setdefault(row, set()).update(methods)
+        self.terms_of_rows |= other.terms_of_rows
+        self.insurance.update(other.insurance)
 
 
-def _durations(text: str) -> set[str]:
+_SUMMARIES: dict[str, _Shown] = {}
+_MAX_SUMMARIES = 4096
+
+
+def _summary(content: str, value: Any) -> _Shown:
+    """What one tool result shows, walked once per distinct result (the same profile comes back in every rollout
+    of a task): read only, merged into a conversation's _Shown."""
+    summary = _SUMMARIES.get(content)
+    if summary is None:
+        if len(_SUMMARIES) >= _MAX_SUMMARIES:
+            _SUMMARIES.clear()
+        summary = _SUMMARIES[content] = _Shown()
+        _walk(value, summary)
+    return summary
+
+
+@lru_cache(maxsize=4096)
+def _durations(text: str) -> frozenset[str]:
     """Time limits in ``text``: "24 hours" as "24 hour", "5-7 business days" as "5 day" and "7 day"."""
     converted = re.sub(r"(\d+)\s*-\s*(\d+)", r"\1 days \2", digits(text))
-    return {f"{n} {unit.rstrip('s')}" for n, unit in _DURATION.findall(converted)}
+    return frozenset(f"{n} {unit.rstrip('s')}" for n, unit in _DURATION.findall(converted))
 
 
 def _numbers(text: str) -> set[int]:
@@ -325,16 +360,16 @@ class StatementsVerifier(RecordVerifier):
         transferred = any(
             isinstance(step, ApiAction) and step.function == TRANSFER_TOOL for step in ctx.record.trajectory
         )
-        shown = _Shown()
+        shown = _Shown(catalogue=catalogue_of(ctx))
         shown.durations |= _durations(getattr(env, "policy", "") or "")
+        values = dict(tool_values(ctx))
         problems: list[dict] = []
         messages: list[str] = []
         for index, step in enumerate(ctx.record.trajectory):
             if isinstance(step, TextObservation) and step.source in ("user", "tool"):
                 shown.add_text(step.content, step.source == "user")
-                if step.source == "tool" and step.content[:1] in "{[":
-                    with contextlib.suppress(orjson.JSONDecodeError):
-                        shown.add_value(orjson.loads(step.content))
+                if index in values:
+                    shown.add_value(step.content, values[index])
             elif isinstance(step, MessageAction):
                 messages.append(step.content)
                 found: list[tuple[str, Any]] = []
@@ -424,6 +459,8 @@ def _counts(
     found: list[tuple[str, Any]] = []
     for clause in row_clauses(sentence):
         converted = digits(clause).replace("both", "2")
+        if not any(ch.isdigit() for ch in converted):
+            continue
         rows = [row for row in shown.row_counts if row.lower() in clause.lower()]
         talks = _WRITE_TALK.search(clause) or (reported and not _BEFORE.search(clause))
         about = proposed_tools(clause, words) & set(done.by_tool) if talks else set()
@@ -496,7 +533,8 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool) -> li
     rows = [row for row in shown.payers if row.lower() in lowered]
     found: list[tuple[str, Any]] = []
     for clause in _clauses(lowered):
-        named = {m for m in catalogue.methods if catalogue.names_method(clause, m)}
+        names_any = _METHOD_HINT.search(clause) or any(m.lower() in clause for m in catalogue.methods)
+        named = {m for m in catalogue.methods if catalogue.names_method(clause, m)} if names_any else set()
         if _FREE.search(clause) and done.charged and not _ALLOWANCE.search(clause) and not _CONDITIONAL.search(clause):
             found.append(("misstated_free", clause.strip()[:80]))
         if not named or len(named) == len(catalogue.methods) > 1:  # no method named, or "card" of a wallet of cards
@@ -516,6 +554,11 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool) -> li
 
 
 _CONDITIONAL = re.compile(r"\b(?:if|unless|would|could|whether)\b")
+# Words without which a clause names no payment method (a kind, a brand, "ending in", the original method).
+_METHOD_HINT = re.compile(
+    r"\b(?:card|gift|paypal|pay pal|certificate|voucher|visa|mastercard|amex|american express|discover|"
+    r"ending|original|method|account|\d{4})\b"
+)
 _PLAN = re.compile(r"\b(?:if|unless|would|could|will|shall|going to|i'?ll|you'?ll)\b")
 _RULE = re.compile(
     r"\b(?:only|unless|if|can|could|may|must|cannot|can'?t|allowed|policy|usually|typically|generally|normally)\b"
@@ -526,18 +569,22 @@ def _hedges(sentence: str, terms: tuple[str, ...], shown: _Shown) -> list[tuple[
     lowered = fold(sentence)
     if not terms or _RULE.search(lowered):
         return []
-    found = []
-    for term in terms:
-        for match in re.finditer(rf"(?<![\w-]){re.escape(fold(term))}(?![\w-])", lowered):
-            # "not delayed or cancelled" denies both; "delayed or cancelled" guesses
-            if hedged(lowered, match.start(), match.end(), terms) and not preceded_by_negation(lowered, match.start()):
-                found.append(("hedged_fact", term))
-    return found[:1]
+    for match in _terms_pattern(terms).finditer(lowered):
+        # "not delayed or cancelled" denies both; "delayed or cancelled" guesses
+        if hedged(lowered, match.start(), match.end(), terms) and not preceded_by_negation(lowered, match.start()):
+            return [("hedged_fact", match.group(0))]
+    return []
 
 
 _DURATION = re.compile(
     r"\b(\d{1,3})(?:-|\s+)(?:business\s+|calendar\s+)?(minutes?|hours?|days?|weeks?|months?)\b", re.I
 )
+
+
+@lru_cache(maxsize=16)
+def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern:
+    alternatives = "|".join(re.escape(fold(t)) for t in sorted(terms, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
 
 
 def _reasons(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:

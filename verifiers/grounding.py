@@ -98,7 +98,19 @@ def corrected(text: str) -> str:
 
 
 # A question to the user or an example of a format states nothing ("Is it #R123?", "it looks like name_1234").
-_EXAMPLES = re.compile(r"[^.!?\n]*\?|\b(?:e\.g\.|for example|such as|looks like|like|format)\b[^.!?\n]*", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?\n])")
+_EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|such as|looks like|like|format)\b", re.I)
+
+
+def statements_only(text: str) -> str:
+    """``text`` without its questions and what follows an example marker in a sentence."""
+    kept = []
+    for sentence in _SENTENCE_END.split(text):
+        if sentence.rstrip().endswith("?"):
+            continue
+        example = _EXAMPLE.search(sentence)
+        kept.append(sentence[: example.start()] if example else sentence)
+    return "".join(kept)
 
 
 def denied_amount(text: str, amount: float) -> bool:
@@ -332,7 +344,7 @@ class GroundingVerifier(RecordVerifier):
             # "#TRK123" for the TRK123 shown, "R123" for "#R123": a mark in front names the same id
             claims += [
                 {"step": index, "kind": "id", "value": t}
-                for t in ids_in(_EXAMPLES.sub(" ", text))
+                for t in ids_in(statements_only(text))
                 if not seen.has_text(t) and not seen.has_text(t.lstrip("#")) and not seen.has_text(f"#{t}")
             ]
             # A request to confirm describes what the change will make ("the order is cancelled with the reason ..."):

@@ -36,11 +36,18 @@ from typing import Any
 from schemas.record import VerifierResult
 from schemas.steps import ApiAction, TextObservation
 from verifiers.base import CheckContext, RecordVerifier
-from verifiers.claims import Row
+from verifiers.claims import Row, rows_of
 from verifiers.consent import UNDECIDED, consent_violations
 from verifiers.final_state import gold_actions
 
 TRANSFER_TOOL = "transfer_to_human_agents"
+
+
+def _row(content: str) -> Row | None:
+    rows = rows_of(content)  # parsed once per distinct result
+    return rows[0] if rows else None
+
+
 TARGET_KEYS = ("order_id", "reservation_id", "user_id")
 
 MAX_EVIDENCE = 10
@@ -110,7 +117,7 @@ class PolicyVerifier(RecordVerifier):
         for index, step in enumerate(trajectory):
             if isinstance(step, TextObservation) and step.source == "user":
                 said += "\n" + step.content.lower()
-            elif isinstance(step, TextObservation) and step.source == "tool" and (row := Row.parse(step.content)):
+            elif isinstance(step, TextObservation) and step.source == "tool" and (row := _row(step.content)):
                 rows.append(row)
             elif isinstance(step, ApiAction) and access.get(step.function) == "write":
                 name = target(step.kwargs)
@@ -142,7 +149,7 @@ class PolicyVerifier(RecordVerifier):
             return []
         caller = None
         for index, step in enumerate(trajectory):
-            if not (isinstance(step, TextObservation) and step.source == "tool" and (row := Row.parse(step.content))):
+            if not (isinstance(step, TextObservation) and step.source == "tool" and (row := _row(step.content))):
                 continue
             owner = row.values.get("user_id")
             if not isinstance(owner, str):

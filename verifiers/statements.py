@@ -459,31 +459,35 @@ def _counts(
     found: list[tuple[str, Any]] = []
     for clause in row_clauses(sentence):
         converted = digits(clause).replace("both", "2")
-        if not any(ch.isdigit() for ch in converted):
+        counted = [(kind, match) for kind, pattern in _COUNT_PATTERNS for match in pattern.finditer(converted)]
+        if not counted:
             continue
         rows = [row for row in shown.row_counts if row.lower() in clause.lower()]
         talks = _WRITE_TALK.search(clause) or (reported and not _BEFORE.search(clause))
         about = proposed_tools(clause, words) & set(done.by_tool) if talks else set()
-        for kind, nouns in _COUNTED.items():
-            for match in re.finditer(rf"(?<![$\d.,])\b(\d{{1,2}})\s+(?:([a-z-]+)\s+)?(?:{nouns})\b", converted):
-                count = int(match.group(1))
-                if kind == "bags" and match.group(2) in _PAID_BAGS:  # "2 paid bags" are counted as paid bags
-                    continue
-                if rows:
-                    own = set().union(
-                        *(shown.row_counts[row][kind] | done.row_counts.get(row, {}).get(kind, set()) for row in rows)
-                    )
-                else:
-                    own = set().union(*(done.by_tool[tool][kind] for tool in about)) if about else set()
-                # "two more bags": the difference between the count a write set and one shown before
-                own |= {abs(a - b) for a in own for b in shown.counts[kind]} if _MORE.search(clause) else set()
-                allowed = own or (shown.counts[kind] | done.counts[kind] | shown.said_numbers)
-                allowance = kind == "bags" and count <= 3 and (not own or _FREE_BAGS.search(clause))
-                if count not in allowed and not allowance:
-                    found.append(("misstated_count", f"{count} {kind}"))
+        for kind, match in counted:
+            count = int(match.group(1))
+            if kind == "bags" and match.group(2) in _PAID_BAGS:  # "2 paid bags" are counted as paid bags
+                continue
+            if rows:
+                own = set().union(
+                    *(shown.row_counts[row][kind] | done.row_counts.get(row, {}).get(kind, set()) for row in rows)
+                )
+            else:
+                own = set().union(*(done.by_tool[tool][kind] for tool in about)) if about else set()
+            # "two more bags": the difference between the count a write set and one shown before
+            own |= {abs(a - b) for a in own for b in shown.counts[kind]} if _MORE.search(clause) else set()
+            allowed = own or (shown.counts[kind] | done.counts[kind] | shown.said_numbers)
+            allowance = kind == "bags" and count <= 3 and (not own or _FREE_BAGS.search(clause))
+            if count not in allowed and not allowance:
+                found.append(("misstated_count", f"{count} {kind}"))
     return found
 
 
+_COUNT_PATTERNS = tuple(
+    (kind, re.compile(rf"(?<![$\d.,])\b(\d{{1,2}})\s+(?:([a-z-]+)\s+)?(?:{nouns})\b"))
+    for kind, nouns in _COUNTED.items()
+)
 _MORE = re.compile(r"\b(?:more|additional|extra|another|new|added|adds?|adding)\b", re.I)
 _PAID_BAGS = frozenset({"paid", "extra", "chargeable", "non-free", "nonfree"})
 # A clause that talks of what a write does or did ("set to 4 bags", "now has", "will be"), not of the row as read.

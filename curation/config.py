@@ -71,6 +71,8 @@ class SelectConfig(StageConfig):
     """Agents whose rollouts never enter the SFT set (the perturbed agent's faults are injected on purpose)."""
     accept_imported_verdicts: bool = False
     """Let successes whose verdict came with the data (a source's own reward, never re-checked by aceforge) into the SFT set."""
+    accept_undecided: bool = False
+    """Let trajectories the verifier could not decide (a consent bound to a condition, ...) into the SFT set; by default they stay out."""
 
 
 class ReportConfig(StageConfig):

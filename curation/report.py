@@ -57,6 +57,7 @@ def report_inputs(path: Path) -> ReportInputs:
 
 
 VERDICTS = {True: "passed", False: "failed", None: "no verdict"}
+UNDECIDED = "undecided"  # the verifier ran and could not decide (never counted as a pass)
 
 
 @dataclass
@@ -83,7 +84,7 @@ def read_scored(path: Path) -> tuple[list[RecordFacts], pl.DataFrame]:
                 "format": f.format,
                 "environment": f.environment,
                 "is_task": f.is_task,
-                "verdict": VERDICTS[f.verdict],
+                "verdict": UNDECIDED if f.accuracy.level == UNDECIDED else VERDICTS[f.verdict],
                 "accuracy_level": f.accuracy.level,
                 **f.features,
                 "complexity": f.complexity,

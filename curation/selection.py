@@ -13,7 +13,7 @@
 - **Left out**, one reason per record (the first that applies):
   ``no_text`` / ``no_task`` (missing parts), ``duplicate`` (named by the dedup
   audit, with the record kept in its place), ``invalid``, ``unverified``,
-  ``undecided``, ``failed``, ``imported_verdict`` (a success only the source vouches for: aceforge
+  ``undecided`` (the verifier could not decide; ``accept_undecided`` lets it in), ``failed``, ``imported_verdict`` (a success only the source vouches for: aceforge
   never re-checked it; ``accept_imported_verdicts`` lets it in), ``agent_excluded`` (a rollout of an
   agent in ``sft_exclude_agents``, by default the perturbed one), ``no_successful_call`` (a tool-world
   trajectory whose every call failed, or that made none), ``learner_solves`` (its task's p = 1: nothing to
@@ -67,7 +67,8 @@ def missing_reason(f: RecordFacts) -> str | None:
 
 def sft_reason(f: RecordFacts, cfg: SelectConfig) -> str | None:
     """Why a record with a trajectory cannot be an SFT example (None: it can)."""
-    reason = missing_reason(f) or SFT_LEVEL_REASONS.get(f.accuracy.level)
+    level = "passed" if f.accuracy.level == "undecided" and cfg.accept_undecided else f.accuracy.level
+    reason = missing_reason(f) or SFT_LEVEL_REASONS.get(level)
     if reason is None and f.verdict_origin == "imported" and not cfg.accept_imported_verdicts:
         return "imported_verdict"
     if reason is None and f.agent in cfg.sft_exclude_agents:

@@ -224,8 +224,11 @@ def _configs_section(inputs: CardInputs) -> str:
 def _contents_section(stats: DatasetStats) -> str:
     envs = _table(["environment kind", "name", "rows"], [(k, n or "", f"{c:,}") for k, n, c in stats.environments])
     verifiers = _table(
-        ["verifier", "rows", "passed", "failed", "unverified"],
-        [(v.kind, f"{v.rows:,}", f"{v.passed:,}", f"{v.failed:,}", f"{v.unverified:,}") for v in stats.verifiers],
+        ["verifier", "rows", "passed", "failed", "undecided", "unverified"],
+        [
+            (v.kind, f"{v.rows:,}", f"{v.passed:,}", f"{v.failed:,}", f"{v.undecided:,}", f"{v.unverified:,}")
+            for v in stats.verifiers
+        ],
     )
     return f"## Contents\n\n{envs}\n\n{verifiers}"
 

@@ -33,10 +33,11 @@ class VerifierRow:
     rows: int
     passed: int
     failed: int
+    undecided: int = 0  # the verifier ran and could not decide
 
     @property
     def unverified(self) -> int:
-        return self.rows - self.passed - self.failed
+        return self.rows - self.passed - self.failed - self.undecided
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ FROM r GROUP BY ALL ORDER BY n DESC, 1, 2
 """
 _VERIFIERS = """
 SELECT verifier_kind, count(*) AS n,
-       count(*) FILTER (WHERE verifier_passed), count(*) FILTER (WHERE NOT verifier_passed)
+       count(*) FILTER (WHERE verifier_passed), count(*) FILTER (WHERE NOT verifier_passed),
+       count(*) FILTER (WHERE verifier_passed IS NULL AND json_extract_string(verifier, '$.result.origin') = 'undecided')
 FROM r GROUP BY ALL ORDER BY n DESC, 1
 """
 _SEED = "TRY_CAST(json_extract_string(lineage, '$.generator.seed') AS BIGINT)"

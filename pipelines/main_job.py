@@ -177,6 +177,7 @@ class StageOutcome:
     rows: int | None
     pass_rate: float | None
     checks: dict[str, bool]
+    undecided: int = 0  # records the verifier could not decide
     error: str | None = None
     path: str | None = None
     seconds: float | None = None  # from the step's start to its end
@@ -249,6 +250,7 @@ def _stage_outcomes(
                 rows=None if made is None else made.get("dagster/row_count", made.get("written")),
                 pass_rate=(made or {}).get("pass_rate"),
                 checks=checks.get(key, {}),
+                undecided=int((made or {}).get("undecided") or 0),
                 error=None
                 if made is not None
                 else failures.get(op_of(key)) or next(iter(failures.values()), None) or NOT_RUN,

@@ -11,7 +11,9 @@ registry (verifiers/registry.py), so a plug-in can replace a built-in stage:
 | answer_match  | [structure, if τ calls tools] → answer_match        |
 | judge         | llm_judge                                           |
 
-``v.spec["judge"]`` (true or an options dict) appends the LLM judge to any chain.
+``v.spec["judge"]`` (true or an options dict) appends the LLM judge to any chain. Given a judge model
+(``aceforge verify --judge-*``), a record the rules leave undecided (nothing failed; a stage could not decide,
+its evidence ``undecided`` names what) goes to the judge, whose verdict decides it.
 
 What each stage declares (verifiers/base.py), the only thing the runner reads
 about a stage:
@@ -67,6 +69,7 @@ from verifiers.final_state import gold_actions
 from verifiers.registry import make_verifier
 
 CHAIN_NAME = "chain"
+JUDGE = "llm_judge"
 VERIFIABLE_KINDS = frozenset({"constraints", "state_hash", "unit_tests", "answer_match", "judge"})
 
 
@@ -145,10 +148,17 @@ def verify_record(
 
 
 def run_chain(chain: list[RecordVerifier], ctx: CheckContext) -> VerifierResult:
-    """Run any chain of stages on ctx's record by the stopping rules above, and combine the results."""
+    """Run any chain of stages on ctx's record by the stopping rules above, and combine the results. When the
+    rules leave the record undecided (nothing failed, something could not be decided) and a judge model is
+    given, the judge decides it."""
+    if ctx.model is not None and not any(stage.needs_model for stage in chain):
+        chain = [*chain, make_verifier(JUDGE)]
+        ctx.memo["judge_decides_only"] = True
     results: list[VerifierResult] = []
     stopped = False
     for stage in chain:
+        if stage.name == JUDGE and ctx.memo.get("judge_decides_only") and not any(undecided(r) for r in results):
+            break  # a judge added to decide what the rules could not: nothing to decide here
         if stage.needs_model and any(r.passed is False for r in results):
             break  # the costly check is not spent on a trajectory already rejected
         given = not stage.missing(ctx)
@@ -174,6 +184,9 @@ def combine(results: list[VerifierResult], version: str, stopped: bool = False) 
     verdicts = [r.passed for r in results if r.passed is not None]
     scores = [r.score for r in results if r.score is not None]
     open_question = (stopped and results[-1].passed is None) or any(undecided(r) for r in results)
+    judged = results[-1].verifier == JUDGE and results[-1].passed is not None
+    if open_question and judged and False not in verdicts[:-1]:  # the judge decides what the rules left open
+        open_question = False
     if False in verdicts:
         passed, score = False, 0.0 if stopped else (min(scores) if scores else None)
     elif open_question or not verdicts:

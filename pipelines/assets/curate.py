@@ -85,11 +85,16 @@ def duplicate_rate(removed: int, records: int, max_rate: float) -> AssetCheckRes
     )
 
 
-def sft_set_verified(records: RecordSet, accept_imported: bool) -> AssetCheckResult:
-    """Every SFT record is a success aceforge verified itself (or, when accepted, one its source vouched for)."""
+def sft_set_verified(records: RecordSet, accept_imported: bool, accept_undecided: bool = False) -> AssetCheckResult:
+    """Every SFT record is a success aceforge verified itself (or, when accepted, one its source vouched for, or
+    one the verifier could not decide)."""
     origins = Counter(r.verifier.result.provenance if r.verifier.result else "none" for r in records)
-    passed = Counter(bool(r.verifier.result and r.verifier.result.passed) for r in records)
-    trusted = {"computed", "imported"} if accept_imported else {"computed"}
+    trusted = {"computed", *(["imported"] if accept_imported else []), *(["undecided"] if accept_undecided else [])}
+    # a record that passed, or one the verifier could not decide when those are accepted
+    passed = Counter(
+        bool(r.verifier.result and (r.verifier.result.passed or r.verifier.result.provenance == "undecided"))
+        for r in records
+    )
     bad = passed[False] + sum(n for origin, n in origins.items() if origin not in trusted)
     return AssetCheckResult(
         check_name="sft_set_verified",
@@ -203,7 +208,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         shutil.move(work / "left_out.parquet", outputs["sft_set"].with_name("records.left_out.parquet"))
         yield Output(StoredRecords(outputs["sft_set"], summary), output_name="sft_set")
         yield Output(StoredRecords(outputs["rl_set"], {"rl": summary["rl"]}), output_name="rl_set")
-        yield sft_set_verified(RecordSet([outputs["sft_set"]]), cfg.accept_imported_verdicts)
+        yield sft_set_verified(RecordSet([outputs["sft_set"]]), cfg.accept_imported_verdicts, cfg.accept_undecided)
 
     @asset(
         name="ace_report",

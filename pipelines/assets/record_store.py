@@ -116,7 +116,10 @@ def record_metadata(path: Path) -> dict[str, Any]:
     preview: list[AgentRecord] = []
     for record in read_records(path):
         result = record.verifier.result
-        verdicts["unverified" if result is None or result.passed is None else str(result.passed).lower()] += 1
+        if result is not None and result.passed is not None:
+            verdicts[str(result.passed).lower()] += 1
+        else:  # the verifier ran and could not decide, or no verifier ran
+            verdicts["undecided" if result is not None and result.provenance == "undecided" else "unverified"] += 1
         if len(preview) < PREVIEW_ROWS:
             preview.append(record)
     decided = verdicts["true"] + verdicts["false"]
@@ -128,6 +131,8 @@ def record_metadata(path: Path) -> dict[str, Any]:
     }
     if decided:  # a set of tasks has no verdicts: no pass rate rather than 0%
         metadata["pass_rate"] = round(verdicts["true"] / decided, 4)
+    if verdicts["undecided"]:
+        metadata["undecided"] = verdicts["undecided"]
     return metadata
 
 

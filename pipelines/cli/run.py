@@ -58,13 +58,14 @@ def summary_table(outcomes) -> Table:
 
 
 def stages_table(outcomes) -> Table:
-    table = Table("stage", "rows", "pass rate", "checks", "status", "output", title="pipeline")
+    table = Table("stage", "rows", "pass rate", "undecided", "checks", "status", "output", title="pipeline")
     for o in outcomes:
         checks = ", ".join(f"{name} {'passed' if ok else 'FAILED'}" for name, ok in o.checks.items()) or "-"
         status = Text("ok") if o.ok else Text("FAILED", style="red")
         rate = "-" if o.pass_rate is None else f"{o.pass_rate:.1%}"
         rows = "-" if o.rows is None else str(o.rows)
-        table.add_row(plain_text(o.stage), rows, rate, plain_text(checks), status, plain_text(o.path or "-"))
+        undecided = str(o.undecided) if o.undecided else "-"
+        table.add_row(plain_text(o.stage), rows, rate, undecided, plain_text(checks), status, plain_text(o.path or "-"))
     return table
 
 

@@ -85,6 +85,19 @@ def test_a_success_only_its_source_vouches_for_stays_out_of_sft_unless_accepted(
     assert sorted(facts[i].id for i in accepting.sft) == ["computed", "imported"]
 
 
+def test_a_trajectory_the_verifier_could_not_decide_stays_out_of_sft_unless_accepted():
+    undecided = trajectory_record("undecided", order_id="W1")
+    undecided.verifier.result = undecided.verifier.result.model_copy(
+        update={"passed": None, "score": None, "origin": "undecided", "reasons": ["consent_conditional"]}
+    )
+    records = [undecided, trajectory_record("computed", order_id="W2")]
+    facts = [facts_of(r) for r in records]
+    selection = select(facts, embeddings_for(facts), SelectConfig(budget=10))
+    assert [(row.id, row.reason) for row in selection.left_out] == [("undecided", "undecided")]
+    accepting = select(facts, embeddings_for(facts), SelectConfig(budget=10, accept_undecided=True))
+    assert sorted(facts[i].id for i in accepting.sft) == ["computed", "undecided"]
+
+
 def test_the_whole_chain_on_files_counts_every_record_once(tmp_path):
     frontier = task_record("t-frontier", order_id="W1")
     solved = task_record(

@@ -199,3 +199,24 @@ def test_right_one_confirmation_covers_two_writes():
         A("Done: your address is 4723 Iris Place, Apt 269, Boise, ID 83724, USA; order #R1497173 is cancelled."),
     ]
     assert_right(two_goal_task(), script)
+
+
+def test_a_judge_given_decides_what_the_rules_left_undecided_and_nothing_else():
+    from tests.verifiers.handwritten import rollout
+    from tests.verifiers.scripted_model import ScriptedModel
+    from verifiers.runner import verify_record
+
+    conditional = cancel_task().model_copy(
+        update={"trajectory": rollout("retail", tove_cancel(answer="Yes, as long as it goes back to my card."))}
+    )
+    passed = verify_record(conditional, model=ScriptedModel('{"score": 0.9, "reason": "the card was named"}'))
+    assert (passed.passed, passed.origin, passed.evidence["llm_judge"]["judge_reason"]) == (
+        True,
+        "computed",
+        "the card was named",
+    )
+    failed = verify_record(conditional, model=ScriptedModel('{"score": 0.1}'))
+    assert failed.passed is False and "judge_failed" in failed.reasons
+    decided = cancel_task().model_copy(update={"trajectory": rollout("retail", tove_cancel())})
+    model = ScriptedModel('{"score": 0.0}')
+    assert verify_record(decided, model=model).passed is True and model.requests == []  # nothing left to decide

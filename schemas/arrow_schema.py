@@ -60,6 +60,7 @@ STEP_TYPE = pa.struct(
         ("axtree", pa.string()),
         ("url", pa.string()),
         ("extra", pa.string()),  # JSON: image_observation, viewport_size, annotations
+        ("decision", pa.string()),  # JSON: a simulated user's decision (schema 1.2)
     ]
 )
 
@@ -203,7 +204,7 @@ QUARANTINE_SCHEMA = pa.schema(
 )
 
 # The plain string columns of a step, read back as they are (class_ and the JSON columns are read apart).
-_STEP_COLUMNS = tuple(f.name for f in STEP_TYPE if f.name not in ("class_", "kwargs", "extra"))
+_STEP_COLUMNS = tuple(f.name for f in STEP_TYPE if f.name not in ("class_", "kwargs", "extra", "decision"))
 _STEP_EXTRA = ("image_observation", "viewport_size", "annotations")
 
 
@@ -270,6 +271,8 @@ def _step_to_row(step: Step) -> dict[str, Any]:
     elif step.class_ in _EXTRA_KINDS:
         extra = {k: row[k] for k in _STEP_EXTRA if row.get(k) is not None}
         row["extra"] = _to_json(extra) if extra else None
+    elif step.class_ == "text_observation" and step.decision is not None:
+        row["decision"] = _to_json(step.decision)
     return row
 
 
@@ -304,6 +307,8 @@ def _step_from_row(row: dict[str, Any]) -> dict[str, Any]:
         step["kwargs"] = orjson.loads(row["kwargs"])
     if row.get("extra"):
         step.update(orjson.loads(row["extra"]))
+    if row.get("decision"):
+        step["decision"] = orjson.loads(row["decision"])
     return step
 
 

@@ -6,6 +6,7 @@ map one to one). Additions over ADP v1:
 - ``tool_call_id`` links an action to the observation that answers it.
 - ``reasoning`` holds the agent's thought for an action; ADP calls it
   ``description``, and import/export maps between the two names.
+- ``decision`` on a user turn: what a simulated user decided (consent, refusal, ...), as data.
 - Observation ``source`` names the real origin: ``user``, ``environment``,
   ``tool`` (the result of a tool/API call), ``system`` (a system prompt, which
   ADP drops) or ``agent``. ADP labels tool output as ``user``; we do not.
@@ -60,6 +61,10 @@ class TextObservation(_Step):
     source: ObservationSource
     name: str | None = None
     tool_call_id: str | None = None
+    decision: dict[str, Any] | None = None
+    """What a simulated user decided in this turn, recorded by the simulator beside its words (``{"kind":
+    "consent"}``, ``"refusal"``, ``"condition"`` or ``"none"``, and ``"about"``: the step of the agent message it
+    answers); None where nobody recorded one (imported data: the verifier reads the words)."""
 
 
 class BoundingBox(BaseModel):

@@ -46,6 +46,11 @@ HISTORY = (
         "id (4c13459), both added on 2026-12-01 under the name 1.0; 1.1 names the shape that has both",
         arrow=("scores.learner",),
     ),
+    Version(
+        "1.2",
+        "TextObservation.decision: what a simulated user decided in a turn (consent, refusal, ...), as JSON",
+        arrow=("trajectory.decision",),
+    ),
 )
 SCHEMA_VERSION = HISTORY[-1].number
 KNOWN = frozenset(v.number for v in HISTORY)

@@ -44,7 +44,8 @@ _CONSENT = re.compile(
     r"(?:fine|ok|okay|good) (?:by|with) me|mm-?hm+|uh-?huh|"
     r"sounds? (?:good|great|fine|right)|works for me|that works|(?:that'?s|that is|it'?s) (?:fine|ok|okay|right|"
     r"correct|good|great|perfect)|i (?:confirm|agree|approve|accept)|i'?m (?:ok|okay|fine) with|confirm(?:ed)?|"
-    r"yes|yeah|yep|please (?:cancel|return|exchange|change|update|book|modify|switch|proceed|send|add)|"
+    r"please (?:cancel|return|exchange|change|update|book|modify|switch|proceed|send|add)|"
+    r"(?:so|then|and|well),? (?:yes|yeah|yep)(?=\W*(?:$|,))|"
     r"(?:cancel|return|exchange|change|update|book|modify|switch|send|add) (?:it|them|that|this|the \w+)(?: please)?$)\b"
 )
 # A refusal or a retraction of the change; "not" alone is not one ("I'm not flying in this weather").

@@ -60,6 +60,7 @@ class AgentTurn:
 class UserTurn:
     text: str = ""
     stop: str | None = None  # one of USER_STOPS
+    decision: str | None = None  # what the user decided about the agent's last message (verifiers/decisions.py)
     error: str | None = None
     tokens: int = 0
 
@@ -150,7 +151,8 @@ class Conversation:
             return
         if turn.text:
             question = self.last_agent_message()
-            self.steps.append(TextObservation(content=turn.text, source="user"))
+            decision = None if turn.decision is None else {"kind": turn.decision, "about": self._last_message_step()}
+            self.steps.append(TextObservation(content=turn.text, source="user", decision=decision))
             self.leakage = self.leakage or leaks_everything(turn.text, self.context.scenario, question)
         if turn.stop:
             self.end(turn.stop)
@@ -193,6 +195,9 @@ class Conversation:
 
     def user_messages(self) -> list[str]:
         return [s.content for s in self.steps if isinstance(s, TextObservation) and s.source == "user"]
+
+    def _last_message_step(self) -> int | None:
+        return next((i for i in range(len(self.steps) - 1, -1, -1) if isinstance(self.steps[i], MessageAction)), None)
 
     def last_agent_message(self) -> str | None:
         for step in reversed(self.steps):

@@ -7,10 +7,14 @@ side of the chat, after the agent's fixed greeting. It ends the conversation
 with a stop marker: ``###STOP###`` (done), ``###TRANSFER###`` (handed to a
 human), ``###OUT-OF-SCOPE###`` (the agent cannot help with this). The marker is
 cut from the recorded text; a reply that is empty without one ends the rollout
-with ``empty_reply``.
+with ``empty_reply``. Asked to confirm a change, it ends its answer with ``[[yes]]`` or ``[[no]]``: cut from the
+text and recorded beside the turn as its decision (consent or refusal); a turn without one records none, and the
+verifier reads its words.
 """
 
 from __future__ import annotations
+
+import re
 
 from generators.rollouts.actors import UserSimulator, model_turn_error
 from generators.rollouts.conversation import Conversation, UserTurn
@@ -20,6 +24,8 @@ from schemas.steps import MessageAction, TextObservation
 
 GREETING = "Hi! How can I help you today?"
 STOP_MARKERS = {"###STOP###": "done", "###TRANSFER###": "transfer", "###OUT-OF-SCOPE###": "out_of_scope"}
+# The user's decision on a change the agent asks it to confirm, said as a marker the turn ends with.
+DECISION_MARKERS = re.compile(r"\[\[\s*(yes|no)\s*\]\]", re.IGNORECASE)
 
 
 def system_prompt(conv: Conversation) -> str:
@@ -36,6 +42,8 @@ def system_prompt(conv: Conversation) -> str:
         f"What you know (give a piece only when the agent asks for it):\n{known}\n\n"
         f"What you do not know:\n{unknown}\n\n"
         f"How you behave:\n{rules}\n\n"
+        "When the agent asks you to confirm a change, answer in your own words and end your message with [[yes]] if "
+        "you agree to exactly that change or [[no]] if you do not.\n"
         "When your request is fully handled, reply with ###STOP###. If the agent transfers you to a human agent, "
         "reply with ###TRANSFER###. If the agent cannot help with your request at all, reply with ###OUT-OF-SCOPE###."
     )
@@ -64,7 +72,9 @@ class LlmUser(UserSimulator):
             if marker in text:
                 stop = stop or reason
                 text = text.replace(marker, "")
-        text = text.strip()
+        said = DECISION_MARKERS.findall(text)
+        decision = ({"yes": "consent", "no": "refusal"}[said[-1].lower()]) if said else None
+        text = DECISION_MARKERS.sub("", text).strip()
         if not text and stop is None:
             return UserTurn(error="empty_reply", tokens=result.tokens_out)
-        return UserTurn(text=text, stop=stop, tokens=result.tokens_out)
+        return UserTurn(text=text, stop=stop, tokens=result.tokens_out, decision=decision)

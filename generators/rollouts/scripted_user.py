@@ -2,7 +2,8 @@
 
 - It opens with the scenario's reason, turned into the first person ("You want to return ..."
   becomes "Hi! I want to return ...").
-- When the agent asks for confirmation (confirm, proceed, yes/no, ...) it says yes.
+- When the agent asks for confirmation (confirm, proceed, yes/no, ...) it says yes, and records the decision
+  (consent) beside the turn; its other answers record that they decide nothing.
 - When the agent asks a question, it gives the known-info slots the question names (by the slot
   name's words: "first_name" answers "your first name?"), else the next slot not given yet, else
   says it has told everything.
@@ -50,16 +51,17 @@ class ScriptedUser(UserSimulator):
         scenario, state = conv.context.scenario, conv.user_state
         if not state.get("opened"):
             state["opened"] = True
-            return UserTurn(text=first_person(scenario["reason"]))
+            return UserTurn(text=first_person(scenario["reason"]), decision="none")
         message = conv.last_agent_message() or ""
         lowered = message.lower()
         if conv.called(TRANSFER_TOOL) or "transferred to a human" in lowered:
             return UserTurn(stop="transfer")
         if "?" not in message:
-            return UserTurn(text=THANKS, stop="done")
+            return UserTurn(text=THANKS, stop="done", decision="none")
         if CONFIRMATION.search(lowered):
-            return UserTurn(text=YES)
-        return UserTurn(text=self._answer(scenario["known_info"], state.setdefault("revealed", []), words(message)))
+            return UserTurn(text=YES, decision="consent")
+        answer = self._answer(scenario["known_info"], state.setdefault("revealed", []), words(message))
+        return UserTurn(text=answer, decision="none")
 
     @staticmethod
     def _answer(known: dict, revealed: list[str], asked_words: set[str]) -> str:

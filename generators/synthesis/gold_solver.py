@@ -47,7 +47,9 @@ def gold_trajectory(env: ToolWorld, opening: str, actions: list[dict], reply: st
         if spec is not None and spec.access == "write":
             amounts = amounts_of_last_call(env)
             steps.append(MessageAction(content=confirmation(action["name"], action["arguments"], amounts)))
-            steps.append(TextObservation(content=YES, source="user"))
+            steps.append(
+                TextObservation(content=YES, source="user", decision={"kind": "consent", "about": len(steps) - 1})
+            )
         call_id = f"gold_{index}"
         steps.append(ApiAction(function=action["name"], kwargs=action["arguments"], tool_call_id=call_id))
         steps.append(TextObservation(content=result.as_text(), source="tool", tool_call_id=call_id))

@@ -220,3 +220,32 @@ def test_a_judge_given_decides_what_the_rules_left_undecided_and_nothing_else():
     decided = cancel_task().model_copy(update={"trajectory": rollout("retail", tove_cancel())})
     model = ScriptedModel('{"score": 0.0}')
     assert verify_record(decided, model=model).passed is True and model.requests == []  # nothing left to decide
+
+
+@pytest.mark.parametrize("domain", ["retail", "airline"])
+def test_the_scripted_users_recorded_decisions_and_the_text_rules_agree_on_every_conversation(domain):
+    """The project's own users record what they decided; the verifier reads the words of imported data. On every
+    scripted conversation of a synthesized set (oracle and perturbed agents), both give the same decision on every
+    turn and the same verdict on every record."""
+    from generators.rollouts.config import RolloutConfig
+    from generators.rollouts.runner import run_rollouts
+    from generators.synthesis.config import SynthTasksConfig
+    from generators.synthesis.stages import run_tasks
+    from schemas.steps import TextObservation
+    from verifiers.runner import verify_record
+
+    tasks, _ = run_tasks(SynthTasksConfig(env=domain, n=30, seed=1, users=500), "decisions")
+    rollouts = [
+        *run_rollouts(tasks, RolloutConfig(agent="oracle", user="scripted", k=1, seed=1), None, "decisions"),
+        *run_rollouts(tasks, RolloutConfig(agent="perturbed", user="scripted", k=2, seed=1), None, "decisions"),
+    ]
+    turns = [s for r in rollouts for s in r.trajectory if isinstance(s, TextObservation) and s.source == "user"]
+    assert turns and all(turn.decision is not None for turn in turns)
+    assert [turn.decision["kind"] for turn in turns] == [decide(turn.content) for turn in turns]
+    assert {turn.decision["kind"] for turn in turns} == {"consent", "none"}
+    for rollout in rollouts:
+        unrecorded = [
+            s.model_copy(update={"decision": None}) if isinstance(s, TextObservation) else s for s in rollout.trajectory
+        ]
+        read = verify_record(rollout.model_copy(update={"trajectory": unrecorded}))
+        assert (read.passed, read.reasons) == (rollout.verifier.result.passed, rollout.verifier.result.reasons)

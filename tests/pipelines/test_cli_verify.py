@@ -56,7 +56,10 @@ def test_verify_counts_changed_verdicts_and_writes_every_record(tmp_path):
     assert len(written) == 5
     assert written["right-but-stored-failed"].verifier.result.passed is True
     assert written["not-verifiable"].verifier.result.verifier == "old"
-    assert written["retail-cancel"].verifier.version == "structure@1+replay@1+constraints@2+grounding@5+statements@1+policy@4"
+    assert (
+        written["retail-cancel"].verifier.version
+        == "structure@1+replay@1+constraints@2+grounding@5+statements@1+policy@4"
+    )
     assert summary["quarantined"] == 0 and not (tmp_path / "out.quarantine.parquet").exists()
 
 

@@ -367,7 +367,9 @@ def test_the_webserver_does_not_start_without_a_token_or_no_token_said():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ACEFORGE_UI_HOSTS": "127.0.0.1:3000"}
     for key in ("ACEFORGE_UI_TOKEN", "ACEFORGE_UI_NO_TOKEN"):
         env.pop(key, None)
-    done = subprocess.run([sys.executable, "-m", "pipelines.ui.webserver"], env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pipelines.ui.webserver"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 1
     assert (
         done.stderr

@@ -2,9 +2,10 @@
 
 Its instance lives under the data directory (DAGSTER_HOME = <ACEFORGE_HOME>/dagster),
 so the runs of ``aceforge run`` and of the UI share one history. The webserver
-runs behind aceforge's request guard (pipelines/ui/guard.py: no cross-origin or GET
-mutations, no foreign Host headers), so this starts it and the daemon itself
-rather than through ``dagster dev``, which runs Dagster's bare webserver.
+runs behind aceforge's request guard (pipelines/ui/guard.py: an access token, printed
+once in the URL; no cross-origin or GET mutations, no foreign Host headers), so this
+starts it and the daemon itself rather than through ``dagster dev``, which runs
+Dagster's bare webserver.
 Plain ``dagster dev`` in the repository works too (pyproject.toml's
 [tool.dagster] names the definitions module), without that guard.
 
@@ -29,8 +30,9 @@ from pipelines.cli.app import app
 from pipelines.cli.common import say
 from pipelines.cli.config import with_config
 from pipelines.dagster_home import dagster_home, run_log_level
+from pipelines.ui.access_token import new_token
 from pipelines.ui.guard import allowed_hosts
-from pipelines.ui.webserver import HOSTS_ENV
+from pipelines.ui.webserver import HOSTS_ENV, NO_TOKEN_ENV, TOKEN_ENV
 from schemas.settings import data_home
 from schemas.stage_config import StageConfig
 
@@ -45,6 +47,9 @@ class UiConfig(StageConfig):
     """Port of the webserver."""
     allowed_hosts: list[str] = Field(default_factory=list)
     """Host names the UI answers to besides loopback and its own address (e.g. the machine's DNS name)."""
+    token: bool = True
+    """Ask every request for the access token printed in the URL (a fresh one per start); --no-token: anyone who
+    reaches the port drives the UI (launched runs run as you), so only on a machine nobody else uses."""
     log_level: Literal["critical", "error", "warning", "info", "debug"] = "warning"
     """Dagster's log level on the terminal, the launched runs' logs included (their messages below it are not
     kept in the run's log either)."""
@@ -56,25 +61,33 @@ def ui(cfg: UiConfig) -> None:
     """Start the Dagster UI (webserver + daemon) on the aceforge pipelines and print its URL; Ctrl-C stops it."""
     home = prepare_instance()
     hosts = allowed_hosts(cfg.host, cfg.port, cfg.allowed_hosts)
-    env = {**os.environ, "DAGSTER_HOME": str(home), HOSTS_ENV: ",".join(sorted(hosts))}
+    inherited = {key: value for key, value in os.environ.items() if key not in (TOKEN_ENV, NO_TOKEN_ENV)}
+    env = {**inherited, "DAGSTER_HOME": str(home), HOSTS_ENV: ",".join(sorted(hosts))}
+    token = new_token() if cfg.token else None
+    # In the environment, not the command line, which every user of the machine can read (ps).
+    server_env = {**env, TOKEN_ENV: token} if token else {**env, NO_TOKEN_ENV: "1"}
     target = ["-m", DEFINITIONS_MODULE]
     webserver = [sys.executable, "-m", "pipelines.ui.webserver", "-h", cfg.host, "-p", str(cfg.port), *target]
     webserver += ["--dagster-log-level", cfg.log_level, "--uvicorn-log-level", cfg.log_level]
     daemon = [sys.executable, "-m", "dagster._daemon", "run", "--log-level", cfg.log_level, *target]  # as dagster dev
     for command in (webserver, daemon):
         command += ["--code-server-log-level", cfg.log_level]
-    say(f"Dagster UI: http://{cfg.host}:{cfg.port}  (DAGSTER_HOME={env['DAGSTER_HOME']}; Ctrl-C stops it)")
+    url = f"http://{cfg.host}:{cfg.port}/" + (f"?token={token}" if token else "")
+    if not token:
+        say("warning: --no-token: anyone who can reach this port can launch runs as you")
+    say(f"Dagster UI: {url}  (DAGSTER_HOME={env['DAGSTER_HOME']}; Ctrl-C stops it)")
     # A background job of a script starts with SIGINT ignored, and its children would inherit that: back to
     # the default here, so both stop on the SIGINT they are sent below (and on Ctrl-C).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     with run_log_level(home, cfg.log_level):
-        code = _serve([webserver, daemon], env)
+        code = _serve([(webserver, server_env), (daemon, env)])
     raise SystemExit(code)
 
 
-def _serve(commands: list[list[str]], env: dict[str, str]) -> int:
-    """Start the servers, wait until one exits (or Ctrl-C, SIGTERM), stop the others; the exit status."""
-    servers = [subprocess.Popen(command, env=env) for command in commands]
+def _serve(commands: list[tuple[list[str], dict[str, str]]]) -> int:
+    """Start the servers (command, environment), wait until one exits (or Ctrl-C, SIGTERM), stop the others;
+    the exit status."""
+    servers = [subprocess.Popen(command, env=env) for command, env in commands]
 
     def stop(*_) -> None:  # SIGINT is how both shut down cleanly (code servers, run storage)
         for server in servers:

@@ -1,4 +1,6 @@
-"""A person's path through the Dagster UI: `aceforge ui`, open the asset, launch its materialization, see it succeed.
+"""A person's path through the Dagster UI: `aceforge ui`, open the tokenized URL it printed (on the asset's page),
+launch its materialization, see it succeed. The token trades for a cookie on that first visit: every later
+request of the page (GraphQL by POST, its websocket, the runs page) holds the token only by that cookie.
 
 Chromium and chromedriver are Debian's (make test installs them when missing); Selenium drives them headless.
 The screenshot of the finished run is kept in the test's tmp dir, and copied to $ACEFORGE_SCREENSHOTS if set.
@@ -66,8 +68,11 @@ def click(driver, text: str, timeout: float = 30) -> None:
     wait_until(attempt, timeout=timeout, what=f"a {text!r} button", every=0.5)
 
 
-def test_materialize_the_ingest_assets_from_the_ui(ui_url, browser, data_home, tmp_path):
-    browser.get(f"{ui_url}/assets/converted")
+def test_materialize_the_ingest_assets_from_the_ui(ui, browser, data_home, tmp_path):
+    browser.get(f"{ui.url}/?token={ui.token}")  # the URL `aceforge ui` printed
+    wait_until(lambda: browser.current_url.startswith(f"{ui.url}/"), timeout=30, what="the UI's first page")
+    assert "token" not in browser.current_url  # it left the address bar for a cookie
+    browser.get(f"{ui.url}/assets/converted")
     wait_until(lambda: "Materialize" in browser.find_element("tag name", "body").text, timeout=60, what="the page")
     with contextlib.suppress(AssertionError):  # Dagster's newsletter prompt, on a fresh instance only
         click(browser, "Skip", timeout=8)
@@ -91,7 +96,7 @@ def test_materialize_the_ingest_assets_from_the_ui(ui_url, browser, data_home, t
         "demo_bookstore_react",
         "demo_bookstore_runs",
     }
-    browser.get(f"{ui_url}/runs")
+    browser.get(f"{ui.url}/runs")
     wait_until(lambda: "Success" in browser.find_element("tag name", "body").text, timeout=120, what="a green run")
     shot = tmp_path / "ui-runs.png"
     browser.save_screenshot(str(shot))

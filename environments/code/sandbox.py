@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -164,9 +165,7 @@ def _run(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path) 
         _close(ends)  # only the children hold the pipes now: one side's exit is the other's end of file
         deadline = started + limits.wall_s
         for p in reversed(processes):  # the harness first: the solution ends when the harness hangs up
-            try:
-                p.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
+            if not _wait(p.proc, max(0.0, deadline - time.monotonic())):
                 timed_out = True
                 break
         result = _collect(processes, limits, isolation, timed_out, len(job["tests"]))
@@ -176,6 +175,28 @@ def _run(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path) 
             _stop(p)
     result.wall_s = round(time.monotonic() - started, 4)
     return result
+
+
+def _wait(proc: subprocess.Popen, timeout: float) -> bool:
+    """True when ``proc`` exited within ``timeout`` seconds. Woken by the exit itself through a pidfd, where
+    ``Popen.wait(timeout)`` sleeps in steps of up to 50 ms (a run's wall time came in steps of them)."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except OSError:  # already reaped, or a kernel without pidfds
+        try:
+            proc.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        exited = bool(poller.poll(timeout * 1000))
+    finally:
+        os.close(pidfd)
+    if exited:
+        proc.wait()
+    return exited
 
 
 def _close(fds: list[int]) -> None:

@@ -146,9 +146,11 @@ class Supervisor(threading.Thread):
         self.refused = 0
         self._stopping = threading.Event()
 
-    def finish(self, timeout: float = 2.0) -> list[dict]:
-        """Stop (after what is pending, up to ``timeout`` seconds) and return the violation events."""
-        self.join(timeout)
+    def finish(self, timeout: float = 0.5) -> list[dict]:
+        """Stop (after what is pending, up to ``timeout`` seconds) and return the violation events (once)."""
+        if self._stopping.is_set():
+            return []
+        self.join(timeout)  # at once when the processes are gone: the listener hangs up
         self._stopping.set()
         self.join()
         self.channel.close()
@@ -167,8 +169,10 @@ class Supervisor(threading.Thread):
             os.close(listener)
 
     def _receive_listener(self) -> int | None:
+        poller = select.poll()
+        poller.register(self.channel, select.POLLIN)
         while not self._stopping.is_set():
-            if select.select([self.channel], [], [], 0.1)[0]:
+            if poller.poll(100):  # the listener, or the end of file of a runner that died before sending it
                 with contextlib.suppress(OSError):
                     _, fds, _, _ = socket.recv_fds(self.channel, 16, 1)
                     return fds[0] if fds else None

@@ -32,12 +32,12 @@ browser:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	else echo "chromium/chromium-driver missing and not root: the browser test will be skipped"; fi
 
-# The code sandbox runs untrusted code under Debian's bubblewrap and refuses to run it without; installed once
-# where missing (needs root, as CI has).
+# The code sandbox runs untrusted code under Debian's bubblewrap with a seccomp filter compiled by libseccomp, and
+# refuses to run it without them; installed once where missing (needs root, as CI has).
 bubblewrap:
-	@if command -v bwrap >/dev/null; then :; \
-	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
-	else echo "bubblewrap (bwrap) missing and not root: the code sandbox will refuse to run code"; fi
+	@if command -v bwrap >/dev/null && /sbin/ldconfig -p | grep -q 'libseccomp\.so\.2 '; then :; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap libseccomp2 >/dev/null; \
+	else echo "bubblewrap (bwrap) or libseccomp2 missing and not root: the code sandbox will refuse to run code"; fi
 
 # Two workers: most slow tests wait on one single-threaded process start (imports, a server, a Dagster run) while
 # the other worker computes. Each test starts its own servers and Ray clusters on free ports.

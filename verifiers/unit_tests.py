@@ -11,7 +11,7 @@ folder (environments/code/sandbox.py) before it is kept.
 
 score = fraction of tests passed; passed only when the sandbox status is ``ok``.
 Reason codes are the sandbox's statuses: ``tests_failed``, ``timeout``,
-``memory_limit``, ``process_limit``, ``write_denied``, ``network_denied``,
+``memory_limit``, ``process_limit``, ``syscall_denied``, ``write_denied``, ``network_denied``,
 ``output_limit``, ``crashed``, ``sandbox_error``, ``syntax_error``,
 ``missing_entry_point``, ``runtime_error``; plus ``no_solution`` and ``no_tests``.
 """

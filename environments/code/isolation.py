@@ -11,10 +11,13 @@ there. No network but loopback; no new user namespaces; when the sandbox's
 first process exits, the kernel kills every process left in its pid
 namespace, and a dying aceforge takes the sandbox with it.
 
-When bubblewrap is missing or cannot start, code is refused
+Every sandbox process also runs under a seccomp filter (syscall_filter.py)
+that refuses, and records, system calls such as ptrace, mount or bpf.
+
+When bubblewrap or libseccomp is missing or cannot start, code is refused
 (``SandboxUnavailable``) unless the operator set ``allow_unisolated``; then a
-process runs with resource limits, the audit hook and a private uid (when
-root) only.
+process runs with resource limits, the audit hook, a private uid (when root)
+and the seccomp filter (where libseccomp is there) only.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from environments.code.syscall_filter import filter_problem
 
 TASK_DIR = "/task"
 PRIVATE_UID_BASE = 200_000
@@ -45,6 +50,7 @@ class Isolation:
     mode: str  # "bubblewrap" | "unisolated"
     python: str  # the interpreter every sandbox process runs
     bwrap: str | None = None
+    syscall_filter: bool = True  # the seccomp filter is loaded in every sandbox process
 
     def argv(self, runner_source: str, disk_mb: int) -> list[str]:
         python = [self.python, "-I", "-S", "-B", "-c", runner_source]
@@ -63,13 +69,15 @@ def choose_isolation(allow_unisolated: bool) -> Isolation:
     python = sandbox_python(dropping)
     bwrap = shutil.which("bwrap")
     problem = "bubblewrap (bwrap) is not installed" if bwrap is None else bwrap_problem(bwrap, python, dropping)
-    if problem is None:
+    no_filter = filter_problem()
+    if problem is None and no_filter is None:
         return Isolation("bubblewrap", python, bwrap)
     if allow_unisolated:
-        return Isolation("unisolated", python)
+        return Isolation("unisolated", python, syscall_filter=no_filter is None)
     raise SandboxUnavailable(
-        f"{problem}: refusing to run untrusted code without isolation (install bubblewrap, "
-        "e.g. `apt-get install bubblewrap`, or set allow_unisolated: true in $ACEFORGE_SANDBOX_CONFIG)"
+        f"{problem or no_filter}: refusing to run untrusted code without isolation (install bubblewrap and "
+        "libseccomp, e.g. `apt-get install bubblewrap libseccomp2`, or set allow_unisolated: true in "
+        "$ACEFORGE_SANDBOX_CONFIG)"
     )
 
 

@@ -10,8 +10,10 @@ under test cannot forge its report: it can only return values. Without tests
 
 Walls (isolation.py): bubblewrap namespaces (no network, read-only
 filesystem but the size-limited task folder, no /etc or home folders, every
-process killed with the sandbox), kernel resource limits (CPU, address
-space, processes, file size, open files) and a wall-clock timeout. When no
+process killed with the sandbox), a seccomp filter (syscall_filter.py:
+ptrace, mount, bpf and the like fail with EPERM, each recorded by a thread
+here), kernel resource limits (CPU, address space, processes, file size,
+open files) and a wall-clock timeout. When no
 isolation can be had, code is refused (status ``sandbox_error``) unless the
 operator allows running without it (environments/code/config.py). The
 limits are the operator's; a record can only ask for lower ones.
@@ -23,7 +25,7 @@ machine it ran on.
 
 Status codes (``SandboxResult.status``), most serious first:
 ``timeout`` (wall or CPU), ``memory_limit``, ``process_limit``,
-``write_denied``, ``network_denied``, ``output_limit``, ``crashed``,
+``syscall_denied``, ``write_denied``, ``network_denied``, ``output_limit``, ``crashed``,
 ``sandbox_error``, ``syntax_error``, ``missing_entry_point``,
 ``runtime_error``, ``tests_failed``, ``ok``.
 """
@@ -33,8 +35,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import select
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -54,12 +58,14 @@ from environments.code.isolation import (
     uid_pids,
     user_kwargs,
 )
+from environments.code.syscall_filter import Supervisor, compiled_filter
 
 RUNNER_SOURCE = (Path(__file__).with_name("sandbox_runner.py")).read_text()
 STATUS_ORDER = (
     "timeout",
     "memory_limit",
     "process_limit",
+    "syscall_denied",
     "write_denied",
     "network_denied",
     "output_limit",
@@ -109,6 +115,7 @@ class _Process:
     stdout: Any
     stderr: Any
     workdir: str | None  # a real folder to remove afterwards (unisolated runs only)
+    supervisor: Supervisor | None  # answers (and records) the calls the seccomp filter refuses
 
 
 def run_python(
@@ -158,9 +165,7 @@ def _run(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path) 
         _close(ends)  # only the children hold the pipes now: one side's exit is the other's end of file
         deadline = started + limits.wall_s
         for p in reversed(processes):  # the harness first: the solution ends when the harness hangs up
-            try:
-                p.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
+            if not _wait(p.proc, max(0.0, deadline - time.monotonic())):
                 timed_out = True
                 break
         result = _collect(processes, limits, isolation, timed_out, len(job["tests"]))
@@ -170,6 +175,28 @@ def _run(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path) 
             _stop(p)
     result.wall_s = round(time.monotonic() - started, 4)
     return result
+
+
+def _wait(proc: subprocess.Popen, timeout: float) -> bool:
+    """True when ``proc`` exited within ``timeout`` seconds. Woken by the exit itself through a pidfd, where
+    ``Popen.wait(timeout)`` sleeps in steps of up to 50 ms (a run's wall time came in steps of them)."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except OSError:  # already reaped, or a kernel without pidfds
+        try:
+            proc.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        exited = bool(poller.poll(timeout * 1000))
+    finally:
+        os.close(pidfd)
+    if exited:
+        proc.wait()
+    return exited
 
 
 def _close(fds: list[int]) -> None:
@@ -184,32 +211,61 @@ def _start(job: dict, limits: SandboxLimits, isolation: Isolation, private: Path
     uid = private_uid() if os.geteuid() == 0 else None
     files = {name: open(private / f"{role}.{name}", "w+b") for name in ("events", "stdout", "stderr")}  # noqa: SIM115
     job_file = private / f"{role}.json"
-    job_file.write_bytes(orjson.dumps({**job, "limits": limits.model_dump(), "events_fd": files["events"].fileno()}))
-    workdir = isolation.workdir()
-    if workdir is None:  # unisolated: a real folder, the private uid's own
-        workdir = tempfile.mkdtemp(prefix=f"aceforge-sbx-{role}-")
-        if uid is not None:
-            os.chown(workdir, uid, uid)
-    with open(job_file, "rb") as stdin:
-        proc = subprocess.Popen(
-            isolation.argv(RUNNER_SOURCE, limits.disk_mb),
-            stdin=stdin,
-            stdout=files["stdout"],
-            stderr=files["stderr"],
-            cwd=workdir if isolation.bwrap is None else "/",
-            env={**CHILD_ENV, "HOME": workdir, "TMPDIR": workdir},
-            start_new_session=True,
-            pass_fds=(files["events"].fileno(), *(fd for fd in fds if fd >= 0)),
-            **user_kwargs(uid),
-        )
+    supervisor, runner_end = _supervise(job, limits, isolation)
+    pass_fds = (
+        files["events"].fileno(),
+        *(fd for fd in fds if fd >= 0),
+        *([runner_end.fileno()] if runner_end else []),
+    )
+    try:
+        job_file.write_bytes(orjson.dumps({**job, "limits": limits.model_dump(), "events_fd": pass_fds[0]}))
+        workdir = isolation.workdir()
+        if workdir is None:  # unisolated: a real folder, the private uid's own
+            workdir = tempfile.mkdtemp(prefix=f"aceforge-sbx-{role}-")
+            if uid is not None:
+                os.chown(workdir, uid, uid)
+        with open(job_file, "rb") as stdin:
+            proc = subprocess.Popen(
+                isolation.argv(RUNNER_SOURCE, limits.disk_mb),
+                stdin=stdin,
+                stdout=files["stdout"],
+                stderr=files["stderr"],
+                cwd=workdir if isolation.bwrap is None else "/",
+                env={**CHILD_ENV, "HOME": workdir, "TMPDIR": workdir},
+                start_new_session=True,
+                pass_fds=pass_fds,
+                **user_kwargs(uid),
+            )
+    except BaseException:
+        if supervisor is not None:
+            supervisor.finish(0)
+        raise
+    finally:
+        if runner_end is not None:
+            runner_end.close()  # the runner holds it now: the runner's exit is the supervisor's end of file
     own_folder = workdir if isolation.bwrap is None else None
-    return _Process(role, proc, uid, files["events"], files["stdout"], files["stderr"], own_folder)
+    return _Process(role, proc, uid, files["events"], files["stdout"], files["stderr"], own_folder, supervisor)
+
+
+def _supervise(job: dict, limits: SandboxLimits, isolation: Isolation) -> tuple[Supervisor | None, Any]:
+    """The supervisor of this process's seccomp filter, and the socket end through which the runner sends it the
+    listener (described in ``job`` for the runner); (None, None) without the filter."""
+    if not isolation.syscall_filter:
+        return None, None
+    allow_processes = job["role"] == "solution" and limits.max_processes > 1
+    ours, runner_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    job["syscall_filter"] = compiled_filter(allow_processes).for_runner(runner_end.fileno())
+    supervisor = Supervisor(ours, allow_processes)
+    supervisor.start()
+    return supervisor, runner_end
 
 
 def _stop(p: _Process) -> None:
     _stop_group(p)
     if p.uid is not None:
         _kill_uid(p.uid)
+    if p.supervisor is not None:
+        p.supervisor.finish(0)
     for f in (p.events, p.stdout, p.stderr):
         f.close()
     if p.workdir:
@@ -223,7 +279,7 @@ def _collect(
         _stop_group(p)
     solution, harness = processes[0], (processes[1] if len(processes) > 1 else None)
     workdir = isolation.workdir() or solution.workdir or ""
-    events = {p.role: _events(p.events) for p in processes}
+    events = {p.role: _events(p.events) + (p.supervisor.finish() if p.supervisor else []) for p in processes}
     result = _interpret(events, {p.role: p.proc.returncode for p in processes}, timed_out, n_tests)
     size_cap = limits.file_size_mb * 1024 * 1024
     if any(os.fstat(f.fileno()).st_size >= size_cap for f in (solution.stdout, solution.stderr)):
@@ -235,7 +291,9 @@ def _collect(
     for test in result.test_results:
         if "error" in test:
             test["error"] = scrub(str(test["error"]), workdir, DETAIL_EXCERPT)
-    result.isolation.update(mode=isolation.mode, uid=solution.uid, harness=harness is not None)
+    result.isolation.update(
+        mode=isolation.mode, uid=solution.uid, harness=harness is not None, syscall_filter=isolation.syscall_filter
+    )
     return result
 
 

@@ -3,9 +3,11 @@
 The parent (sandbox.py) starts it as ``python -I -S -B -c <this text>`` with one
 JSON object on stdin; ``role`` says which of two processes it is:
 
-- ``solution`` runs the untrusted code: it sets its resource limits, installs
-  an audit hook that refuses (and records) writes outside its folder,
-  process creation and network calls, runs the code, and then, when there
+- ``solution`` runs the untrusted code: it sets its resource limits, loads
+  aceforge's seccomp filter (syscall_filter.py: refused system calls are
+  answered, and recorded, by aceforge itself), installs an audit hook that
+  refuses (and records) writes outside its folder, process creation and
+  network calls, runs the code, and then, when there
   are tests, serves calls to the code's functions: requests come in on one
   pipe, plain-data results (or the exception raised) go back on another.
 - ``harness`` runs the hidden tests, in a separate sandbox. The solution's
@@ -13,7 +15,8 @@ JSON object on stdin; ``role`` says which of two processes it is:
   and turns the reply back into builtin values (``decode`` builds nothing
   else), so every ``assert`` is evaluated here, on plain data, and an object
   whose ``__eq__`` always says yes cannot cross. Only the harness holds the
-  descriptor of the test results; the solution never has it.
+  descriptor of the test results; the solution never has it. It has the
+  same limits, filter (no child processes) and hook.
 
 Both write one JSON event per line to their own event descriptor. The parent
 counts passed tests only from the harness's events; the solution's events can
@@ -68,6 +71,9 @@ PATH_WRITE_EVENTS = {
 }
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 ALLOWED_WRITE_PATHS = frozenset({"/dev/null"})
+PR_SET_NO_NEW_PRIVS = 38
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_FILTER_FLAG_NEW_LISTENER = 1 << 3
 
 
 # -- plain data between the two processes -------------------------------------------------------------------------
@@ -165,6 +171,34 @@ def _own_processes():
             with contextlib.suppress(OSError):
                 count += os.stat(f"/proc/{name}").st_uid == uid
     return max(count, 1)
+
+
+def load_syscall_filter(spec):
+    """Load aceforge's seccomp program on this process (syscall_filter.py says why here) and send aceforge
+    the listener, keeping no copy: the code must never answer its own refused calls."""
+    import _socket  # socket.py would add its imports (enum, selectors) to every start, ~8 ms
+    import ctypes
+
+    class Program(ctypes.Structure):  # struct sock_fprog
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    code = base64.b64decode(spec["program"])
+    instructions = ctypes.create_string_buffer(code, len(code))
+    program = Program(len(code) // 8, ctypes.addressof(instructions))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)):
+        raise OSError(ctypes.get_errno(), "no_new_privs: " + os.strerror(ctypes.get_errno()))
+    flags = (ctypes.c_long(SECCOMP_SET_MODE_FILTER), ctypes.c_long(SECCOMP_FILTER_FLAG_NEW_LISTENER))
+    listener = libc.syscall(ctypes.c_long(spec["syscall"]), *flags, ctypes.byref(program))
+    if listener < 0:
+        raise OSError(ctypes.get_errno(), "seccomp: " + os.strerror(ctypes.get_errno()))
+    channel = _socket.socket(fileno=spec["fd"])
+    try:
+        rights = listener.to_bytes(4, sys.byteorder, signed=True)  # one int, as SCM_RIGHTS carries descriptors
+        channel.sendmsg([b"listener"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, rights)])
+    finally:
+        channel.close()
+        os.close(listener)
 
 
 def make_hook(workdir, allow_spawn, record):
@@ -351,6 +385,12 @@ def main():
     except (OSError, ValueError) as exc:
         emit(event="error", kind="sandbox_error", detail=f"limits not set: {exc}")
         return
+    if cfg.get("syscall_filter"):
+        try:
+            load_syscall_filter(cfg["syscall_filter"])
+        except (OSError, ValueError) as exc:
+            emit(event="error", kind="sandbox_error", detail=f"syscall filter not loaded: {exc}")
+            return
     if harness:
         run_harness(cfg, emit, record)
     else:

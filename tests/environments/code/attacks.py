@@ -1,4 +1,4 @@
-"""Hostile code for the sandbox (issues 18 and 20), run as root and as an unprivileged user.
+"""Hostile code for the sandbox (issues 18, 20 and 34), run as root and as an unprivileged user.
 
 ``run_attacks`` runs every attack through ``run_python`` and returns plain
 results; the unprivileged run calls it in a child process started as uid
@@ -152,6 +152,49 @@ for attempt in ("libc.fork()", "ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.cast(libc.
         print(attempt, "refused")
 """
 
+# Issue 34: system calls made from machine code (no libc function, so no ctypes look-up the audit hook sees), each
+# with harmless arguments; x86_64 numbers. Raw results: -1 is -EPERM. Then getpid through the 32-bit gate (int 0x80).
+RAW_SYSCALLS = {
+    "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "keyctl": 250, "add_key": 248,
+    "request_key": 249, "bpf": 321, "mount": 165, "umount2": 166, "pivot_root": 155, "unshare": 272, "setns": 308,
+    "perf_event_open": 298, "kexec_load": 246, "init_module": 175, "userfaultfd": 323, "open_by_handle_at": 304,
+    "io_uring_setup": 425, "seccomp": 317,
+}  # fmt: skip
+RAW_CALLS = f"""
+import ctypes, mmap, os
+SYSCALL = "4889f84889f74889d64889ca4d89c24d89c84c8b4c2408 0f05 c3"  # syscall(nr, a1..a6) without libc
+INT80_GETPID = "b814000000 cd80 c3"
+code = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+code.write(bytes.fromhex(SYSCALL + INT80_GETPID))
+base = ctypes.addressof(ctypes.c_char.from_buffer(code))
+syscall = ctypes.CFUNCTYPE(ctypes.c_long, *[ctypes.c_long] * 7)(base)
+for name, nr in {RAW_SYSCALLS!r}.items():
+    print(name, syscall(nr, 0, 0, 0, 0, 0, 0))
+print("int80 getpid", ctypes.CFUNCTYPE(ctypes.c_int)(base + len(bytes.fromhex(SYSCALL)))() == os.getpid())
+"""
+# Issue 34: process creation past the audit hook: subprocess's own audit call silenced, so only
+# _posixsubprocess.fork_exec runs, and the error caught.
+SILENT_SUBPROCESS = """
+import subprocess, sys
+sys.audit = lambda *args: None
+try:
+    subprocess.run(["/usr/bin/true"])
+    print("ran")
+except OSError as exc:
+    print(type(exc).__name__)
+"""
+# Issue 34: with child processes allowed, a child attaches to the runner (its parent) with ptrace.
+PTRACE_PARENT = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+pid = os.fork()
+if pid == 0:
+    result = libc.ptrace(16, os.getppid(), 0, 0)  # PTRACE_ATTACH
+    print("attach", result, ctypes.get_errno(), flush=True)
+    os._exit(0)
+os.waitpid(pid, 0)
+"""
+
 
 def run_attacks(home: str, port: int, marker: str) -> dict[str, dict]:
     fast = SandboxLimits(wall_s=10.0, cpu_s=3)
@@ -170,6 +213,9 @@ def run_attacks(home: str, port: int, marker: str) -> dict[str, dict]:
         "fork_count": run_python(FORK_COUNT, limits=SandboxLimits(wall_s=10.0, cpu_s=3, max_processes=4)),
         "setsid": run_python(setsid_code(marker), limits=SandboxLimits(wall_s=10.0, cpu_s=3, max_processes=4)),
         "disk": run_python(DISK_FILL, limits=SandboxLimits(wall_s=20.0, cpu_s=10, disk_mb=8, file_size_mb=64)),
+        "raw_syscalls": run_python(RAW_CALLS, limits=fast),
+        "silent_subprocess": run_python(SILENT_SUBPROCESS, limits=fast),
+        "ptrace_parent": run_python(PTRACE_PARENT, limits=SandboxLimits(wall_s=10.0, cpu_s=3, max_processes=4)),
     }
     return {name: result.to_dict() for name, result in runs.items()}
 

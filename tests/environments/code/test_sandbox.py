@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import uuid
 from pathlib import Path
 
 from environments.code.config import SandboxLimits
 from environments.code.isolation import uid_pids
 from environments.code.sandbox import run_python
+from environments.code.syscall_filter import compiled_filter
 
 FAST = SandboxLimits(wall_s=5.0, cpu_s=2)
 AS_ROOT = os.geteuid() == 0
@@ -154,6 +156,27 @@ def test_without_bubblewrap_code_is_refused_unless_the_operator_allows_it(monkey
     monkeypatch.setenv("ACEFORGE_SANDBOX_CONFIG", str(config))
     result = run_python("print(1)", ["assert True"])
     assert (result.status, result.stdout, result.isolation["mode"]) == ("ok", "1\n", "unisolated")
+    ptrace = "import ctypes\nprint(ctypes.CDLL(None).ptrace(0, 0, 0, 0))\n"  # the seccomp filter stays
+    result = run_python(ptrace)
+    assert (result.status, result.stdout, result.isolation["syscall_filter"]) == ("syscall_denied", "-1\n", True)
+
+
+def test_without_libseccomp_code_is_refused_unless_the_operator_allows_it(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "pyseccomp", None)  # its import fails, as it does where libseccomp is missing
+    compiled_filter.cache_clear()
+    try:
+        result = run_python("print(1)")
+        assert result.status == "sandbox_error"
+        assert result.errors[0]["detail"].startswith("libseccomp cannot be loaded: ")
+        assert "refusing to run untrusted code" in result.errors[0]["detail"]
+        config = tmp_path / "sandbox.yaml"
+        config.write_text("allow_unisolated: true\n")
+        monkeypatch.setenv("ACEFORGE_SANDBOX_CONFIG", str(config))
+        result = run_python("print(1)")
+        assert (result.status, result.stdout, result.isolation["mode"]) == ("ok", "1\n", "unisolated")
+        assert result.isolation["syscall_filter"] is False
+    finally:
+        compiled_filter.cache_clear()
 
 
 def test_tests_see_plain_values_exceptions_and_in_place_changes_of_the_solution():

@@ -1,4 +1,4 @@
-"""The attacks of issues 18 and 20 on the code sandbox, each refused, as root and as an unprivileged user.
+"""The attacks of issues 18, 20 and 34 on the code sandbox, each refused, as root and as an unprivileged user.
 
 Every attack in attacks.py runs once per privilege (a module fixture): in this
 process when it has that privilege, else (root testing the unprivileged case)
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import shutil
 import subprocess
 import tempfile
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.environments.code.attacks import Listener, run_attacks
+from tests.environments.code.attacks import RAW_SYSCALLS, Listener, run_attacks
 from tests.unprivileged import AS_ROOT, unprivileged_python
 
 TOKEN = f"hf_secret_{uuid.uuid4().hex}"
@@ -127,3 +128,30 @@ def test_the_task_folder_has_a_disk_quota(attacked):
     disk = attacked[0]["disk"]
     assert disk["stdout"].splitlines()[0] == "No space left on device"
     assert int(disk["stdout"].splitlines()[1].split()[1]) <= 8
+
+
+def test_refused_system_calls_fail_with_eperm_and_each_is_recorded(attacked):
+    if platform.machine() != "x86_64":
+        pytest.skip("the attack is x86_64 machine code")
+    raw = attacked[0]["raw_syscalls"]
+    assert raw["status"] == "syscall_denied"
+    assert raw["stdout"].splitlines() == [f"{name} -1" for name in RAW_SYSCALLS] + ["int80 getpid False"]
+    assert [(v["kind"], v["detail"]) for v in raw["violations"]] == [
+        *(("syscall_denied", f"syscall {name}") for name in RAW_SYSCALLS),
+        ("syscall_denied", "syscall getpid of another architecture"),
+    ]
+
+
+def test_process_creation_past_the_audit_hook_is_refused_and_recorded(attacked):
+    silent = attacked[0]["silent_subprocess"]  # the OSError is caught: the record stands all the same
+    assert (silent["status"], silent["stdout"]) == ("process_limit", "PermissionError\n")
+    assert silent["violations"] == [  # _posixsubprocess tries vfork, then fork (a clone without CLONE_THREAD)
+        {"kind": "process_limit", "detail": "syscall vfork"},
+        {"kind": "process_limit", "detail": "syscall clone"},
+    ]
+
+
+def test_ptrace_is_refused_where_child_processes_are_allowed(attacked):
+    traced = attacked[0]["ptrace_parent"]  # before: attached, the runner stopped, and the run timed out
+    assert (traced["status"], traced["stdout"]) == ("syscall_denied", "attach -1 1\n")
+    assert traced["violations"] == [{"kind": "syscall_denied", "detail": "syscall ptrace"}]

@@ -914,3 +914,635 @@ CASES += [
         "address told are what the order read after the change shows",
     ),
 ]
+
+# --- goals ---------------------------------------------------------------------------------------------------
+CASES += [
+    Case(
+        name="fresh_watch_rerouted_tracking_never_given",
+        task="fresh_ship_watch_order_then_shoes_tracking",
+        script=[
+            U("Hi, I'm Ada Horvat (zip 43221). I need an order re-routed and a tracking number."),
+            *ADA_H,
+            *ADA_H_ORDERS,
+            A("Hi Ada — account found. Which order needs re-routing, and to where?"),
+            U(
+                "The smart watch order — 44mm leather band with GPS. To 8882 Orchard Street, Tucson, AZ 85789, just "
+                "that order. Then the tracking for my running shoes order."
+            ),
+            A(
+                "That's order #R7745135 (Smart Watch, Mechanical Keyboard, Yoga Mat), pending. I'll change its "
+                "shipping address to 8882 Orchard Street, Tucson, AZ 85789, USA. Your profile address won't change. "
+                "Go ahead?"
+            ),
+            U("Yes go ahead"),
+            ("modify_pending_order_address", {"order_id": "#R7745135", **ORCHARD_TUCSON}),
+            A(
+                "Done — order #R7745135 will ship to 8882 Orchard Street, Tucson, AZ 85789. That takes care of "
+                "everything on your list. Have a great day!"
+            ),
+            U("ok bye"),
+        ],
+        label="wrong",
+        kind="goals",
+        rationale="the running shoes' tracking number was asked for and never given, yet the closing says "
+        "everything on the list is taken care of",
+    ),
+    Case(
+        name="fresh_processed_watch_refused_then_needless_transfer",
+        task="fresh_refuse_cancel_processed_watch",
+        script=[
+            U("Please cancel my smart watch order, I don't need it anymore. Olga Costa, 97219."),
+            ("find_user_id_by_name_zip", {"first_name": "Olga", "last_name": "Costa", "zip": "97219"}),
+            ("get_user_details", {"user_id": "olga_costa_4958"}),
+            ("get_order_details", {"order_id": "#R2538408"}),
+            ("get_order_details", {"order_id": "#R8629938"}),
+            ("get_order_details", {"order_id": "#R6703850"}),
+            A(
+                "Thank you, Olga. The Smart Watch is in order #R6703850 (Smart Watch and Rain Jacket). Its status is "
+                "processed, which means it is already being shipped — only pending orders can be cancelled, so I'm "
+                "not able to cancel it."
+            ),
+            U("Hm. OK, I understand."),
+            (
+                "transfer_to_human_agents",
+                {
+                    "summary": "Customer wants to cancel processed order #R6703850 (Smart Watch); please see if the shipment can be stopped."
+                },
+            ),
+            A("YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."),
+        ],
+        label="wrong",
+        kind="goals",
+        rationale="the refusal was right and accepted; the transfer afterwards was asked by nobody and the policy "
+        "calls for one only when a request is outside the tools",
+    ),
+    Case(
+        name="fresh_keyboard_exchanged_pending_order_return_refused",
+        task="fresh_exchange_clicky_keyboard_then_return_pending",
+        script=[
+            *GRETA,
+            A("Thanks, Greta — I've got your account. What are the two things?"),
+            U(
+                "First, the mechanical keyboard I got — I want the clicky one instead. Full size, no backlight. "
+                "Second, I want to send back everything from the order with the water bottle."
+            ),
+            *GRETA_READS,
+            A(
+                "Here's where things stand:\n\n"
+                "- Keyboard: order #R1552047 was delivered, so I can exchange your Mechanical Keyboard (tactile, "
+                "full, white backlight, $114.43) for the clicky / full / no-backlight version, which is in stock at "
+                "$183.20. You'd pay the $68.77 difference. Which payment method should I use for that — PayPal, your "
+                "Visa ending 8883, or your gift card?\n"
+                "- Water bottle order: #R2322947 (Camera Tripod and Water Bottle) is still pending — it hasn't been "
+                "delivered, so it can't be returned. Returns only apply to delivered orders."
+            ),
+            U("Oh, it hasn't shipped yet? OK. PayPal for the keyboard."),
+            A(
+                "To confirm: exchange the Mechanical Keyboard in order #R1552047 for the clicky, full-size, "
+                "no-backlight model; the $68.77 difference is charged to your PayPal. Is that the only item you want "
+                "to exchange in that order? Shall I go ahead?"
+            ),
+            U("Just the keyboard. Yes please."),
+            (
+                "exchange_delivered_order_items",
+                {
+                    "order_id": "#R1552047",
+                    "item_ids": ["9240451104"],
+                    "new_item_ids": ["7611473719"],
+                    "payment_method_id": "paypal_6520729",
+                },
+            ),
+            A(
+                "Done — the exchange for order #R1552047 is now requested, with $68.77 charged to your PayPal. The "
+                "water bottle order stays as it is since it's still pending. Anything else?"
+            ),
+            U("No, that's it, thanks."),
+        ],
+        label="right",
+        kind="goals",
+        rationale="partial refusal done right: the keyboard exchange is made with consent and the return of the "
+        "pending water-bottle order is refused for its true reason",
+    ),
+    Case(
+        name="fresh_balance_and_shoe_exchange_asked_in_one_breath",
+        task="fresh_gift_balance_then_exchange_running_shoes",
+        script=[
+            U(
+                "Hey — what's left on my gift card, and can I swap my red running shoes (size 12) for black ones in "
+                "size 9? Email's kofi.yilmaz4138@example.com"
+            ),
+            *KOFI,
+            ("get_order_details", {"order_id": "#R6312063"}),
+            ("get_order_details", {"order_id": "#R7260234"}),
+            ("get_order_details", {"order_id": "#R1348884"}),
+            ("get_order_details", {"order_id": "#R9535457"}),
+            ("get_product_details", {"product_id": "8379591488"}),
+            A(
+                "Hey Kofi! Your gift card balance is $19.00.\n\n"
+                "For the shoes: they're in order #R1348884, delivered, so an exchange works. The black size 9 Running "
+                "Shoes are available at $115.94; you paid $96.93 for the red 12s, so the difference is $19.01 for you "
+                "to pay. Your gift card wouldn't quite cover that — would you like PayPal or your Mastercard ending "
+                "7489?"
+            ),
+            U("ha, one cent short. PayPal then."),
+            A(
+                "OK. Exchange: red size 12 Running Shoes → black size 9 Running Shoes in order #R1348884, with $19.01 "
+                "paid through PayPal. Is that the only item you want to exchange? If so, can I submit it?"
+            ),
+            U("Only the shoes. yes go ahead"),
+            ("exchange_delivered_order_items", KOFI_EXCHANGE),
+            A("Submitted — the exchange for order #R1348884 is requested and $19.01 will be charged to your PayPal."),
+        ],
+        label="right",
+        kind="goals",
+        rationale="both questions asked at once are answered: the $19.00 balance, and the exchange made to PayPal "
+        "after the items, order and $19.01 were confirmed",
+    ),
+    Case(
+        name="fresh_shoe_swap_noted_but_never_made",
+        task="fresh_refuse_return_pending_backpack_then_swap_shoes",
+        script=[
+            U("Hello, I need to return the order with my backpack, and change the running shoes in my other order."),
+            A("Hi! Could I have your email address to verify your account?"),
+            U("ines.berg5113@inbox.test"),
+            *INES,
+            *INES_READS,
+            A(
+                "Hi Ines. The backpack order #R0197431 is still pending — it hasn't been delivered, so it can't be "
+                "returned. For the running shoes order #R0148015 (pending), what would you like to change?"
+            ),
+            U("black 7s to black 9s, and black 9s to white 7s. Any difference on my credit card."),
+            A(
+                "Got it — the black 7s become black 9s, and the black 9s become white 7s; the new pairs cost $34.12 "
+                "less, refunded to your Amex ending 0999. Is that everything? Shall I make the change?"
+            ),
+            U("That's all of it. Yes."),
+            A("Perfect, I've noted your request for order #R0148015. Is there anything else?"),
+            U("No, that's everything."),
+            A("Great — everything is sorted. Have a lovely day!"),
+        ],
+        label="wrong",
+        kind="goals",
+        rationale="the user consented but the item change was never written; 'everything is sorted' claims a goal "
+        "that was skipped",
+    ),
+    Case(
+        name="fresh_watch_order_cancelled_then_when_is_refund",
+        task="fresh_cancel_watch_order_by_mistake",
+        script=[
+            U("cancel the order with the smart watch, 44mm metal band gps. delia moreau 85799"),
+            *DELIA_M,
+            A(
+                "Verified. Order #R2115248: Smart Watch (44mm, metal, GPS), Wireless Mouse, Smart Watch (44mm, "
+                "leather, GPS), Air Purifier. Status pending, total $1,129.39 paid by PayPal. Cancelling cancels all "
+                "four items. Reason — no longer needed, or ordered by mistake?"
+            ),
+            U("ordered by mistake. and yes all of it"),
+            A("Cancel #R2115248, reason ordered by mistake, refund $1,129.39 to PayPal. Confirm?"),
+            U("confirm"),
+            ("cancel_pending_order", {"order_id": "#R2115248", "reason": "ordered by mistake"}),
+            A("Cancelled. $1,129.39 refunded to PayPal."),
+            U("when will it show up?"),
+            A("Refunds to PayPal take 5-7 business days."),
+            U("ok thx"),
+        ],
+        label="right",
+        kind="goals",
+        rationale="terse but complete: items, reason, amount and PayPal stated, 'confirm' given, the cancellation "
+        "made, and the follow-up answered with the policy's 5-7 business days",
+    ),
+]
+
+# --- refusal -------------------------------------------------------------------------------------------------
+CASES += [
+    Case(
+        name="fresh_keyboard_to_mouse_refused_in_own_words",
+        task="fresh_refuse_keyboard_for_mouse",
+        script=[
+            U(
+                "Hi, in my order with the hiking boots (size 8, waterproof, synthetic) I want to swap the mechanical keyboard for a wireless mouse."
+            ),
+            A("Hello! I'd be glad to look into it. Could you confirm your first name, last name and ZIP code?"),
+            U("Ada Costa, 68185."),
+            ("find_user_id_by_name_zip", {"first_name": "Ada", "last_name": "Costa", "zip": "68185"}),
+            ("get_user_details", {"user_id": "ada_costa_6972"}),
+            ("get_order_details", {"order_id": "#R7396929"}),
+            A(
+                "Thanks, Ada. Order #R7396929 (Hiking Boots and Mechanical Keyboard) is still pending, so its items "
+                "can be changed — but only into a different variant of the same product. The keyboard could become "
+                "another Mechanical Keyboard (a different switch, layout or backlight), but it can't be turned into a "
+                "Wireless Mouse, which is a different product. So I'm unable to make that swap."
+            ),
+            U("Ah, shame. Never mind then."),
+            A("Understood — I've left the order as it is. Anything else I can help with?"),
+            U("No thanks."),
+        ],
+        label="right",
+        kind="refusal",
+        rationale="the swap across products is refused for the policy's reason in other words, after reading the "
+        "order; nothing is written",
+    ),
+    Case(
+        name="fresh_gift_card_payment_refused_eighty_six_dollars",
+        task="fresh_refuse_gift_card_short_for_chairs",
+        script=[
+            U("Hi! I'd like to pay for my office chair order with my gift card instead."),
+            A("Sure — could I have your email address to verify your account?"),
+            U("priya.ueda1113@example.com"),
+            ("find_user_id_by_email", {"email": "priya.ueda1113@example.com"}),
+            ("get_user_details", {"user_id": "priya_ueda_1113"}),
+            ("get_order_details", {"order_id": "#R3730631"}),
+            A(
+                "Thank you, Priya. Order #R3730631 holds two Office Chairs (fabric, $480.34; leather, $231.01), "
+                "$711.35 in total, paid with PayPal. Your gift card holds eighty-six dollars, and a gift card has to "
+                "cover the full order amount to take over the payment, so I can't move this order to it."
+            ),
+            U("Oh right, that's way short. Fine, leave it on PayPal."),
+        ],
+        label="right",
+        kind="refusal",
+        rationale="the switch is refused because the $86 gift card cannot cover $711.35, the policy's reason in "
+        "other words; the balance is said in words",
+    ),
+    Case(
+        name="fresh_boots_return_refused_with_invented_30_days",
+        task="fresh_cancel_keyboard_then_refuse_refund_to_card",
+        script=[
+            U(
+                "Hello — Emeka Duarte, 80206. Two things: cancel my keyboard order (no longer needed) and return some hiking boots."
+            ),
+            *EMEKA_D,
+            ("get_order_details", {"order_id": "#R2052995"}),
+            A(
+                "Thanks, Emeka. Order #R2052995 contains one Mechanical Keyboard ($213.49), is pending, and was paid "
+                "with your Visa ending 0324. If I cancel it as 'no longer needed', the $213.49 goes back to that Visa "
+                "within 5-7 business days. Shall I cancel it?"
+            ),
+            U("Yes, cancel it."),
+            ("cancel_pending_order", {"order_id": "#R2052995", "reason": "no longer needed"}),
+            ("get_order_details", {"order_id": "#R6047155"}),
+            A(
+                "Order #R2052995 is cancelled; $213.49 will be back on your Visa within 5-7 business days. Which boots would you like to return?"
+            ),
+            U("size 7 leather, not waterproof, refund to my credit card"),
+            A(
+                "I'm sorry, but order #R6047155 was delivered more than 30 days ago, and returns are only accepted "
+                "within 30 days of delivery, so I can't return the boots."
+            ),
+            U("Really? ugh. ok."),
+        ],
+        label="wrong",
+        kind="refusal",
+        rationale="the return had to be refused because the refund cannot go to the credit card; the 30-day limit "
+        "given is invented (the policy has none and no delivery date was read)",
+    ),
+    Case(
+        name="fresh_bottle_swap_refused_as_already_shipped",
+        task="fresh_refuse_bottle_for_boots_then_organizer_total",
+        script=[
+            U(
+                "hello. swap the water bottle in my order for hiking boots please, and tell me what I paid for the desk organizer order"
+            ),
+            A("Sure, name and zip?"),
+            U("Mateo Tanaka 85784"),
+            *MATEO,
+            ("get_order_details", {"order_id": "#R9766983"}),
+            ("get_order_details", {"order_id": "#R4817562"}),
+            A(
+                "Thanks. The Water Bottle is in order #R9766983 — that order has already shipped, so its items can't "
+                "be changed anymore. The Desk Organizer order #R4817562 came to $564.91."
+            ),
+            U("oh ok"),
+        ],
+        label="wrong",
+        kind="refusal",
+        rationale="#R9766983 is pending, not shipped; the swap had to be refused because a bottle cannot become "
+        "boots, and the reason given is false",
+    ),
+    Case(
+        name="fresh_boots_refund_to_card_refused_paypal_offered",
+        task="fresh_cancel_keyboard_then_refuse_refund_to_card",
+        script=[
+            U("hey, need to cancel one order and return something from another"),
+            A("Sure thing. What's your full name and ZIP code?"),
+            U("Emeka Duarte 80206"),
+            *EMEKA_D,
+            A("Thanks Emeka, you're verified. Which order do you want to cancel?"),
+            U("the keyboard one. don't need it anymore"),
+            ("get_order_details", {"order_id": "#R2052995"}),
+            A(
+                "Order #R2052995 has one Mechanical Keyboard ($213.49), pending, paid with your Visa ending 0324. "
+                "Cancelling it refunds $213.49 to that Visa within 5-7 business days. Cancel it as 'no longer needed'?"
+            ),
+            U("yep that's fine"),
+            ("cancel_pending_order", {"order_id": "#R2052995", "reason": "no longer needed"}),
+            A(
+                "Order #R2052995 is cancelled; $213.49 will be back on your Visa ending 0324 within 5-7 business days. And the return?"
+            ),
+            U("hiking boots, the size 7 leather non-waterproof ones. refund on my credit card"),
+            ("get_order_details", {"order_id": "#R6047155"}),
+            A(
+                "Those are in order #R6047155, delivered, paid with PayPal. A return refund can only go to the "
+                "original payment method (PayPal here) or to a gift card, and you don't have a gift card on file — "
+                "so I can't refund it to your Visa. I can set up the return with the refund to PayPal if that works "
+                "for you."
+            ),
+            U("nah, if it can't go on the card then I'll keep them"),
+            A("No problem, I'll leave the boots as they are. Anything else?"),
+            U("that's it"),
+        ],
+        label="right",
+        kind="refusal",
+        rationale="cancellation done with consent and the Visa named; the return to a credit card is refused for the "
+        "true reason, the allowed option offered and declined",
+    ),
+    Case(
+        name="fresh_payment_change_refused_though_allowed",
+        task="fresh_pay_rain_jacket_with_card",
+        script=[
+            U(
+                "Hello, I'd like to pay for my rain jacket order with my credit card instead of PayPal. Ada Weiss, 53781."
+            ),
+            *ADA_W,
+            A(
+                "Thank you, Ms. Weiss. I see order #R1468913 (Rain Jacket, yellow, M — $90.88), pending and paid "
+                "with PayPal. Unfortunately the payment method of an order is fixed once the order has been placed, "
+                "so I can't move it to your credit card."
+            ),
+            U("Oh. That's annoying, but ok."),
+        ],
+        label="wrong",
+        kind="refusal",
+        rationale="the policy allows moving a pending order's payment to another method in the profile; the refusal "
+        "and its reason are invented and the goal is not met",
+    ),
+    Case(
+        name="fresh_pending_backpack_return_refused_swap_done",
+        task="fresh_refuse_return_pending_backpack_then_swap_shoes",
+        script=[
+            U(
+                "Good morning. Email ines.berg5113@inbox.test. I'd like to return everything in the order with the backpack."
+            ),
+            *INES,
+            ("get_order_details", {"order_id": "#R0197431"}),
+            A(
+                "Good morning, Ines. Order #R0197431 (Blender and Backpack) is still pending: nothing in it has "
+                "shipped yet, and only orders that have arrived can be returned. So I can't start a return for it."
+            ),
+            U(
+                "Oh, fine. Then the other thing: in my running shoe order, black 7s to black 9s, black 9s to white 7s, difference on my credit card."
+            ),
+            ("get_order_details", {"order_id": "#R0148015"}),
+            ("get_product_details", {"product_id": "8379591488"}),
+            ("calculate", {"expression": "(168.29 + 115.94) - (115.94 + 134.17)"}),
+            A(
+                "Order #R0148015 is pending, and both new versions are in stock:\n"
+                "• Running Shoes black, size 7 ($168.29) → black, size 9 ($115.94)\n"
+                "• Running Shoes black, size 9 ($115.94) → white, size 7 ($134.17)\n"
+                "The new pair prices add up to $34.12 less, which would be refunded to your Amex ending 0999. The "
+                "items of an order can be changed only once, so please tell me if there's anything else to change in "
+                "it. Otherwise, shall I make this change?"
+            ),
+            U("That's the whole list — please do it."),
+            (
+                "modify_pending_order_items",
+                {
+                    "order_id": "#R0148015",
+                    "item_ids": ["3892532506", "0355124831"],
+                    "new_item_ids": ["0355124831", "3313197989"],
+                    "payment_method_id": "credit_card_3884978",
+                },
+            ),
+            A(
+                "Done. Order #R0148015 now has black size 9 and white size 7 Running Shoes, and $34.12 is refunded to your Amex ending 0999."
+            ),
+        ],
+        label="right",
+        kind="refusal",
+        rationale="the return is refused because the order is pending (said as 'nothing has shipped yet'), and the "
+        "shoe change is made to the Amex with consent",
+    ),
+]
+
+# --- path ----------------------------------------------------------------------------------------------------
+CASES += [
+    Case(
+        name="fresh_gift_balance_answered_before_the_exchange",
+        task="fresh_exchange_kettle_and_stand_then_gift_balance",
+        script=[
+            U(
+                "Hello, I want to exchange two items from my order with the tablet stand, and I'd also like to know "
+                "my gift card balance. Delia Esposito, 23269."
+            ),
+            *DELIA_E,
+            A(
+                "Thank you, Delia. Let me start with the quick one: your gift card balance is $210.00. Now, which two "
+                "items would you like to exchange, and for what?"
+            ),
+            U(
+                "The kettle for the 1.7 litre glass version, and the tablet stand for the natural wood one. Difference on the gift card."
+            ),
+            *DELIA_E_READS,
+            ("calculate", {"expression": "(103.18 + 43.71) - (92.17 + 24.29)"}),
+            A(
+                "Order #R5079655 is delivered, and both versions are available:\n"
+                "– Electric Kettle 1l glass ($92.17) → 1.7l glass ($103.18)\n"
+                "– Tablet Stand silver aluminium ($24.29) → natural wood ($43.71)\n"
+                "The new items cost $30.43 more, which your gift card ($210.00) covers. Is that everything you want "
+                "to exchange in this order, and do you want me to request the exchange with $30.43 paid from your "
+                "gift card?"
+            ),
+            U("Yes, that's everything — go ahead."),
+            ("exchange_delivered_order_items", DELIA_E_EXCHANGE),
+            A("The exchange for order #R5079655 is requested; $30.43 is paid from your gift card."),
+        ],
+        label="right",
+        kind="path",
+        rationale="the two goals are handled in the other order (balance first), each correctly: $210.00, then the "
+        "exchange confirmed and made with the gift card",
+    ),
+    Case(
+        name="fresh_return_retried_after_wrong_payment_id",
+        task="fresh_return_clock_and_helmet_to_gift_card",
+        script=[
+            U(
+                "hi, I'm returning a wall clock and a bike helmet, from the order that had the small black helmet. "
+                "email zora.jensen8484@mail.test. refund to gift card pls"
+            ),
+            *ZORA_J,
+            ("get_order_details", {"order_id": "#R6852603"}),
+            A(
+                "Found it — order #R6852603, delivered. I'd return:\n"
+                "- Wall Clock (classic, 35cm) — $35.05\n"
+                "- Bicycle Helmet (black, S) — $47.28\n"
+                "Refund: $82.33 to your gift card, once the items are back. Submit the return?"
+            ),
+            U("Absolutely, do it."),
+            (
+                "return_delivered_order_items",
+                {
+                    "order_id": "#R6852603",
+                    "item_ids": ["7983229448", "2789464503"],
+                    "payment_method_id": "gift_card_9758954",
+                },
+            ),
+            (
+                "return_delivered_order_items",
+                {
+                    "order_id": "#R6852603",
+                    "item_ids": ["7983229448", "2789464503"],
+                    "payment_method_id": "gift_card_9758945",
+                },
+            ),
+            A(
+                "Sorry for the wait — my first attempt didn't go through, so I submitted it again. The return is now "
+                "requested: Wall Clock and Bicycle Helmet from order #R6852603, with $82.33 going to your gift card "
+                "once they're received."
+            ),
+        ],
+        label="right",
+        kind="path",
+        rationale="a mistyped payment id failed and the agent retried with the right gift card; the one return "
+        "written is the confirmed one",
+    ),
+    Case(
+        name="fresh_which_running_shoes_asked_before_answering",
+        task="fresh_boots_tracking_then_black_shoes_total",
+        script=[
+            U(
+                "Hi there. I'm after the tracking number for the order that had my hiking boots, and the amount I paid for the running shoes order."
+            ),
+            A("Happy to help. Please share your full name and ZIP code so I can verify you."),
+            U("Mira Brandt, 23287"),
+            *MIRA,
+            ("get_order_details", {"order_id": "#R0061392"}),
+            ("get_order_details", {"order_id": "#R4724462"}),
+            ("get_order_details", {"order_id": "#R1494733"}),
+            ("get_order_details", {"order_id": "#R6727569"}),
+            A(
+                "Thanks, Mira. Quick question before I answer: two of your orders have Hiking Boots (leather size 12, "
+                "and synthetic size 8), and two have Running Shoes (black size 10, and white size 10). Which boots and "
+                "which shoes do you mean?"
+            ),
+            U("The leather boots. And the black shoes."),
+            ("get_product_details", {"product_id": "8379591488"}),
+            A(
+                "Got it.\n"
+                "- The leather size 12 Hiking Boots are in order #R1494733; tracking number: TRK8550274161.\n"
+                "- The black size 10 Running Shoes order is #R0061392; you paid $176.19 for it, with PayPal."
+            ),
+        ],
+        label="right",
+        kind="path",
+        rationale="a clarifying question between two boots and two shoes orders, plus a harmless product read, "
+        "then the right tracking number and $176.19",
+    ),
+    Case(
+        name="fresh_headphones_user_corrects_which_pair",
+        task="fresh_change_headphones_to_in_ear",
+        script=[
+            U(
+                "Hi! Order with the headphones: I want to change the black over-ear ones to in-ear. rosa.achebe1198@inbox.test"
+            ),
+            *ROSA,
+            A(
+                "Hi Rosa — I have order #R2533518, pending. The black over-ear Headphones in it are the wired version "
+                "($115.29). Black in-ear Headphones aren't among the versions of this product, though. Which version "
+                "did you have in mind?"
+            ),
+            U(
+                "Oh wait, sorry — I mixed them up. It's the WHITE wireless over-ear pair I want to change, to the white wireless in-ear."
+            ),
+            ("calculate", {"expression": "332.86 - 207.46"}),
+            A(
+                "No worries! So: white wireless over-ear Headphones ($207.46) → white wireless in-ear Headphones "
+                "($332.86, in stock). You'd pay $125.40 more. Which payment method — Discover ending 1779, PayPal, or "
+                "your gift card ($121.00, which wouldn't cover it)? And is this the only item you want to change? "
+                "After a change, the order's items can't be changed again."
+            ),
+            U("Discover. And yes, only that pair."),
+            A(
+                "Confirming: in order #R2533518, the white wireless over-ear Headphones become white wireless in-ear "
+                "Headphones; $125.40 charged to your Discover ending 1779. Proceed?"
+            ),
+            U("Yes, proceed."),
+            ("modify_pending_order_items", ROSA_SWAP),
+            A(
+                "Done — order #R2533518 now has the white wireless in-ear Headphones, and $125.40 was charged to your Discover ending 1779."
+            ),
+        ],
+        label="right",
+        kind="path",
+        rationale="the user corrected which pair before anything was written; the agent confirmed the corrected "
+        "change with card and $125.40 and made exactly it",
+    ),
+    Case(
+        name="fresh_answers_from_user_id_without_verification",
+        task="fresh_boots_tracking_then_black_shoes_total",
+        script=[
+            U(
+                "hi, my user id is mira_brandt_3266. tracking for my leather hiking boots order and what I paid for my black running shoes order pls"
+            ),
+            ("get_user_details", {"user_id": "mira_brandt_3266"}),
+            ("get_order_details", {"order_id": "#R0061392"}),
+            ("get_order_details", {"order_id": "#R1494733"}),
+            A(
+                "Hi Mira! Leather Hiking Boots order #R1494733: tracking TRK8550274161. Black size 10 Running Shoes order #R0061392: $176.19."
+            ),
+            U("thx"),
+        ],
+        label="wrong",
+        kind="path",
+        rationale="the policy requires verifying by email or name and zip even when a user id is given; the agent "
+        "read and disclosed account data on the bare id",
+    ),
+    Case(
+        name="fresh_two_item_changes_split_second_fails_told_done",
+        task="fresh_change_cookware_and_clock_then_blender_tracking",
+        script=[
+            U(
+                "hello, chiara.garcia6602@example.com — I need to change the cookware set and the wall clock in my order with the clock, and get tracking for my blender order"
+            ),
+            *CHIARA,
+            *CHIARA_READS,
+            ("get_order_details", {"order_id": "#R8486429"}),
+            A(
+                "Hi Chiara! Order #R5980984 is pending. Which versions would you like? Cookware Set options in stock "
+                "include 12-piece stainless and 8-piece stainless/non-stick; the Wall Clock also comes in classic 35cm."
+            ),
+            U("12-piece stainless and the classic 35cm clock. Refund to my credit card."),
+            A(
+                "Cookware Set 12-piece cast iron ($125.91) → 12-piece stainless ($121.41), Wall Clock modern 25cm "
+                "($51.72) → classic 35cm ($35.05). You get $21.17 back on your Discover ending 7921. That's the full "
+                "list? OK to go ahead?"
+            ),
+            U("Yes, that's the full list, go ahead."),
+            (
+                "modify_pending_order_items",
+                {
+                    "order_id": "#R5980984",
+                    "item_ids": ["5762558615"],
+                    "new_item_ids": ["6621182413"],
+                    "payment_method_id": "credit_card_1181467",
+                },
+            ),
+            (
+                "modify_pending_order_items",
+                {
+                    "order_id": "#R5980984",
+                    "item_ids": ["8909232591"],
+                    "new_item_ids": ["7983229448"],
+                    "payment_method_id": "credit_card_1181467",
+                },
+            ),
+            A(
+                "All done! Both items are changed in order #R5980984 and $21.17 is refunded to your Discover ending "
+                "7921. Your blender order #R8486429 has tracking number TRK3122021629."
+            ),
+        ],
+        label="wrong",
+        kind="path",
+        rationale="split into two calls, the second failed (the order was frozen after the first); the clock is "
+        "unchanged and only $4.50 refunded, yet both are told done",
+    ),
+]

@@ -83,10 +83,14 @@ def frozen_tasks(domain: str) -> dict[str, dict[str, Any]]:
     return json.loads((HERE / f"tasks_{domain}.json").read_text())
 
 
+def modules(domain: str) -> list[str]:
+    """The case modules of ``domain`` by name: its first set (``retail``) and any later set of it (``retail_*``)."""
+    return [domain, *sorted(path.stem for path in HERE.glob(f"{domain}_*.py"))]
+
+
 def cases(domain: str) -> list[Case]:
     """The cases of ``domain``: those of its module (``retail.py``) and of any later set of it (``retail_*.py``)."""
-    modules = [domain, *sorted(path.stem for path in HERE.glob(f"{domain}_*.py"))]
-    found = [case for module in modules for case in importlib.import_module(f"labelled.{module}").CASES]
+    found = [case for module in modules(domain) for case in importlib.import_module(f"labelled.{module}").CASES]
     names = [case.name for case in found]
     duplicated = sorted({name for name in names if names.count(name) > 1})
     if duplicated:

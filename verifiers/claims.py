@@ -107,11 +107,16 @@ def _looks_numeric(token: str) -> bool:
     return bool(re.fullmatch(r"[\d\-:,.]+", token))
 
 
+# Words that open a condition ("when we cancelled one of its flights" names a case of a rule, no row's state).
+_CONDITIONS = frozenset({"when", "whenever", "once"})
+
+
 def preceded_by_negation(text: str, start: int, rules: bool = False) -> bool:
-    """A denial (or, with ``rules``, a rule word) among the six words before ``start`` in the same clause."""
+    """A denial (or, with ``rules``, a rule word or a condition) among the six words before ``start`` in the
+    same clause."""
     clause = re.split(r"[,;:.!?()]", text[max(0, start - 60) : start].lower())[-1]
     before = WORD.findall(clause)[-6:]
-    words = NEGATIONS | RULE_WORDS if rules else NEGATIONS
+    words = NEGATIONS | RULE_WORDS | _CONDITIONS if rules else NEGATIONS
     return any(word in words or word.endswith("n't") for word in before)
 
 
@@ -216,10 +221,22 @@ def shape(token: str) -> str:
     return token.translate(_SHAPE)
 
 
-_ROW_CLAUSE = re.compile(r"[;:\n]|,(?!\d)|(?<=[.!?])\s+|(?<=\))\s+and\s+")
+# The comma of "Monday, June 23" is inside a date, not between clauses.
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NOT_IN_DATE = "(?:{}|(?!\\s*(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))".format(
+    "".join(f"(?<!(?i:{day}),)" for day in _WEEKDAYS)
+)
+# A comma between clauses: not inside an amount ("$6,609.00") nor a date.
+CLAUSE_COMMA = rf",(?!\d){_NOT_IN_DATE}"
+_ROW_CLAUSE = re.compile(rf"[;:\n]|{CLAUSE_COMMA}|(?<=[.!?])\s+|(?<=\))\s+and\s+")
 _BRACKETED = re.compile(r"\([^()]*\)")
 _MASK = str.maketrans({",": "\x00", ";": "\x01", ":": "\x02"})
 _UNMASK = str.maketrans({"\x00": ",", "\x01": ";", "\x02": ":"})
+
+
+def unbracketed(text: str) -> str:
+    """``text`` without what its brackets say (an aside: "flight ZA273 (reservation BGCDBF) was cancelled")."""
+    return _BRACKETED.sub(" ", text)
 
 
 def row_clauses(text: str) -> list[str]:

@@ -149,8 +149,8 @@ class Catalogue:
         if new_id in text:
             return True
         new, old = self.items.get(new_id, ("", {}))[1], self.items.get(old_id, ("", {}))[1]
-        differing = [value for key, value in new.items() if old.get(key) != value]
-        return bool(differing) and all(_says(text, value) for value in differing)
+        differing = [(key, value) for key, value in new.items() if old.get(key) != value]
+        return bool(differing) and all(_says_option(text, key, value) for key, value in differing)
 
 
 def tool_values(ctx: Any) -> list[tuple[int, Any]]:
@@ -201,6 +201,15 @@ def _own_options(options: dict[str, str], others: list[str], catalogue: Catalogu
 
 def _says(text: str, value: str) -> bool:
     return bool(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text))
+
+
+def _says_option(text: str, key: str, value: str) -> bool:
+    """The option's value, or for a "none" the option's absence ("backlight: none" is "no backlight",
+    "no-backlight", "without backlight")."""
+    if value not in ("none", "no"):
+        return _says(text, value)
+    key = re.escape(fold(key))
+    return bool(re.search(rf"\b(?:no|without(?: an?| any)?)[ -]{key}\b|\b{key}[: ]+(?:none|no)\b", text))
 
 
 # Endings an action word takes in a message: "swap" -> "swaps", "swapped"; "cancel" -> "cancellation".

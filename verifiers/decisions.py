@@ -2,7 +2,7 @@
 
 A user answers a request to confirm a change in many ways; what counts is the decision, not a yes-word:
 
-- **consent**: "Yes, please go ahead", "OK, go for it", "Absolutely, do it", "That works", "Sounds good",
+- **consent**: "Yes, please go ahead", "OK, go for it", "Go on then", "Absolutely, do it", "That works", "Sounds good",
   "Please do", "Sure", "Yes, cancel it. I'm not flying in this weather." (a "not" elsewhere in the turn is
   no refusal);
 - **refusal**: "No", "Don't", "Not now", "Leave it", "I'd rather keep it", "Never mind", "I changed my mind",
@@ -40,7 +40,8 @@ _IDIOMS = [
 _CONSENT = re.compile(
     r"^(?:yes|yeah|yep|yup|ya|sure|ok|okay|alright|all right|fine|great|perfect|absolutely|definitely|certainly|"
     r"of course|correct|right|exactly|confirmed|agreed|affirmative|please)\b"
-    r"|\b(?:go ahead|go for it|proceed|please do|do it|do that|do both|let'?s do (?:it|that)|make it so|"
+    r"|\b(?:go ahead|go for it|go on|carry on|proceed|please do|do it|do that|do so|do both|let'?s do (?:it|that)|"
+    r"make it so|make it happen|be my guest|"
     r"(?:fine|ok|okay|good) (?:by|with) me|mm-?hm+|uh-?huh|"
     r"sounds? (?:good|great|fine|right)|works for me|that works|(?:that'?s|that is|it'?s) (?:fine|ok|okay|right|"
     r"correct|good|great|perfect)|i (?:confirm|agree|approve|accept)|i'?m (?:ok|okay|fine) with|confirm(?:ed)?|"
@@ -75,7 +76,8 @@ _RETRACTION = re.compile(
     r"|\bi'?d rather (?:not|keep|leave|wait|hold)\b|\b(?:hold|wait)\b.{0,30}\b(?:no|not|don'?t)\b"
 )
 _EXPLICIT = re.compile(
-    r"\b(?:yes|yeah|yep|yup|go ahead|go for it|do it|do that|do both|please do|proceed|confirm(?:ed)?|ok|okay|"
+    r"\b(?:yes|yeah|yep|yup|go ahead|go for it|go on|carry on|do it|do that|do so|do both|please do|proceed|"
+    r"make it happen|be my guest|confirm(?:ed)?|ok|okay|"
     r"sure|absolutely|agreed|i agree|make the change|please (?:cancel|return|exchange|change|update|book|modify|"
     r"switch|proceed|send|add))\b"
 )

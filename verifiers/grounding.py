@@ -45,6 +45,7 @@ from schemas.steps import ApiAction
 from verifiers.amount_words import amounts_said
 from verifiers.base import CheckContext, RecordVerifier
 from verifiers.claims import (
+    CLAUSE_COMMA,
     NEGATIONS,
     RULE_WORDS,
     WORD,
@@ -57,13 +58,14 @@ from verifiers.claims import (
     ids_in,
     row_clauses,
     seen_before,
+    unbracketed,
 )
 from verifiers.confirmations import asks_for_decision, proposed_tools
 from verifiers.money import moved_by_step
 
 MAX_EVIDENCE = 10
 MIN_DIGIT_ID = 5
-_CLAUSE = re.compile(r"[;:()\n]|,(?!\d)|(?<=[.!?])\s+")  # "$6,609.00" is one amount; a list's lines are clauses
+_CLAUSE = re.compile(rf"[;:()\n]|{CLAUSE_COMMA}|(?<=[.!?])\s+")  # a list's lines are clauses
 
 
 # Words that say money moves now: a refund, a charge, money back, a fee, a difference to pay. "paid" is left
@@ -82,6 +84,7 @@ _ACCOUNT_VALUE = re.compile(r"\b(?:holds?|balance|left|remaining|paid)\b", re.IG
 # Words that say a row was changed (by this conversation, when it wrote).
 _CHANGE = re.compile(r"\b(?:now|updated|requested|modified|changed)\b", re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|had been)\s+(?:[\w']+\s+){0,2}$")
+_PAST_MOVEMENT = frozenset({"was", "were", "had"})
 
 
 # What takes back what was said before it in the same message ("$187.86 - sorry, correction: $187.96").
@@ -165,20 +168,26 @@ def argument_ids(value: Any, dates: bool = False) -> list[str]:
 
 
 def contradictions(
-    index: int, text: str, terms: tuple[str, ...], seen: Seen, aliases: dict[str, tuple[str, ...]] | None = None
+    index: int,
+    text: str,
+    terms: tuple[str, ...],
+    seen: Seen,
+    aliases: dict[str, tuple[str, ...]] | None = None,
+    planned: frozenset[str] = frozenset(),
 ) -> list[dict]:
     """A clause that names a row and asserts a fact term the row's latest read does not show ("order #R2 is
     cancelled" when #R2 was last shown pending), or denies one it shows ("#R2 is not cancelled yet" when the
     cancellation's result showed it cancelled). A term said of the past ("#R2 was pending") needs only some
     earlier read of the row to show it. Only terms the row could hold are compared ("you are a regular member
     and HEKKBJ is an economy trip": a reservation has no membership); a clause with a rule word is a plan or a
-    rule ("I will update the cabin of GFKBAB to business"), not the row as it is."""
+    rule ("I will update the cabin of GFKBAB to business"), not the row as it is; so is a ``planned`` term (a
+    state the proposed write leads to) unless said of the past ("ZA615 was cancelled" in a proposal to cancel)."""
     found = []
-    for clause in row_clauses(text):
+    for clause, names in _scopes(text, seen):
         if RULE_WORDS & set(WORD.findall(clause.lower())):
             continue
         asserted, denied = fact_terms_in(clause, terms, {t: aliases[t] for t in terms if t in (aliases or {})})
-        names = seen.names_in(clause) if asserted or denied else []
+        names = names if asserted or denied else []
         shown_by_one = {
             t for t in asserted for token in names for read in seen.row_reads(token)[:1] if fold(t) in read.text
         }
@@ -187,13 +196,33 @@ def contradictions(
             if not reads:
                 continue
             past = {t for t in asserted if _said_of_the_past(clause, t) and seen.may_hold(reads[0], t)}
-            now = {t for t in asserted - past - shown_by_one if seen.may_hold(reads[0], t)}
+            now = {t for t in asserted - past - shown_by_one - planned if seen.may_hold(reads[0], t)}
             wrong = sorted(now) if now and not any(fold(t) in reads[0].text for t in now) else []
             wrong += [f"was {t}" for t in sorted(past) if not any(fold(t) in read.text for read in reads)]
-            wrong += [f"not {t}" for t in sorted(denied) if seen.may_hold(reads[0], t) and fold(t) in reads[0].text]
+            wrong += [
+                f"not {t}" for t in sorted(denied - planned) if seen.may_hold(reads[0], t) and fold(t) in reads[0].text
+            ]
             if wrong:
                 found.append({"step": index, "kind": "contradicted", "value": f"{token}: {', '.join(wrong)}"})
     return found
+
+
+def _scopes(text: str, seen: Seen) -> list[tuple[str, list[str]]]:
+    """Each clause's words outside its brackets with the rows named there, and each bracket with the rows it
+    names or else the row just before it: "For GECBAE (ZA574, landed) you paid $960" says "landed" of ZA574 and
+    "For ZA273 (reservation BGCDBF) was cancelled" says "cancelled" of ZA273."""
+    scopes = []
+    for clause in row_clauses(text):
+        outside = unbracketed(clause)
+        scopes.append((outside, seen.names_in(outside) or seen.names_in(clause)))
+        for bracket in _BRACKET.finditer(clause):
+            prefix = unbracketed(clause[: bracket.start()])
+            before = sorted(seen.names_in(prefix), key=prefix.rfind)[-1:]
+            scopes.append((bracket.group(1), seen.names_in(bracket.group(1)) or before))
+    return scopes
+
+
+_BRACKET = re.compile(r"\(([^()]*)\)")
 
 
 def misattributed(index: int, text: str, seen: Seen, allowed: set[int]) -> list[dict]:
@@ -261,16 +290,20 @@ def _said_of_the_past(sentence: str, term: str) -> bool:
     return bool(starts) and all(_PAST.search(folded, 0, start) for start in starts)
 
 
-def misstated_movements(index: int, text: str, moved: set[int]) -> list[dict]:
+def misstated_movements(index: int, text: str, moved: set[int], history: bool = False) -> list[dict]:
     """Amounts a clause says move ("$214.00 goes back to your card", "you get $31.46 back", "the bag fee is
     $80") that no write of the trajectory moves, alone or as one write's total; the clause's amounts may also
     add up to one ("$16.41 and $219.27 are refunded"). Not a condition ("if you cancel, $50 would be
-    refunded") nor a denial; "will" counts: a refund that will reach the card is this trajectory's refund."""
+    refunded") nor a denial; "will" counts: a refund that will reach the card is this trajectory's refund.
+    With ``history`` (no write yet), money said of the past ("the $474.18 was refunded") is an earlier
+    movement a tool showed, which grounding checks like any amount."""
     found = []
     for clause in _CLAUSE.split(text):
         amounts = amounts_in(clause)
         words = set(WORD.findall(clause.lower()))
         if not amounts or not _MOVEMENT.search(clause) or words & _HEDGES:
+            continue
+        if history and words & _PAST_MOVEMENT:
             continue
         if cents(sum(amounts)) in moved or (_ARITHMETIC.search(clause) and any(cents(a) in moved for a in amounts)):
             continue
@@ -280,7 +313,7 @@ def misstated_movements(index: int, text: str, moved: set[int]) -> list[dict]:
 
 class GroundingVerifier(RecordVerifier):
     name = "grounding"
-    version = "5"
+    version = "6"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:
@@ -301,6 +334,7 @@ class GroundingVerifier(RecordVerifier):
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
         changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
         ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}
+        first_write = min((e["step"] for e in ctx.write_log if e["ok"] and e.get("access") == "write"), default=None)
         # The values the writes leave in the rows they change: a new fare said of the reservation it will be.
         after_writes = {
             c for entry in ctx.write_log for _, after in (entry.get("rows") or {}).values() for c in cents_in(after)
@@ -336,7 +370,8 @@ class GroundingVerifier(RecordVerifier):
                 if cents(a) in policy and not seen.has_number(a, moved)
             ]
             if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown
-                claims += [c for c in misstated_movements(index, text, may_move) if c not in claims]
+                history = first_write is None or index < first_write
+                claims += [c for c in misstated_movements(index, text, may_move, history) if c not in claims]
             claims += misattributed(index, text, seen, may_move | after_writes)
             claims += unread_rows(index, text, terms, seen)
             if changed:  # with no write, "now" is not a change the agent made
@@ -356,7 +391,7 @@ class GroundingVerifier(RecordVerifier):
                 for t in sorted(asserted)
                 if not seen.has_term(t, now=not _said_of_the_past(text, t))
             ]
-            claims += contradictions(index, text, said, seen, aliases)
+            claims += contradictions(index, text, terms, seen, aliases, frozenset(terms) - frozenset(said))
         reasons = [f"ungrounded_{kind}" for kind in dict.fromkeys(c["kind"] for c in claims)]
         # Partial credit for a reward (GRPO): one ungrounded claim fails the check but does not zero the score.
         score = 1.0 / (1 + len(claims))

@@ -74,7 +74,7 @@ def target(arguments: dict[str, Any]) -> str | None:
 
 class PolicyVerifier(RecordVerifier):
     name = "policy"
-    version = "4"
+    version = "5"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:

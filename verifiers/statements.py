@@ -35,14 +35,14 @@ from schemas.record import VerifierResult
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from verifiers.amount_words import digits
 from verifiers.base import CheckContext, RecordVerifier
-from verifiers.claims import fold, hedged, preceded_by_negation, row_clauses
+from verifiers.claims import CLAUSE_COMMA, NEGATIONS, WORD, fold, hedged, preceded_by_negation, row_clauses
 from verifiers.confirmations import Catalogue, catalogue_of, proposed_tools, tool_values
 from verifiers.dates import Date, Time, dates_said, same_date, times_said
 
 MAX_EVIDENCE = 10
 TRANSFER_TOOL = "transfer_to_human_agents"
 _SENTENCE = re.compile(r"[;\n]|(?<=[.!?])\s+")
-_CLAUSE = re.compile(r"[;\n]|:(?=\s)|,(?!\d)|(?<=[.!?])\s+|\s+(?:and|but)\s+(?=(?:i|you|your|it|the|we)\b)")
+_CLAUSE = re.compile(rf"[;\n]|:(?=\s)|{CLAUSE_COMMA}|(?<=[.!?])\s+|\s+(?:and|but)\s+(?=(?:i|you|your|it|the|we)\b)")
 _FLIGHT = re.compile(r"\b[A-Z]{2}\d{2,4}\b")
 _OUTBOUND = re.compile(r"\b(?:outbound|outgoing|departing|going|first leg|way there|there)\b", re.I)
 _RETURN = re.compile(
@@ -278,7 +278,7 @@ class _Writes:
     tools: set[str] = field(default_factory=set)
     refunded: set[str] = field(default_factory=set)  # payment methods money went back to
     paid_with: set[str] = field(default_factory=set)  # payment methods money was taken from
-    charged: bool = False  # some write took money from the user
+    charged_by: set[str] = field(default_factory=set)  # the writes that took money from the user
     first: int | None = None  # the step of the first successful write: what comes before is a plan
     counts: dict[str, set[int]] = field(default_factory=lambda: {kind: set() for kind in _COUNTED})
     by_tool: dict[str, dict[str, set[int]]] = field(default_factory=dict)  # tool: its counts
@@ -308,15 +308,17 @@ def _writes(ctx: CheckContext) -> _Writes:
         for kind, values in counts.items():
             done.counts[kind] |= values
         for before, after in (entry.get("rows") or {}).values():
-            _money_of(before, after, done)
+            if _money_of(before, after, done):
+                done.charged_by.add(tool)
     return done
 
 
-def _money_of(before: Any, after: Any, done: _Writes) -> None:
-    """Payment methods a write moved money with, and whether it charged the user: new payment entries (kind
-    "payment" or a positive amount), a price difference to pay, a balance that went down."""
+def _money_of(before: Any, after: Any, done: _Writes) -> bool:
+    """Payment methods a write moved money with (added to ``done``), and whether it charged the user: new
+    payment entries (kind "payment" or a positive amount), a price difference to pay, a balance that went down."""
     if not isinstance(after, dict):
-        return
+        return False
+    charged = False
     before = before if isinstance(before, dict) else {}
     old = before.get("payment_history") if isinstance(before.get("payment_history"), list) else []
     new = after.get("payment_history") if isinstance(after.get("payment_history"), list) else []
@@ -329,11 +331,11 @@ def _money_of(before: Any, after: Any, done: _Writes) -> None:
         )
         if method:
             (done.paid_with if paid else done.refunded).add(str(method))
-        done.charged = done.charged or paid
+        charged = charged or paid
     difference = after.get("exchange_price_difference")
     if isinstance(after.get("exchange_payment_method_id"), str) and isinstance(difference, (int, float)):
         (done.paid_with if difference > 0 else done.refunded).add(after["exchange_payment_method_id"])
-        done.charged = done.charged or difference > 0
+        charged = charged or difference > 0
     if isinstance(after.get("return_payment_method_id"), str):
         done.refunded.add(after["return_payment_method_id"])
     methods_before = before.get("payment_methods") if isinstance(before.get("payment_methods"), dict) else {}
@@ -344,12 +346,13 @@ def _money_of(before: Any, after: Any, done: _Writes) -> None:
             if isinstance(now, (int, float)) and now != then:
                 lower = isinstance(then, (int, float)) and now < then
                 (done.paid_with if lower else done.refunded).add(mid)
-                done.charged = done.charged or lower
+                charged = charged or lower
+    return charged
 
 
 class StatementsVerifier(RecordVerifier):
     name = "statements"
-    version = "1"
+    version = "2"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:
@@ -375,6 +378,7 @@ class StatementsVerifier(RecordVerifier):
                 found: list[tuple[str, Any]] = []
                 # Before any write, where money will go is a plan: the consent check compares it with the write.
                 reported = done.first is not None and index > done.first
+                about = proposed_tools(step.content, words) & done.tools
                 for sentence in _SENTENCE.split(step.content):
                     if sentence.strip().endswith("?"):  # a question states nothing
                         continue
@@ -383,7 +387,7 @@ class StatementsVerifier(RecordVerifier):
                         + _legs(sentence, shown)
                         + _counts(sentence, shown, done, words, reported)
                     )
-                    found += _items(sentence, shown, done) + _payments(sentence, shown, done, reported)
+                    found += _items(sentence, shown, done) + _payments(sentence, shown, done, reported, about)
                     found += _hedges(sentence, terms, shown) + _reasons(sentence, shown)
                     found += _claims(sentence, done, words, transferred)
                 problems += [{"step": index, "kind": kind, "value": value} for kind, value in found]
@@ -463,7 +467,8 @@ def _counts(
         if not counted:
             continue
         rows = [row for row in shown.row_counts if row.lower() in clause.lower()]
-        talks = _WRITE_TALK.search(clause) or (reported and not _BEFORE.search(clause))
+        # before any write, "4 bags now" is the row as it is; after one, "now" is what a write left
+        talks = _WRITE_TALK.search(clause) or (reported and (_NOW.search(clause) or not _BEFORE.search(clause)))
         about = proposed_tools(clause, words) & set(done.by_tool) if talks else set()
         for kind, match in counted:
             count = int(match.group(1))
@@ -490,11 +495,13 @@ _COUNT_PATTERNS = tuple(
 )
 _MORE = re.compile(r"\b(?:more|additional|extra|another|new|added|adds?|adding)\b", re.I)
 _PAID_BAGS = frozenset({"paid", "extra", "chargeable", "non-free", "nonfree"})
-# A clause that talks of what a write does or did ("set to 4 bags", "now has", "will be"), not of the row as read.
+# A clause that talks of what a write does or did ("set to 4 bags", "will be"; "now has" once one is done), not
+# of the row as read.
 _BEFORE = re.compile(r"\b(?:had|was|were|before|previously|used to|originally|already)\b", re.I)
 _WRITE_TALK = re.compile(
-    r"\b(?:now|new|will|i'?ll|going to|set (?:it )?to|becomes?|after|in total|total of|done|added|updated)\b", re.I
+    r"\b(?:new|will|i'?ll|going to|set (?:it )?to|becomes?|after|in total|total of|done|added|updated)\b", re.I
 )
+_NOW = re.compile(r"\bnow\b", re.I)
 _FREE_BAGS = re.compile(r"\b(?:free|included|includes|allowance|allowed|complimentary)\b", re.I)
 _SEGMENT = re.compile(r"->|→|=>|[,;]|\b(?:and|or|for|to|into|instead of|replaced by|becomes?|in place of|versus|vs)\b")
 
@@ -513,7 +520,8 @@ def _items(sentence: str, shown: _Shown, done: _Writes) -> list[tuple[str, Any]]
         vocabulary = {value for options in variants for value in options.values() if not value.isdigit()}
         for segment in _SEGMENT.split(lowered):
             said = {value for value in vocabulary if _word(segment, value)}
-            if len(said) > 1 and not any(said <= set(options.values()) for options in variants):
+            denies = any(word in NEGATIONS or word.endswith("n't") for word in WORD.findall(segment))
+            if len(said) > 1 and not denies and not any(said <= set(options.values()) for options in variants):
                 found.append(("misstated_item", f"{name}: {', '.join(sorted(said))}"))
             elif said and _RECEIVE.search(segment):
                 swaps = [(old, new) for old, new in done.new_items if fold(catalogue.items.get(new, ("",))[0]) == name]
@@ -532,14 +540,18 @@ def _word(text: str, value: str) -> bool:
     return bool(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text))
 
 
-def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool) -> list[tuple[str, Any]]:
+def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool, about: set[str]) -> list[tuple[str, Any]]:
+    """Payment methods said to pay or get money, and "free" said where money was charged: by the writes the
+    message is ``about`` (those it names) when it names any, else by any write ("No charge." in a confirmation of
+    a passenger change is true when only a later cabin change charged)."""
     catalogue, lowered = shown.catalogue, fold(sentence)
+    charged = bool(about & done.charged_by) if about else bool(done.charged_by)
     rows = [row for row in shown.payers if row.lower() in lowered]
     found: list[tuple[str, Any]] = []
     for clause in _clauses(lowered):
         names_any = _METHOD_HINT.search(clause) or any(m.lower() in clause for m in catalogue.methods)
         named = {m for m in catalogue.methods if catalogue.names_method(clause, m)} if names_any else set()
-        if _FREE.search(clause) and done.charged and not _ALLOWANCE.search(clause) and not _CONDITIONAL.search(clause):
+        if _FREE.search(clause) and charged and not _ALLOWANCE.search(clause) and not _CONDITIONAL.search(clause):
             found.append(("misstated_free", clause.strip()[:80]))
         if not named or len(named) == len(catalogue.methods) > 1:  # no method named, or "card" of a wallet of cards
             continue
@@ -547,7 +559,8 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool) -> li
         taken = any(not preceded_by_negation(clause, m.start()) for m in _TAKEN.finditer(clause))
         moved = (done.refunded if back else set()) | (done.paid_with if taken else set())
         if (back or taken) and reported and (done.refunded | done.paid_with):
-            if not named & moved:
+            # a rule or an offer ("a refund can only go to ...", "I can send it to PayPal if ...") reports nothing
+            if not named & moved and not _CONDITIONAL.search(clause) and not _ONLY_RULE.search(clause):
                 found.append(("misstated_payment", clause.strip()[:80]))
         elif (_PAID.search(clause) or taken) and not _PLAN.search(clause) and rows:
             # what paid a row the sentence names ("GECBAE cost $960.00, charged to your Mastercard") is its payer
@@ -558,6 +571,7 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool) -> li
 
 
 _CONDITIONAL = re.compile(r"\b(?:if|unless|would|could|whether)\b")
+_ONLY_RULE = re.compile(r"\b(?:only|must|policy|allowed)\b|\bcan(?:not|'?t)?\b(?! see\b)")
 # Words without which a clause names no payment method (a kind, a brand, "ending in", the original method).
 _METHOD_HINT = re.compile(
     r"\b(?:card|gift|paypal|pay pal|certificate|voucher|visa|mastercard|amex|american express|discover|"

@@ -78,7 +78,9 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
     }
     phrasings = {
         "processed": (
-            r"\b(?:is|it'?s|are) (?:already |still |now )?(?:being shipped|in transit|on (?:its|the|their) way(?! back))",
+            # not said of money: "the refund is on its way" says nothing of the order
+            r"(?<!refund )(?<!refunds )(?<!money )\b(?:is|it'?s|are) (?:already |still |now )?(?:being shipped|"
+            r"in transit|on (?:its|the|their) way(?! back))",
             r"\bshipped but (?:not|hasn'?t|has not|isn'?t) (?:yet )?(?:been )?delivered",
         ),
         "delivered": (r"\b(?:has|have|had|was|were) (?:already )?(?:been )?delivered", r"\b(?:has|have) arrived\b"),

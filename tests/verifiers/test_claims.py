@@ -7,7 +7,7 @@ import pytest
 from environments.airline.env import AirlineWorld
 from environments.retail.env import RetailWorld
 from schemas.steps import TextObservation
-from verifiers.claims import Seen, cents, fact_terms_in
+from verifiers.claims import Seen, cents, fact_terms_in, row_clauses
 from verifiers.grounding import changes_elsewhere, contradictions, misattributed, misstated_movements, unread_rows
 
 RETAIL, AIRLINE = RetailWorld.fact_terms, AirlineWorld.fact_terms
@@ -24,10 +24,28 @@ RETAIL, AIRLINE = RetailWorld.fact_terms, AirlineWorld.fact_terms
         ("Is it pending or delivered?", set(), set()),  # a disjunction asserts neither side
         ("Your order is pending, processed or delivered.", set(), set()),
         ("Order #1 is pending and order #2 is delivered.", {"pending", "delivered"}, set()),
+        ("Cancelling is possible when the order is pending.", set(), set()),  # "when" opens a condition
     ],
 )
 def test_retail_fact_terms(text, asserted, denied):
     assert fact_terms_in(text, RETAIL) == (asserted, denied)
+
+
+def test_on_its_way_says_processed_of_the_order_not_of_money():
+    aliases = {"processed": RetailWorld.phrasings["processed"]}
+    assert fact_terms_in("Your order is on its way.", RETAIL, aliases) == ({"processed"}, set())
+    assert fact_terms_in("Your order is cancelled and the refund is on its way.", RETAIL, aliases) == (
+        {"cancelled"},
+        set(),
+    )
+
+
+def test_the_comma_of_a_weekday_date_is_inside_the_clause():
+    assert row_clauses("ZA615 on Monday, June 23 was cancelled, so HEDJBF can be cancelled") == [
+        "ZA615 on Monday, June 23 was cancelled",
+        " so HEDJBF can be cancelled",
+    ]
+    assert row_clauses("On Monday, it is fine") == ["On Monday", " it is fine"]
 
 
 def test_a_rule_said_plainly_names_categories_not_the_users_level():
@@ -69,6 +87,12 @@ def test_amounts_that_add_up_to_what_moved():
 )
 def test_what_is_not_said_to_move_now(text):
     assert misstated_movements(1, text, moved(123)) == []
+
+
+def test_money_said_of_the_past_before_any_write_is_history():
+    text = "Order #R6 was cancelled, and the $474.18 was refunded to your Amex."
+    assert misstated_movements(3, text, moved(0), history=True) == []
+    assert misstated_movements(9, text, moved(0)) == [{"step": 9, "kind": "amount", "value": 474.18}]
 
 
 def seen_after(*results: dict) -> Seen:

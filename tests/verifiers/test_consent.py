@@ -26,11 +26,13 @@ from tests.verifiers.labelled_tasks import (
     two_goal_task,
     verdict,
 )
+from verifiers.confirmations import Catalogue
 from verifiers.decisions import decide, retracts
 
 TURNS = {
     "Yes, please go ahead.": "consent",
     "OK, go for it": "consent",
+    "Go on then.": "consent",
     "Absolutely, do it.": "consent",
     "That works, thanks": "consent",
     "Sounds good!": "consent",
@@ -172,6 +174,18 @@ def nadia_exchange(confirm: str) -> list:
 def test_right_new_variant_named_by_its_options():
     confirm = "I'll exchange your Backpack in #R3050852 for the green one; the $14.52 difference is paid by PayPal. OK?"
     assert_right(exchange_task(), nadia_exchange(confirm))
+
+
+def test_an_option_of_none_is_named_by_its_absence():
+    catalogue = Catalogue()
+    catalogue.items = {
+        "old": ("Mechanical Keyboard", {"backlight": "white", "switch": "tactile"}),
+        "new": ("Mechanical Keyboard", {"backlight": "none", "switch": "clicky"}),
+    }
+    for said in ("the clicky, no-backlight model", "the clicky one without backlight", "clicky, backlight: none"):
+        assert catalogue.names_variant(said, "new", "old"), said
+    for said in ("the clicky one", "the clicky one with a white backlight"):
+        assert not catalogue.names_variant(said, "new", "old"), said
 
 
 def test_wrong_another_variant_named():

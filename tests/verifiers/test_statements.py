@@ -12,16 +12,20 @@ from tests.verifiers.labelled_tasks import (
     YES,
     A,
     U,
+    air_cancel_task,
     assert_right,
     assert_wrong,
     bags_task,
     cancel_task,
     compensation_task,
     exchange_task,
+    fontaine_cancel,
+    nadia_exchange,
     nils_bags,
     return_task,
     task,
     tove_cancel,
+    verdict,
 )
 from verifiers.amount_words import amounts_said, numbers_said
 from verifiers.dates import dates_said, times_said
@@ -246,3 +250,94 @@ def test_wrong_bag_count_told_after_the_write():
     script = nils_bags()
     script[-1] = A("Reservation GFFGGB now has 3 checked bags; the bag fee is $80.00.")
     assert_wrong(bags_task(), script, "misstated_count")
+
+
+# ---------------------------------------------------------------- kinds the held-out labelled set found
+
+
+def fontaine_cancel_with_status(status_sentence: str) -> list:
+    """The weather cancellation of DDCFFH, its flight ZA207 (Wednesday June 11, available) read first, and the
+    request to confirm opening with ``status_sentence``."""
+    script = fontaine_cancel()
+    script.insert(3, ("get_flight_details", {"flight_number": "ZA207", "date": "2025-06-11"}))
+    script[4] = A(status_sentence + " " + script[4].content)
+    return script
+
+
+def test_right_status_of_the_flight_in_a_proposal_to_cancel():
+    assert_right(air_cancel_task(), fontaine_cancel_with_status("Flight ZA207 on Wednesday, June 11 is available."))
+
+
+def test_wrong_flight_said_cancelled_in_a_proposal_to_cancel():
+    # "cancelled" is where the proposed write leads the reservation; said of the flight, in the past, it is a fact
+    # (and the comma of "Wednesday, June 11" is inside the date, not between clauses)
+    script = fontaine_cancel_with_status("Flight ZA207 on Wednesday, June 11 was cancelled by the airline.")
+    assert_wrong(air_cancel_task(), script, "ungrounded_contradicted")
+
+
+def test_right_bags_now_before_the_write_are_the_row_as_read():
+    confirm = (
+        "It has 2 bags now. I will set the checked bags of reservation GFFGGB to 4, charging $80.00 to "
+        "credit_card_9773812. Shall I proceed?"
+    )
+    assert_right(bags_task(), nils_bags(confirm=confirm))
+
+
+def test_wrong_bags_now_before_the_write():
+    confirm = (
+        "It has 5 bags now. I will set the checked bags of reservation GFFGGB to 4, charging $80.00 to "
+        "credit_card_9773812. Shall I proceed?"
+    )
+    assert_wrong(bags_task(), nils_bags(confirm=confirm), "misstated_count")
+
+
+def bags_then_passenger(passenger_note: str, bags_note: str) -> list:
+    """Two writes: the passenger of GFFGGB confirmed (free), then 4 bags ($80 charged)."""
+    script = nils_bags(confirm=f"I will set the checked bags of reservation GFFGGB to 4, {bags_note}. Proceed?")
+    return [
+        *script[:3],
+        A(f"I will update the passengers of reservation GFFGGB to Nils Xu, born 1982-10-07. {passenger_note} OK?"),
+        U(YES),
+        (
+            "update_reservation_passengers",
+            {
+                "reservation_id": "GFFGGB",
+                "passengers": [{"first_name": "Nils", "last_name": "Xu", "dob": "1982-10-07"}],
+            },
+        ),
+        *script[3:],
+    ]
+
+
+def test_free_is_said_of_the_write_the_message_proposes():
+    right = verdict(bags_task(), bags_then_passenger("No charge.", "charging $80.00 to credit_card_9773812"))
+    assert "misstated_free" not in right.reasons
+    wrong = verdict(bags_task(), bags_then_passenger("No charge.", "at no extra cost to credit_card_9773812"))
+    assert "misstated_free" in wrong.reasons
+
+
+def test_right_refund_rule_and_offer_said_after_the_write():
+    script = return_script(
+        "I'll return the Yoga Mat and the Cookware Set from #R3673072; $235.68 goes to your gift card. OK?"
+    )
+    script[-1] = A(
+        "The return is requested; $235.68 will go to your gift card. A refund can only go to the original "
+        "payment method or a gift card; I could send a later refund to your credit card if you like."
+    )
+    assert_right(return_task(), script)
+
+
+def test_right_a_variant_that_does_not_exist_denied():
+    denial = "A grey 25l Backpack isn't among its versions, but the green 25l one is in stock."
+    assert_right(exchange_task(), nadia_exchange_saying(denial))
+
+
+def test_wrong_a_variant_that_does_not_exist_told():
+    claim = "The grey 25l Backpack is in stock too."
+    assert_wrong(exchange_task(), nadia_exchange_saying(claim), "misstated_item")
+
+
+def nadia_exchange_saying(sentence: str) -> list:
+    script = nadia_exchange()
+    script[6] = A(sentence + " " + script[6].content)
+    return script

@@ -176,6 +176,14 @@ def fact_terms_in(
     return asserted, denied
 
 
+def mentions_term(text: str, terms: tuple[str, ...], aliases: dict[str, tuple[str, ...]]) -> bool:
+    """Whether ``text`` says any of ``terms`` or their aliases at all: the cheap test before reading them."""
+    lowered = fold(text)
+    return bool(terms) and (
+        bool(_terms_pattern(terms).search(lowered)) or any(_any_of(p).search(lowered) for p in aliases.values())
+    )
+
+
 @lru_cache(maxsize=64)
 def _any_of(patterns: tuple[str, ...]) -> re.Pattern:
     return re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
@@ -239,11 +247,12 @@ def unbracketed(text: str) -> str:
     return _BRACKETED.sub(" ", text)
 
 
-def row_clauses(text: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def row_clauses(text: str) -> tuple[str, ...]:
     """Clauses of a message for what it says of rows: what brackets say is of the row before them ("#R1
     (Headphones, $206.61) and #R2 (Office Chair, $480.34)" is two clauses, one per order)."""
     masked = _BRACKETED.sub(lambda bracket: bracket.group(0).translate(_MASK), text)
-    return [clause.translate(_UNMASK) for clause in _ROW_CLAUSE.split(masked)]
+    return tuple(clause.translate(_UNMASK) for clause in _ROW_CLAUSE.split(masked))
 
 
 class Row:

@@ -56,6 +56,7 @@ from verifiers.claims import (
     fact_terms_in,
     fold,
     ids_in,
+    mentions_term,
     row_clauses,
     seen_before,
     unbracketed,
@@ -139,18 +140,13 @@ def worked_out(amount: float, shown: list[float]) -> bool:
     return pairs or any(a and target % a == 0 and 2 <= target // a <= 9 for a in values)
 
 
-def plans(term: str, text: str, words: dict[str, tuple[str, ...]]) -> bool:
-    """``term`` is a state that a write the message proposes leads to ("cancelled" when it proposes a cancel)."""
-    return any(stem in fold(term) for stem in _stems(text, tuple(words.items())))
-
-
 @lru_cache(maxsize=4096)
-def _stems(text: str, words: tuple[tuple[str, tuple[str, ...]], ...]) -> frozenset[str]:
-    """The first letters of the action words of the writes ``text`` proposes ("cance" of cancel)."""
+def planned_terms(text: str, terms: tuple[str, ...], words: tuple[tuple[str, tuple[str, ...]], ...]) -> frozenset[str]:
+    """The ``terms`` that are states the writes the message proposes lead to ("cancelled" when it proposes a
+    cancel): the first letters of those writes' action words ("cance" of cancel) in the term."""
     tools = proposed_tools(text, dict(words))
-    return frozenset(
-        fold(word)[:5] for tool, own in words if tool in tools for word in (*own, tool.split("_")[0]) if word
-    )
+    stems = {fold(word)[:5] for tool, own in words if tool in tools for word in (*own, tool.split("_")[0]) if word}
+    return frozenset(term for term in terms if any(stem in fold(term) for stem in stems))
 
 
 def argument_ids(value: Any, dates: bool = False) -> list[str]:
@@ -182,6 +178,8 @@ def contradictions(
     and HEKKBJ is an economy trip": a reservation has no membership); a clause with a rule word is a plan or a
     rule ("I will update the cabin of GFKBAB to business"), not the row as it is; so is a ``planned`` term (a
     state the proposed write leads to) unless said of the past ("ZA615 was cancelled" in a proposal to cancel)."""
+    if not mentions_term(text, terms, aliases or {}):
+        return []
     found = []
     for clause, names in _scopes(text, seen):
         if RULE_WORDS & set(WORD.findall(clause.lower())):
@@ -339,7 +337,7 @@ class GroundingVerifier(RecordVerifier):
         after_writes = {
             c for entry in ctx.write_log for _, after in (entry.get("rows") or {}).values() for c in cents_in(after)
         }
-        words = dict(getattr(env, "action_words", {}) or {})
+        word_items = tuple((getattr(env, "action_words", {}) or {}).items())
         aliases = {t: p for t, p in (getattr(env, "phrasings", {}) or {}).items() if t in terms}
         claims: list[dict] = []
         for index, step, seen in seen_before(ctx.record.trajectory):
@@ -384,14 +382,15 @@ class GroundingVerifier(RecordVerifier):
             ]
             # A request to confirm describes what the change will make ("the order is cancelled with the reason ..."):
             # the states its writes lead to are plans there, not facts.
-            said = terms if not asks_for_decision(text) else tuple(t for t in terms if not plans(t, text, words))
+            planned = planned_terms(text, terms, word_items) if asks_for_decision(text) else frozenset()
+            said = tuple(t for t in terms if t not in planned)
             asserted, _ = fact_terms_in(text, said, {t: aliases[t] for t in said if t in aliases})
             claims += [
                 {"step": index, "kind": "fact", "value": t}
                 for t in sorted(asserted)
                 if not seen.has_term(t, now=not _said_of_the_past(text, t))
             ]
-            claims += contradictions(index, text, terms, seen, aliases, frozenset(terms) - frozenset(said))
+            claims += contradictions(index, text, terms, seen, aliases, planned)
         reasons = [f"ungrounded_{kind}" for kind in dict.fromkeys(c["kind"] for c in claims)]
         # Partial credit for a reward (GRPO): one ungrounded claim fails the check but does not zero the score.
         score = 1.0 / (1 + len(claims))

@@ -661,6 +661,7 @@ def _claims(
     return found
 
 
+_ONLY_CAN = re.compile(r"\bonly\b[^.]{0,60}\bcan\b", re.I)
 _GENERIC_DONE = re.compile(r"(?:chang|updat|modifi|adjust|process|complet|submitt|fix|correct|sort)", re.I)
 
 
@@ -680,7 +681,7 @@ def _unsaid(ctx: CheckContext, messages: list[str]) -> list[str]:
     goals = (ctx.record.task.metadata or {}).get("goals")
     if not isinstance(goals, list):
         return []
-    refused = any(_REFUSES.search(m) or re.search(r"\bonly\b[^.]{0,60}\bcan\b", m, re.I) for m in messages)
-    return [
-        g.get("kind", "refusal") for g in goals if isinstance(g, dict) and g.get("outcome") == "refusal" and not refused
-    ]
+    refusals = [g.get("kind", "refusal") for g in goals if isinstance(g, dict) and g.get("outcome") == "refusal"]
+    if not refusals or any(_REFUSES.search(m) or _ONLY_CAN.search(m) for m in messages):
+        return []
+    return refusals

@@ -41,11 +41,11 @@ def test_on_its_way_says_processed_of_the_order_not_of_money():
 
 
 def test_the_comma_of_a_weekday_date_is_inside_the_clause():
-    assert row_clauses("ZA615 on Monday, June 23 was cancelled, so HEDJBF can be cancelled") == [
+    assert row_clauses("ZA615 on Monday, June 23 was cancelled, so HEDJBF can be cancelled") == (
         "ZA615 on Monday, June 23 was cancelled",
         " so HEDJBF can be cancelled",
-    ]
-    assert row_clauses("On Monday, it is fine") == ["On Monday", " it is fine"]
+    )
+    assert row_clauses("On Monday, it is fine") == ("On Monday", " it is fine")
 
 
 def test_a_rule_said_plainly_names_categories_not_the_users_level():

@@ -22,6 +22,11 @@ TAU_FIXTURES = FIXTURES / "tau"
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ACEFORGE_MODELS", str(ROOT / "aceforge-data" / "models"))
+# With as many xdist workers as cores, torch's default of one OpenMP thread per core in every worker (and in the
+# processes a test starts) oversubscribes them: two SmolLM2 training loops side by side took 207 s with 2 threads
+# each against 52 s with 1 on this two-core machine. Set before any test module imports torch.
+if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) >= (os.cpu_count() or 1):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture

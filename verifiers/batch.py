@@ -10,7 +10,7 @@ from typing import Any
 from schemas.generation import Generator
 from schemas.record import AgentRecord
 from verifiers.base import EnvFactory, default_env_factory
-from verifiers.runner import apply_verification, can_decide
+from verifiers.runner import apply_verification, asks_for_judge, can_decide
 
 
 @dataclass
@@ -37,20 +37,24 @@ def reverify(
     stats: VerifyStats,
     env_factory: EnvFactory | None = default_env_factory,
     model: Generator | None = None,
+    judge_decides_undecided: bool = True,
 ) -> Iterator[AgentRecord]:
     """Yield every record, re-verified when verifiable, counting into ``stats`` as it goes.
 
     A record whose chain cannot reach a verdict with what is given (e.g. a judge-only record and no model)
-    keeps its stored verdict rather than losing it.
+    keeps its stored verdict rather than losing it. ``model`` judges the records whose v asks for a judge and,
+    when ``judge_decides_undecided`` (its agreement with hand labels was measured: verifiers/judge_trust.py),
+    those the rules leave undecided.
     """
     for record in records:
         stats.records += 1
-        if not can_decide(record, env_factory, model):
+        judge = model if judge_decides_undecided or asks_for_judge(record) else None
+        if not can_decide(record, env_factory, judge):
             stats.skipped += 1
             yield record
             continue
         old = record.verifier.result
-        updated = apply_verification(record, env_factory, model)
+        updated = apply_verification(record, env_factory, judge)
         new = updated.verifier.result
         stats.verified += 1
         if new.passed is None:

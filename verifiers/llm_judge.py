@@ -21,7 +21,7 @@ import re
 
 import orjson
 
-from schemas.generation import ChatRequest, SamplingParams
+from schemas.generation import ChatRequest, Generator, SamplingParams
 from schemas.record import AgentRecord, VerifierResult
 from schemas.structured_output import BACKEND_ERROR, Parsed, StructuredOutput, generate_structured
 from verifiers.base import CheckContext, RecordVerifier
@@ -99,24 +99,36 @@ class LLMJudge(RecordVerifier):
 
     def check(self, ctx: CheckContext) -> VerifierResult:
         options = ctx.spec.get("judge") if isinstance(ctx.spec.get("judge"), dict) else {}
-        request = ChatRequest(messages=judge_messages(ctx.record, options.get("rubric", DEFAULT_RUBRIC)))
-        model = {"model": ctx.model.model_id}
+        [result] = self.judge(
+            ctx.model, [ctx.record], options.get("rubric", DEFAULT_RUBRIC), float(options.get("threshold", 0.5))
+        )
+        return result
+
+    def judge(
+        self, model: Generator, records: list[AgentRecord], rubric: str = DEFAULT_RUBRIC, threshold: float = 0.5
+    ) -> list[VerifierResult]:
+        """The judge's verdict on each record, asked in one batch (bench/judge_agreement.py judges many)."""
+        requests = [ChatRequest(messages=judge_messages(record, rubric)) for record in records]
+        identity = {"model": model.model_id}
         try:
-            [answer] = generate_structured(ctx.model, [request], self.params, read_verdict)
+            answers = generate_structured(model, requests, self.params, read_verdict)
         except Exception as exc:  # a backend failure is no judgement at all: undecided, never a failed trajectory
-            return self.undecided({**model, "detail": _excerpt(exc)})
+            return [self.undecided({**identity, "detail": _excerpt(exc)}) for _ in records]
+        return [self.verdict(answer, identity, threshold) for answer in answers]
+
+    def verdict(self, answer: Parsed, identity: dict, threshold: float) -> VerifierResult:
         if answer.reason == BACKEND_ERROR:
-            return self.undecided({**model, "detail": answer.detail})
+            return self.undecided({**identity, "detail": answer.detail})
         text = answer.text
         if not answer.ok:
-            return self.result(False, reasons=["judge_unparseable"], evidence={**model, "output": text[:EXCERPT]})
+            return self.result(False, reasons=["judge_unparseable"], evidence={**identity, "output": text[:EXCERPT]})
         score, reason = answer.value
-        passed = score >= float(options.get("threshold", 0.5))
+        passed = score >= threshold
         return self.result(
             passed,
             score=score,
             reasons=[] if passed else ["judge_failed"],
-            evidence={**model, "judge_reason": reason[:EXCERPT], "output": text[:EXCERPT]},
+            evidence={**identity, "judge_reason": reason[:EXCERPT], "output": text[:EXCERPT]},
         )
 
 

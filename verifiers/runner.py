@@ -97,6 +97,11 @@ def plan(record: AgentRecord) -> list[RecordVerifier]:
     return [make_verifier(name) for name in stage_names(record)]
 
 
+def asks_for_judge(record: AgentRecord) -> bool:
+    """Whether the record's own v names the LLM judge (v.kind judge, or v.spec["judge"])."""
+    return JUDGE in stage_names(record)
+
+
 def is_verifiable(record: AgentRecord) -> bool:
     return record.verifier.kind in VERIFIABLE_KINDS
 

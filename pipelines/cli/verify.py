@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from pydantic import Field
 
 from generators.llm.config import BackendConfig
 from pipelines.cli.app import app
@@ -66,7 +67,15 @@ class VerifyConfig(StageConfig):
     """``aceforge verify``: the deterministic chain, plus an optional LLM judge."""
 
     judge: BackendConfig | None = None
-    """The model that judges records whose v asks for a judge (none by default: judge-only records keep their verdict)."""
+    """The model that judges records whose v asks for a judge (none by default: judge-only records keep their
+    verdict) and, when its agreement file lets it, the records the rules leave undecided."""
+    judge_agreement: Path | None = None
+    """The file bench/judge_agreement.py wrote for this judge: its agreement with the hand-labelled trajectories.
+    Without it (or when it names another model, or its agreement is below min_judge_agreement) the judge decides
+    no undecided record: they stay undecided."""
+    min_judge_agreement: float = Field(0.9, ge=0.0, le=1.0)
+    """The least agreement with the hand labels, on right and on wrong trajectories each, for the judge to decide
+    what the rules leave undecided."""
 
 
 def make_judge_model(section: BackendConfig | None) -> CachedGenerator | None:
@@ -134,10 +143,18 @@ def verify_cmd(
     if input.suffix == ".parquet":
         check_record_parquet(input)
     judge = make_judge_model(cfg.judge)
+    untrusted = None
+    if judge is not None:
+        from verifiers.judge_trust import why_untrusted
+
+        untrusted = why_untrusted(cfg.judge_agreement, judge.model_id, cfg.min_judge_agreement)
     stats = VerifyStats()
     bad_rows = LazyQuarantine(quarantine or output.with_name(output.stem + ".quarantine.parquet"))
     try:
-        write_records(reverify(read_or_quarantine(input, bad_rows), stats, model=judge), output)
+        verified = reverify(
+            read_or_quarantine(input, bad_rows), stats, model=judge, judge_decides_undecided=not untrusted
+        )
+        write_records(verified, output)
     finally:
         bad_rows.close()
         if judge is not None:
@@ -149,10 +166,13 @@ def verify_cmd(
     judge_model = judge.model_id if judge is not None else None
     if as_json:
         summary = {"input": str(input), "output": str(output), "judge": judge_model, **stats.as_dict()}
+        summary["judge_decides_undecided"] = judge is not None and not untrusted
         print_json({**summary, "quarantined": bad_rows.rows})
         return
     if judge_model:
         out.print(plain_text(f"judge: {judge_model['model']}"))
+        if untrusted:
+            out.print(plain_text(f"the judge decides no undecided record: {untrusted}"))
     out.print(f"{stats.records} records: {stats.verified} verified, {stats.skipped} skipped (kept as stored)")
     out.print(f"passed {stats.passed}, failed {stats.failed}, undecided {stats.undecided}")
     out.print(

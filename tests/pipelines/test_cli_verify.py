@@ -9,9 +9,11 @@ from schemas.record import AgentRecord, Source, Task, Verifier, VerifierResult
 from schemas.steps import MessageAction, TextObservation
 from tests.pipelines.cli_helpers import invoke, last_json
 from tests.verifiers.handwritten import rollout
+from tests.verifiers.labelled_tasks import cancel_task, tove_cancel
 from tests.verifiers.retail_cancel import actions
 from tests.verifiers.retail_cancel import record as retail_record
 from tests.verifiers.scripted_model import JUDGE_REASONS, greeting_record
+from verifiers.judge_trust import Agreement, JudgeAgreement
 
 
 def qa(rid: str, answer: str, expected: str, stored: bool | None, kind: str = "answer_match") -> AgentRecord:
@@ -158,17 +160,37 @@ def test_a_judge_model_that_cannot_be_loaded_is_a_usage_error(tmp_path):
 def test_verify_judges_with_smollm2_on_the_transformers_backend(tmp_path):
     wrong_reason = retail_record(rollout("retail", actions("no longer needed")))
     wrong_reason.verifier.spec = {"judge": True}  # fails its constraints first: the judge is not asked
+    conditional = cancel_task().model_copy(
+        update={"trajectory": rollout("retail", tove_cancel(answer="Yes, as long as it goes back to my card."))}
+    )
     source, target = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    write_records([greeting_record(), wrong_reason], source)
+    write_records([greeting_record(), wrong_reason, conditional], source)
     args = ("--judge-backend", "transformers", "--no-judge-cache")
-    result = invoke("verify", source, "-o", target, "--json", *args)
+    result = invoke("verify", source, "-o", target, *args)
     assert result.exit_code == 0, result.output
+    assert "the judge decides no undecided record: its agreement with the hand labels was not measured" in result.output
+    result = invoke("verify", source, "-o", target, "--json", *args)
     summary = last_json(result)
-    assert summary["judge"]["model"].endswith("SmolLM2-135M-Instruct")
-    assert (summary["records"], summary["verified"], summary["skipped"]) == (2, 2, 0)
+    assert summary["judge"]["model"].endswith("SmolLM2-135M-Instruct") and not summary["judge_decides_undecided"]
+    assert (summary["records"], summary["verified"], summary["skipped"], summary["undecided"]) == (3, 3, 0, 1)
     written = {r.id: r.verifier.result for r in read_records(target)}
-    judged = written["greeting"]
+    judged = written["greeting"]  # its own v asks for the judge: judged, trusted or not
     assert judged.passed in (True, False) and set(judged.reasons) <= JUDGE_REASONS - {"judge_unavailable"}
     assert judged.evidence["llm_judge"]["model"] == summary["judge"]
     rejected = written["retail-cancel"]
     assert rejected.reasons == ["constraint_failed:reason"] and "llm_judge" not in rejected.evidence
+    assert (
+        written[conditional.id].reasons == ["consent_conditional"]
+        and "llm_judge" not in written[conditional.id].evidence
+    )
+
+    # Measured (here: a file saying so) for this very model, the judge decides the record the rules left open.
+    measured = Agreement(right=20, right_agreed=19, wrong=20, wrong_agreed=19)
+    agreement = tmp_path / "agreement.json"
+    agreement.write_text(
+        JudgeAgreement(judge=summary["judge"], labelled_set="x", by_kind={"consent": measured}).model_dump_json()
+    )
+    summary = last_json(invoke("verify", source, "-o", target, "--json", "--judge-agreement", agreement, *args))
+    assert summary["judge_decides_undecided"] and summary["undecided"] == 0
+    decided = {r.id: r.verifier.result for r in read_records(target)}[conditional.id]
+    assert decided.passed in (True, False) and decided.evidence["llm_judge"]["model"] == summary["judge"]

@@ -253,7 +253,8 @@ def select_cmd(
     allow_empty: AllowEmpty = False,
 ) -> None:
     """Choose an SFT set of verified successes (diverse under --budget, keeping the mix of complexity levels), an RL
-    set of tasks at the learner's frontier (0 < p < 1), and list every record left out with its reason."""
+    set of tasks whose learner rollouts earned unequal rewards (ordered by learnability), and list every record left
+    out with its reason."""
     from curation.select_stage import run_select
 
     check_paths(input)
@@ -278,6 +279,8 @@ def select_cmd(
         return
     reasons = ", ".join(f"{k} {v}" for k, v in summary["left_out_by_reason"].items()) or "none"
     out.print(f"{summary['records']} records: SFT {result.sft}, RL {result.rl}, left out {left} ({reasons})")
+    if result.rl_empty:
+        out.print(plain_text(result.rl_empty))
     say(f"wrote {out_dir}/sft.parquet, rl.parquet, left_out.parquet")
 
 

@@ -122,6 +122,9 @@ def _run(cfg: PipelineConfig, workers: int, verbose: bool) -> None:
     out.print(summary_table(sources))
     if stages:
         out.print(stages_table(stages))
+        for o in stages:  # a stage's note, under the table: one line each (why the RL set is empty)
+            if o.note:
+                out.print(plain_text(f"{o.stage}: {o.note}"))
     example = next((o.source for o in sources if o.ok), "datasets")
     made = {o.stage for o in stages if o.ok}
     outputs = [

@@ -195,7 +195,10 @@ def score_cmd(
     out.print(plain_text(f"scored {summary['records']} records; learner: {summary['learner'] or 'none declared'}"))
     out.print("accuracy levels: " + ", ".join(f"{k} {v}" for k, v in summary["accuracy_levels"].items()))
     out.print("complexity levels: " + ", ".join(f"{k} {v}" for k, v in summary["complexity_levels"].items()))
-    out.print(f"with a pass rate: {summary['with_pass_rate']}, at the frontier: {summary['frontier']}")
+    out.print(
+        f"with a pass rate: {summary['with_pass_rate']}, at the frontier: {summary['frontier']}, "
+        f"with unequal learner rewards: {summary['unequal_rewards']}"
+    )
     if summary["missing"]:
         out.print("missing: " + ", ".join(f"{k} {v}" for k, v in summary["missing"].items()))
     say(f"wrote {output} and {result.scores_path.name}")

@@ -19,6 +19,11 @@ everyone else's score. It is in [0, 1] and lands in ``scores.complexity``.
 solves the task in ``passes`` of ``k`` rollouts, pass rate ``p = passes / k``;
 ``difficulty = 1 - p``; the task is at the learner's **frontier** when
 ``0 < p < 1`` (it can learn from it by RL: some rollouts earn reward, some do not).
+Each rollout also has a reward in [0, 1] (verifiers/reward.py: 1 for a pass, partial
+credit for progress toward the gold end state): ``reward_mean``, ``reward_spread``
+(highest minus lowest: 0 when every rollout of the task earned the same, so a GRPO
+group on it has no advantage to learn from) and ``learnability`` = m (1 - m) of the
+mean reward m (Foster et al. 2025; p (1 - p) when the rewards are 1 or 0).
 
 **Levels** (the SFT selection keeps a mix of them): ``low`` below 1/3,
 ``medium`` below 2/3, ``high`` from 2/3 on.
@@ -71,7 +76,17 @@ def complexity_level(complexity: float) -> str:
     return LEVELS[min(len(LEVELS) - 1, int(complexity * len(LEVELS)))]
 
 
-def learner_columns(passes: int, k: int) -> dict[str, float]:
-    """The learner-relative columns of one task: pass_rate, difficulty, frontier (1.0 or 0.0), learner_k."""
-    p = passes / k
-    return {"pass_rate": p, "difficulty": 1.0 - p, "frontier": float(0 < passes < k), "learner_k": float(k)}
+def learner_columns(passes: int, rewards: tuple[float, ...]) -> dict[str, float]:
+    """The learner-relative columns of one task from its rollouts' passes and rewards: pass_rate, difficulty,
+    frontier (1.0 or 0.0), learner_k, reward_mean, reward_spread, learnability."""
+    k = len(rewards)
+    p, mean = passes / k, sum(rewards) / k
+    return {
+        "pass_rate": p,
+        "difficulty": 1.0 - p,
+        "frontier": float(0 < passes < k),
+        "learner_k": float(k),
+        "reward_mean": round(mean, 6),
+        "reward_spread": round(max(rewards) - min(rewards), 6),
+        "learnability": round(mean * (1.0 - mean), 6),
+    }

@@ -59,12 +59,12 @@ class DedupConfig(EngineOptions):
 
 
 class SelectConfig(StageConfig):
-    """``aceforge select``: a diverse SFT set under a budget, the RL set at the learner's frontier, and why the rest was left out."""
+    """``aceforge select``: a diverse SFT set under a budget, the RL set of tasks with unequal learner rewards, and why the rest was left out."""
 
     budget: int = Field(ge=1)
     """Most records in the SFT set."""
     rl_budget: int | None = Field(None, ge=1)
-    """Most tasks in the RL set (default: every frontier task)."""
+    """Most tasks in the RL set (default: every task whose learner rollouts earned unequal rewards)."""
     neighbors: int = Field(16, ge=1)
     """Nearest neighbours per candidate in the facility-location graph (more: a closer optimum, slower)."""
     sft_exclude_agents: list[str] = Field(default_factory=lambda: ["perturbed"])

@@ -59,6 +59,8 @@ class RecordFacts:
     verdict: bool | None  # v.result.passed
     verdict_origin: str | None  # computed (by aceforge) | imported (with the data) | undecided; None: no verdict
     pass_rate: float | None  # as stored in scores.extra by an earlier score stage
+    reward_mean: float | None  # the mean reward of the learner's rollouts of the task (else its pass rate)
+    rewards_differ: bool | None  # its learner rollouts' rewards are not all equal; None: no learner rollouts
     dedup_group: str  # only records of one group can be duplicates of each other (views.dedup_group)
     agent: str | None  # the agent policy that made a rollout (lineage.generator.agent.name); None otherwise
     tool_calls_ok: int | None  # tool calls of τ answered without an error; None: E offers no tools
@@ -93,10 +95,22 @@ def facts_of(record: AgentRecord) -> RecordFacts:
         verdict=record.verifier.result.passed if record.verifier.result else None,
         verdict_origin=record.verifier.result.provenance if record.verifier.result else None,
         pass_rate=record.scores.extra.get("pass_rate"),
+        reward_mean=record.scores.extra.get("reward_mean", record.scores.extra.get("pass_rate")),
+        rewards_differ=rewards_differ(record.scores.extra),
         dedup_group=dedup_group(record),
         agent=agent_of(record),
         tool_calls_ok=successful_calls(record) if record.environment.tools else None,
     )
+
+
+def rewards_differ(extra: dict[str, float]) -> bool | None:
+    """Whether a task's learner rollouts earned unequal rewards. Scored before rewards were kept (no
+    ``reward_spread``), a pass rate strictly between 0 and 1 says so (a pass earns 1, a failure less); 0 or 1
+    is taken as equal rewards, as selection then took it."""
+    if "reward_spread" in extra:
+        return extra["reward_spread"] > 0
+    rate = extra.get("pass_rate")
+    return None if rate is None else 0.0 < rate < 1.0
 
 
 def iter_records(path: Path, progress: bool = False, what: str = "reading") -> Iterator[AgentRecord]:

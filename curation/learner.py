@@ -14,7 +14,9 @@ beside each pass rate (``scores.learner``). Pass rates come from:
   rollout runner of generators/rollouts.
 
 A rollout with no verdict (passed None) counts as a rollout, not a pass: an
-undecided run is no evidence the learner can solve the task.
+undecided run is no evidence the learner can solve the task. Beside the passes,
+each rollout's reward (verifiers/reward.py, the one GRPO trains on) is kept: the
+RL set takes a task whose rewards are not all equal (curation/selection.py).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from curation.views import task_id
 from generators.rollouts.config import PolicyConfig
 from schemas.record import AgentRecord
 from schemas.task_identity import is_rollout_of_a_task
+from verifiers.reward import rollout_reward
 
 UNRECORDED = "(none recorded)"  # rollouts whose lineage names no configuration
 
@@ -39,6 +42,7 @@ class LearnerError(ValueError):
 class PassCount:
     passes: int
     rollouts: int
+    rewards: tuple[float, ...]  # each rollout's reward (verifiers/reward.py), in the order the rollouts came
 
     @property
     def pass_rate(self) -> float:
@@ -55,24 +59,27 @@ def is_rollout(record: AgentRecord) -> bool:
     return is_rollout_of_a_task(record.details, record.lineage.parents) and bool(record.trajectory)
 
 
-def count_passes(outcomes: Iterable[tuple[str, bool | None]]) -> dict[str, PassCount]:
-    """Pass counts per task id from (task id, verdict) pairs."""
+Outcome = tuple[str, bool | None, float]  # task id, verdict, reward
+
+
+def count_passes(outcomes: Iterable[Outcome]) -> dict[str, PassCount]:
+    """Pass counts and rewards per task id from (task id, verdict, reward) triples."""
     passes: dict[str, int] = defaultdict(int)
-    total: dict[str, int] = defaultdict(int)
-    for key, passed in outcomes:
-        total[key] += 1
+    rewards: dict[str, list[float]] = defaultdict(list)
+    for key, passed, reward in outcomes:
+        rewards[key].append(reward)
         passes[key] += passed is True
-    return {key: PassCount(passes[key], total[key]) for key in total}
+    return {key: PassCount(passes[key], len(rewards[key]), tuple(rewards[key])) for key in rewards}
 
 
-def _outcome(record: AgentRecord) -> tuple[str, bool | None]:
+def _outcome(record: AgentRecord) -> Outcome:
     result = record.verifier.result
-    return task_id(record), (result.passed if result is not None else None)
+    return task_id(record), (result.passed if result is not None else None), rollout_reward(result)
 
 
 def recorded_counts(rollouts: Iterable[AgentRecord], learner_id: str | None = None) -> LearnerCounts:
     """Pass counts of one policy's rollouts among ``rollouts``: ``learner_id``'s, or the only policy's there is."""
-    by_policy: dict[str, list[tuple[str, bool | None]]] = defaultdict(list)
+    by_policy: dict[str, list[Outcome]] = defaultdict(list)
     for record in rollouts:
         if is_rollout(record):
             by_policy[record.lineage.config_hash or UNRECORDED].append(_outcome(record))
@@ -97,7 +104,7 @@ def roll_out(
     from generators.rollouts.runner import run_with_own_model
 
     cfg = RolloutConfig.model_validate(policy.model_dump())
-    outcomes: list[tuple[str, bool | None]] = []
+    outcomes: list[Outcome] = []
     for record in run_with_own_model(tasks, cfg, "learner_rollouts"):
         outcomes.append(_outcome(record))
         if on_rollout is not None:

@@ -34,6 +34,7 @@ from curation.facts import RecordFacts, facts_of, iter_records
 from curation.report_plots import bar_plot, complexity_plot, difficulty_plot, embedding_map, pass_rate_plot
 from curation.report_tables import difficulty_correlations, goal_kind_counts, tool_sequence_counts
 from curation.select_stage import MANIFEST
+from curation.selection import rl_empty_line
 from curation.signatures import SIGNATURES, embeddings_for, sidecar
 
 
@@ -90,6 +91,7 @@ def read_scored(path: Path) -> tuple[list[RecordFacts], pl.DataFrame]:
                 "complexity": f.complexity,
                 "scored": record.scores.complexity is not None,
                 "pass_rate": pass_rate,
+                "rewards_differ": f.rewards_differ,
                 "learner": record.scores.learner,
                 "difficulty": record.scores.extra.get("difficulty", None if pass_rate is None else 1.0 - pass_rate),
                 "diversity": record.scores.diversity,
@@ -97,7 +99,10 @@ def read_scored(path: Path) -> tuple[list[RecordFacts], pl.DataFrame]:
                 "tool_sequence": f.tool_sequence,
             }
         )
-    schema = {"pass_rate": pl.Float64, "learner": pl.String, "difficulty": pl.Float64, "diversity": pl.Float64}
+    schema = {
+        **{"pass_rate": pl.Float64, "rewards_differ": pl.Boolean, "learner": pl.String},
+        **{"difficulty": pl.Float64, "diversity": pl.Float64},
+    }
     schema |= {"goal_kinds": pl.List(pl.String), **{name: pl.Int64 for name in FEATURE_CAPS}}
     return facts, pl.DataFrame(rows, schema_overrides=schema, infer_schema_length=None)
 
@@ -134,6 +139,8 @@ def report_numbers(
         "frontier": int(((rates > 0) & (rates < 1)).sum()),
         "always_solved": int((rates >= 1).sum()),
         "never_solved": int((rates <= 0).sum()),
+        "unequal_rewards": int(tasks["rewards_differ"].fill_null(False).sum()),
+        "rl_empty": rl_empty_line(tasks.height, left_out or {}) if sets and not sets.get("rl") else None,
         "difficulty_correlation": difficulty_correlations(table),
         "goal_kinds": goal_kind_counts(table),
         "tool_sequences": tool_sequence_counts(table),
@@ -160,6 +167,7 @@ def _or_unscored(value: object) -> str:
 def _stages(n: dict) -> list[str]:
     """Which stages' outputs the input holds, and for each one it lacks, the command that adds it."""
     done, records = n["stages"], n["records"]
+    selected = f"SFT {n.get('sft', 0)}, RL {n.get('rl', 0)}" + (f". {n['rl_empty']}" if n["rl_empty"] else "")
     stages = (  # (stage, what its output holds here, or None; the command that adds it)
         ("verify", done["verified"] and f"{done['verified']} of {records} records have a verdict",
          "no verdicts (`aceforge verify` adds them)"),
@@ -167,7 +175,7 @@ def _stages(n: dict) -> list[str]:
          "no scores (`aceforge score` adds them)"),
         ("dedup", done["deduplicated"] and f"audit of {sum(n['dedup_removed'].values())} removed records",
          "no dedup audit (`aceforge dedup`, then report its output)"),
-        ("select", done["selected"] and f"SFT {n.get('sft', 0)}, RL {n.get('rl', 0)}",
+        ("select", done["selected"] and selected,
          "no sets (`aceforge select`, then report its output directory)"),
     )  # fmt: skip
     lines = ["### Stages in this input", ""]
@@ -229,8 +237,8 @@ def render_markdown(n: dict, plots: dict[str, Path]) -> str:
     if n["tasks_with_pass_rate"]:
         learner = (
             f"{n['tasks_with_pass_rate']} tasks rolled out, mean {n['pass_rate_mean']}; frontier (0 < p < 1) "
-            f"{n['frontier']}, always solved {n['always_solved']}, never solved {n['never_solved']} "
-            f"(learner {', '.join(n['learners'])})"
+            f"{n['frontier']}, always solved {n['always_solved']}, never solved {n['never_solved']}; unequal rewards "
+            f"(the RL set's rule) {n['unequal_rewards']} (learner {', '.join(n['learners'])})"
         )
     else:
         learner = f"none in this input ({NO_LEARNER})"

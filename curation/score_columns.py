@@ -10,9 +10,10 @@ Where the scores live:
 
 - ``record.scores``: ``accuracy``, ``complexity`` (structural), ``diversity``,
   and in ``extra`` every other numeric column (features, pass_rate, difficulty,
-  frontier, learner_k, novelty_text, novelty_action, novelty_entities, cluster, accuracy_level as
-  its index in ACCURACY_LEVELS) plus ``missing_<marker>: 1.0`` for each missing
-  marker. A column that cannot be computed is left out, never filled with 0;
+  frontier, learner_k, reward_mean, reward_spread, learnability, novelty_text,
+  novelty_action, novelty_entities, cluster, accuracy_level as its index in
+  ACCURACY_LEVELS) plus ``missing_<marker>: 1.0`` for each missing marker. A
+  column that cannot be computed is left out, never filled with 0;
   ``learner``: the id of the declared learner whose pass rate is in ``extra``.
 - ``<output stem>.scores.parquet``: the same columns flat, with the levels and
   markers as text, for DuckDB or polars (registered in the catalog as
@@ -60,13 +61,13 @@ def complexity_columns(facts: list[RecordFacts]) -> Columns:
 def pass_rate_columns(learner: LearnerCounts) -> ScoreFunction:
     """The learner's columns for tasks it rolled out, and for their rollouts (by the task they belong to), with
     the learner's id beside them."""
-    names = ("pass_rate", "difficulty", "frontier", "learner_k")
+    names = ("pass_rate", "difficulty", "frontier", "learner_k", "reward_mean", "reward_spread", "learnability")
 
     def columns(facts: list[RecordFacts]) -> Columns:
         out: Columns = {name: [] for name in (*names, "learner")}
         for f in facts:
             count = learner.counts.get(f.task_id)
-            values = learner_columns(count.passes, count.rollouts) if count else {}
+            values = learner_columns(count.passes, count.rewards) if count else {}
             for name in names:
                 out[name].append(values.get(name))
             out["learner"].append(learner.learner_id if count else None)

@@ -63,6 +63,8 @@ class ScoreResult:
             "complexity_levels": dict(Counter(table["complexity_level"].to_list()).most_common()),
             "with_pass_rate": len(rates),
             "frontier": int(table["frontier"].fill_null(0).sum()) if "frontier" in table.columns else 0,
+            # tasks (and their rollouts) whose learner rewards are not all equal: what the RL set may take
+            "unequal_rewards": int((table["reward_spread"] > 0).sum()) if "reward_spread" in table.columns else 0,
             "missing": dict(Counter(m for row in table["missing"].to_list() for m in row).most_common()),
         }
 

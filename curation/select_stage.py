@@ -2,12 +2,14 @@
 
 Outputs in ``--out-dir DIR``:
 
-- ``sft.parquet``, ``rl.parquet``: records, as they are in the input;
+- ``sft.parquet``, ``rl.parquet``: records, as they are in the input; the SFT set in
+  the input's order, the RL set in its learnability order (curation/selection.py);
 - ``left_out.parquet``: ``id``, ``reason``, ``detail``, ``duplicate_of``,
   ``kind``, ``similarity``: every input record in neither set, plus every
   record the input's dedup audit (``<input stem>.dedup.parquet``) removed;
 - ``selection.json``: the counts, the configuration and the files read
-  (``aceforge report DIR`` follows it back to the records and the audit).
+  (``aceforge report DIR`` follows it back to the records and the audit); when
+  the RL set is empty, ``rl_empty`` says why in one line.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import polars as pl
 from curation.config import SelectConfig
 from curation.dedup_stage import DEDUP
 from curation.facts import iter_records, read_facts
-from curation.selection import LeftOut, Selection, select
+from curation.selection import LeftOut, Selection, rl_empty_line, select
 from curation.signatures import SIGNATURES, embeddings_for, sidecar
 from schemas.io import RecordWriter, atomic_output
 
@@ -45,12 +47,14 @@ class SelectResult:
     rl: int
     left_out: Counter
     verdicts: Counter  # input records by who decided their verdict: computed, imported, undecided, none
+    rl_empty: str | None = None  # why the RL set is empty, in one line; None when it is not
 
     def summary(self) -> dict:
         return {
             "records": self.records,
             "sft": self.sft,
             "rl": self.rl,
+            **({"rl_empty": self.rl_empty} if self.rl_empty else {}),
             "verdicts": dict(self.verdicts.most_common()),
             "left_out": sum(self.left_out.values()),
             "left_out_by_reason": dict(self.left_out.most_common()),
@@ -76,14 +80,18 @@ def audit_duplicates(audit: Path) -> list[LeftOut]:
 
 
 def write_sets(input: Path, out_dir: Path, selection: Selection) -> None:
-    """One pass over the input; each set keeps the input's order."""
+    """One pass over the input: the SFT set in the input's order, the RL set in the selection's (its tasks are
+    held until the pass ends: task records carry no trajectory)."""
     sft, rl = set(selection.sft), set(selection.rl)
+    tasks = {}
     with RecordWriter(out_dir / "sft.parquet") as sft_out, RecordWriter(out_dir / "rl.parquet") as rl_out:
         for i, record in enumerate(iter_records(input)):
             if i in sft:
                 sft_out.write_record(record)
             elif i in rl:
-                rl_out.write_record(record)
+                tasks[i] = record
+        for i in selection.rl:
+            rl_out.write_record(tasks[i])
 
 
 def run_select(input: Path, out_dir: Path, cfg: SelectConfig, progress: bool = False) -> SelectResult:
@@ -96,13 +104,15 @@ def run_select(input: Path, out_dir: Path, cfg: SelectConfig, progress: bool = F
     write_sets(input, out_dir, selection)
     with atomic_output(out_dir / "left_out.parquet") as tmp:
         pl.DataFrame([asdict(row) for row in selection.left_out], schema=LEFT_OUT_SCHEMA).write_parquet(tmp)
+    reasons = Counter(row.reason for row in selection.left_out)
     result = SelectResult(
         out_dir,
-        len(facts) + sum(row.reason == "duplicate" for row in selection.left_out),
+        len(facts) + reasons["duplicate"],
         len(selection.sft),
         len(selection.rl),
-        Counter(row.reason for row in selection.left_out),
+        reasons,
         Counter(f.verdict_origin or "none" for f in facts),
+        None if selection.rl else rl_empty_line(sum(f.is_task for f in facts), reasons),
     )
     manifest = {
         **result.summary(),

@@ -8,8 +8,12 @@
   A record's vector is its text and action-signature embeddings concatenated
   and rescaled to unit length, so similarity is the mean of the two.
 - **RL** candidates are task records (no trajectory) with a verifiable v
-  (its spec is the reward) at the declared learner's frontier, ``0 < p < 1``.
-  With an RL budget, the same facility location chooses among them.
+  (its spec is the reward) whose declared learner's rollouts earned rewards
+  that are not all equal (verifiers/reward.py; the rule of DAPO's dynamic
+  sampling: a GRPO group of equal rewards has no advantage, so no gradient).
+  With an RL budget, the same facility location chooses among them. The set is
+  ordered by learnability m (1 - m) of the task's mean reward m (Foster et al.
+  2025: p (1 - p) for rewards of 1 or 0), highest first, input order on ties.
 - **Left out**, one reason per record (the first that applies):
   ``no_text`` / ``no_task`` (missing parts), ``duplicate`` (named by the dedup
   audit, with the record kept in its place), ``invalid``, ``unverified``,
@@ -18,8 +22,12 @@
   agent in ``sft_exclude_agents``, by default the perturbed one), ``no_successful_call`` (a tool-world
   trajectory whose every call failed, or that made none), ``learner_solves`` (its task's p = 1: nothing to
   teach), ``frontier_task`` (0 < p < 1: its task is an RL candidate instead) (SFT side); ``no_verifier``, ``no_pass_rate``,
-  ``always_solved`` (p = 1), ``never_solved`` (p = 0) (RL side); and
+  and, for rewards all equal, ``always_solved`` (every rollout passed), ``never_solved`` (every rollout earned 0),
+  ``equal_rewards`` (the same partial credit every time) (RL side); and
   ``outside_budget`` for candidates the budget had no room for.
+
+An empty RL set is said in one line (``rl_empty_line``): by the select command, selection.json, the main job's
+stage table, the ACE report and so the dataset card.
 
 Counts add up: records in (the input plus the duplicates its audit names) =
 SFT + RL + left out.
@@ -81,18 +89,44 @@ def sft_reason(f: RecordFacts, cfg: SelectConfig) -> str | None:
 
 
 def rl_reason(f: RecordFacts) -> str | None:
-    """Why a task record cannot be an RL task (None: it is at the learner's frontier)."""
+    """Why a task record cannot be an RL task (None: its learner rollouts' rewards are not all equal)."""
     if reason := missing_reason(f):
         return reason
     if f.verifier_kind not in VERIFIABLE_KINDS:
         return "no_verifier"
     if f.pass_rate is None:
         return "no_pass_rate"
+    if f.rewards_differ:
+        return None
     if f.pass_rate >= 1.0:
         return "always_solved"
-    if f.pass_rate <= 0.0:
-        return "never_solved"
-    return None
+    return "never_solved" if not f.reward_mean else "equal_rewards"
+
+
+RL_REASONS = {  # the RL side's reasons, as the one line of an empty RL set names them
+    "never_solved": "never solved",
+    "always_solved": "always solved",
+    "equal_rewards": "equal partial rewards",
+    "no_pass_rate": "no learner rollouts",
+    "no_verifier": "no verifier",
+}
+
+
+def rl_empty_line(tasks: int, reasons: dict[str, int]) -> str:
+    """Why the RL set is empty, in one line, from the number of task records and the left-out counts by reason."""
+    if not tasks:
+        return "RL set empty: the input holds no task records (`aceforge synth tasks` makes them)"
+    counts = ", ".join(f"{label} {reasons[r]}" for r, label in RL_REASONS.items() if reasons.get(r))
+    hint = "; declare a learner in `aceforge score`" if reasons.get("no_pass_rate") else ""
+    return (
+        f"RL set empty: no task's learner rollouts earned unequal rewards, so no GRPO group has an advantage "
+        f"({counts or 'no task could be used'}{hint})"
+    )
+
+
+def learnability(f: RecordFacts) -> float:
+    mean = f.reward_mean or 0.0
+    return mean * (1.0 - mean)
 
 
 def selection_vectors(signatures: Signatures, rows: list[int]) -> np.ndarray:
@@ -124,7 +158,8 @@ def select(facts: list[RecordFacts], signatures: Signatures, cfg: SelectConfig) 
         else:
             selection.left_out.append(LeftOut(f.id, reason, _detail(f, reason)))
     selection.sft, sft_rest = _choose(facts, sft_rows, cfg.budget, signatures, cfg.neighbors)
-    selection.rl, rl_rest = _choose(facts, rl_rows, cfg.rl_budget, signatures, cfg.neighbors)
+    chosen, rl_rest = _choose(facts, rl_rows, cfg.rl_budget, signatures, cfg.neighbors)
+    selection.rl = sorted(chosen, key=lambda i: (-learnability(facts[i]), i))
     selection.left_out += [LeftOut(facts[i].id, "outside_budget", "sft") for i in sft_rest]
     selection.left_out += [LeftOut(facts[i].id, "outside_budget", "rl") for i in rl_rest]
     return selection
@@ -133,8 +168,10 @@ def select(facts: list[RecordFacts], signatures: Signatures, cfg: SelectConfig) 
 def _detail(f: RecordFacts, reason: str) -> str:
     if reason == "invalid":
         return ",".join(f.accuracy.structure_reasons)
-    if reason in ("always_solved", "never_solved", "learner_solves", "frontier_task"):
+    if reason in ("learner_solves", "frontier_task"):
         return f"pass_rate={f.pass_rate:g}"
+    if reason in ("always_solved", "never_solved", "equal_rewards"):
+        return f"pass_rate={f.pass_rate:g} reward_mean={f.reward_mean:g}"
     if reason == "no_verifier":
         return f"v.kind={f.verifier_kind}"
     if reason == "agent_excluded":

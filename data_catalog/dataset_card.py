@@ -23,6 +23,7 @@ from huggingface_hub import DatasetCardData
 
 from data_catalog.dataset_stats import DatasetStats, SourceRow
 from data_catalog.hub_chat import SFT
+from data_catalog.hub_preference import PREFERENCE
 from data_catalog.hub_shards import DEFAULT_CONFIG, TASKS, TRAIN, TRAJECTORIES, Shard
 
 # Licence ids the Hub knows (https://huggingface.co/docs/hub/repositories-licenses), the common ones.
@@ -51,6 +52,8 @@ WHAT_ROWS_ARE = {
     TRAJECTORIES: "trajectories: an agent's steps in its environment, with the verifier's verdict",
     TASKS: "tasks: instruction, environment and constraints with no steps yet (for RL and evaluation)",
     SFT: "the trajectories as chat `messages` + `tools`, ready for TRL's SFTTrainer",
+    PREFERENCE: "a verified success and a failure of one task: shared `prompt`, `chosen` / `rejected` turns with "
+    "tool calls, `tools`, ready for TRL's DPOTrainer",
 }
 COLUMNS = [
     ("id", "stable record id (same input, same id)"),
@@ -130,7 +133,7 @@ def config_files(shards: Iterable[Shard]) -> dict[str, dict[str, list[Shard]]]:
     grouped: dict[str, dict[str, list[Shard]]] = defaultdict(lambda: defaultdict(list))
     for shard in shards:
         grouped[shard.config][shard.split].append(shard)
-    order = [DEFAULT_CONFIG, TRAJECTORIES, TASKS, SFT]
+    order = [DEFAULT_CONFIG, TRAJECTORIES, TASKS, SFT, PREFERENCE]
     return {c: dict(sorted(grouped[c].items(), key=_split_order)) for c in sorted(grouped, key=order.index)}
 
 
@@ -217,6 +220,14 @@ def _configs_section(inputs: CardInputs) -> str:
             "```python\nfrom trl import SFTConfig, SFTTrainer\n\n"
             f'trainer = SFTTrainer(model=MODEL, args=SFTConfig(...), train_dataset=load_dataset("{inputs.repo_id}", '
             f'"{SFT}", split="train"))\n```'
+        )
+    if PREFERENCE in configs:
+        load += (
+            f"\n\nThe `{PREFERENCE}` config feeds TRL's DPOTrainer as it is (one row per verified failure of a task "
+            "that also has a verified success; the prompt is what both conversations share):\n\n"
+            "```python\nfrom trl import DPOConfig, DPOTrainer\n\n"
+            f'trainer = DPOTrainer(model=MODEL, args=DPOConfig(...), train_dataset=load_dataset("{inputs.repo_id}", '
+            f'"{PREFERENCE}", split="train"))\n```'
         )
     return f"{table}\n\n{load}"
 

@@ -29,31 +29,41 @@ ChatRow = Callable[[AgentRecord], dict[str, Any] | None]
 
 
 def write_chat_config(folder: Path, shards: list[Shard], to_chat: ChatRow) -> list[Shard]:
-    """``sft/{split}-00000-of-00001.parquet`` for each split that has trajectories; their Shards.
-
-    Outside ``data/``, which holds record shards only (the catalog reads ``data/**`` as records).
-    """
-    from datasets import Dataset, Features, Json, List, Value
+    """``sft/{split}-00000-of-00001.parquet`` for each split that has trajectories; their Shards."""
+    from datasets import Features, Json, List, Value
 
     features = Features({"id": Value("string"), "messages": List(Json()), "tools": List(Json())})
-    trajectories = [s for s in shards if s.config in (TRAJECTORIES, DEFAULT_CONFIG) and _has_steps(folder, s)]
     written = []
-    for split in sorted({s.split for s in trajectories}):
-        files = [folder / s.path for s in trajectories if s.split == split]
-        rows = [chat for batch in iter_batches(files) for row in batch.to_pylist() if (chat := _chat(row, to_chat))]
-        if not rows:
-            continue
-        path = Path(SFT) / f"{split}-00000-of-00001.parquet"
-        (folder / path).parent.mkdir(parents=True, exist_ok=True)
-        with datasets_bars_off():
-            Dataset.from_list(rows, features=features).to_parquet(folder / path)
-        written.append(Shard(SFT, split, path, len(rows), (folder / path).stat().st_size))
+    for split, records in trajectories_by_split(folder, shards):
+        rows = [chat for record in records if (chat := _chat(record, to_chat))]
+        if rows:
+            written.append(write_config_split(folder, SFT, split, rows, features))
     return written
 
 
-def _chat(row: dict[str, Any], to_chat: ChatRow) -> dict[str, Any] | None:
-    chat = to_chat(row_to_record(row))
-    return None if chat is None else {"id": row["id"], "messages": chat["messages"], "tools": chat["tools"]}
+def trajectories_by_split(folder: Path, shards: list[Shard]) -> Iterator[tuple[str, Iterator[AgentRecord]]]:
+    """(split, its trajectory records, read lazily) for each split of the folder's record shards that has some."""
+    trajectories = [s for s in shards if s.config in (TRAJECTORIES, DEFAULT_CONFIG) and _has_steps(folder, s)]
+    for split in sorted({s.split for s in trajectories}):
+        files = [folder / s.path for s in trajectories if s.split == split]
+        yield split, (row_to_record(row) for batch in iter_batches(files) for row in batch.to_pylist())
+
+
+def write_config_split(folder: Path, config: str, split: str, rows: list[dict[str, Any]], features: Any) -> Shard:
+    """``{config}/{split}-00000-of-00001.parquet``: outside ``data/``, which holds record shards only (the catalog
+    reads ``data/**`` as records)."""
+    from datasets import Dataset
+
+    path = Path(config) / f"{split}-00000-of-00001.parquet"
+    (folder / path).parent.mkdir(parents=True, exist_ok=True)
+    with datasets_bars_off():
+        Dataset.from_list(rows, features=features).to_parquet(folder / path)
+    return Shard(config, split, path, len(rows), (folder / path).stat().st_size)
+
+
+def _chat(record: AgentRecord, to_chat: ChatRow) -> dict[str, Any] | None:
+    chat = to_chat(record)
+    return None if chat is None else {"id": record.id, "messages": chat["messages"], "tools": chat["tools"]}
 
 
 def _has_steps(folder: Path, shard: Shard) -> bool:

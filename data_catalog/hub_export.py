@@ -34,6 +34,7 @@ from data_catalog.dataset_card import CardInputs, recipe_yaml, render_card
 from data_catalog.dataset_stats import DatasetStats, dataset_stats
 from data_catalog.hub_chat import ChatRow, datasets_bars_off, write_chat_config
 from data_catalog.hub_config import HubExportConfig
+from data_catalog.hub_preference import PairRows, write_preference_config
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
 from data_catalog.redaction import redact_text, redact_value
@@ -138,10 +139,12 @@ def build_hub_folder(
     plots: Sequence[Path] = (),
     run_config: dict[str, Any] | None = None,
     to_chat: ChatRow | None = None,
+    to_pairs: PairRows | None = None,
 ) -> HubFolder:
     """Write the Hub-ready folder ``out``: ``data/`` shards, ``README.md``, ``recipe.yaml``, ``plots/``.
 
-    ``to_chat`` (a record as ``{messages, tools}``, None when it has none) adds the ``sft`` config (hub_chat.py).
+    ``to_chat`` (a record as ``{messages, tools}``, None when it has none) adds the ``sft`` config (hub_chat.py);
+    ``to_pairs`` (the preference pairs of some records) adds the ``preference`` config (hub_preference.py).
     """
     check_repo_id(repo_id)
     earlier = _earlier_export_files(out)
@@ -159,6 +162,8 @@ def build_hub_folder(
             raise HubExportError(f"wrote {written} rows of {stats.rows}: the input changed during the export?")
         if to_chat is not None:
             shards += write_chat_config(staging, shards, to_chat)
+        if to_pairs is not None:
+            shards += write_preference_config(staging, shards, to_pairs)
         plot_paths, summary = _copy_plots(plots, staging, summary)
         recipe = build_recipe(source, cfg, stats, run_config)
         (staging / RECIPE_FILE).write_text(recipe_yaml(recipe))

@@ -181,6 +181,7 @@ class StageOutcome:
     error: str | None = None
     path: str | None = None
     seconds: float | None = None  # from the step's start to its end
+    note: str | None = None  # one line on what it made, e.g. why the RL set is empty
 
     @property
     def ok(self) -> bool:
@@ -257,6 +258,7 @@ def _stage_outcomes(
                 path=str((made or {}).get("path") or (made or {}).get("folder") or (made or {}).get("output") or "")
                 or None,
                 seconds=seconds.get(op_of(key)),
+                note=(made or {}).get("stage/rl_empty"),
             )
         )
     return outcomes

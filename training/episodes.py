@@ -35,6 +35,7 @@ from schemas.steps import ApiAction, MessageAction, TextObservation
 from training.render import prompt_ids
 from verifiers.base import default_env_factory
 from verifiers.initial_state import build_environment
+from verifiers.reward import rollout_reward
 
 DATASET = "rl_episodes"
 COMPONENTS_MODEL = {"backend": "trainer"}
@@ -62,7 +63,7 @@ class EpisodeSettings:
     top_p: float
     budget: RolloutBudget
     user: str = "scripted"
-    reward: str = "score"
+    reward: str = "graded"
 
 
 class EpisodeRunner:
@@ -176,13 +177,13 @@ class EpisodeRunner:
         return out[:, width:].tolist()
 
     def reward(self, episode: Episode) -> float:
-        """V(τ, C) of the episode's record: the verifier's score, or 1/0 for passed."""
+        """The episode's reward from its verdict: graded (verifiers/reward.py) or 1/0 for passed."""
         components = {"agent": self.agent.describe(), "user": self.user.describe(), "model": COMPONENTS_MODEL}
         result = rollout_record(episode.conv, DATASET, components, config_hash="").verifier.result
         self.passed += bool(result and result.passed)
         if self.settings.reward == "passed":
             return 1.0 if result and result.passed else 0.0
-        return float(result.score or 0.0) if result else 0.0
+        return rollout_reward(result)
 
     def stats(self) -> dict[str, Any]:
         return {"episodes": self.episodes, "passed": self.passed, "end_reasons": dict(self.end_reasons.most_common())}

@@ -41,8 +41,9 @@ class RlConfig(TrainConfig):
     """Sampling temperature of the episodes."""
     top_p: float = Field(1.0, gt=0, le=1)
     """Nucleus sampling mass of the episodes."""
-    reward: Literal["score", "passed"] = "score"
-    """The reward: the verifier's score (fraction of constraints met, less write penalties) or 1/0 for passed."""
+    reward: Literal["graded", "passed"] = "graded"
+    """The reward: graded (1 for a pass; 0 for an undecided verdict, an ungrounded or misstated answer or a policy
+    violation; else partial credit for the gold end state reached: verifiers/reward.py) or 1/0 for passed."""
     beta: float = Field(0.0, ge=0)
     """KL coefficient against the starting model (0: no reference model is kept)."""
     loss_type: Literal["grpo", "dr_grpo", "dapo", "bnpo", "cispo", "sapo"] = "dapo"

@@ -8,7 +8,8 @@ configs that name them:
   custom reward function. The episode text is read back into a trajectory (the
   assistant's turns with their Hermes ``<tool_call>`` blocks, the user's turns),
   the calls are replayed in a fresh copy of the task's world, and aceforge's
-  verifier chain gives V(τ, C): the reward is its score.
+  verifier chain gives V(τ, C): the reward is the graded reward of that verdict (verifiers/reward.py), the
+  one GRPO and the RL set's selection use.
 - ``AceforgeTool``: one class for every tool of a task's environment; a tool
   instance holds a fresh world in the task's initial state and runs the model's
   calls in it. (verl gives each tool its own instance, so a read through one
@@ -32,6 +33,7 @@ from typing import Any
 
 from schemas.record import AgentRecord, Environment, Source, Task, Verifier
 from schemas.steps import ApiAction, MessageAction, TextObservation
+from verifiers.reward import rollout_reward
 
 _TURN = re.compile(r"<\|im_start\|>(\w+)\n")
 _END = "<|im_end|>"
@@ -105,9 +107,8 @@ def verdict(solution_str: str, ground_truth: str | dict[str, Any], extra_info: d
 def compute_score(
     data_source: str, solution_str: str, ground_truth: str, extra_info: dict[str, Any] | None = None
 ) -> float:
-    """verl's reward function: the verifier's score of the episode (0 when it cannot be judged)."""
-    result = verdict(solution_str, ground_truth, extra_info or {})
-    return float(result.score or 0.0)
+    """verl's reward function: the graded reward of the episode's verdict (0 when it cannot be judged)."""
+    return rollout_reward(verdict(solution_str, ground_truth, extra_info or {}))
 
 
 class AceforgeTool:

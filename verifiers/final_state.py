@@ -10,8 +10,9 @@ Reason codes: ``missing_change`` (a row the gold changes was left as it was), ``
 but not as the gold changes it: another payment method, one item fewer, another enum value),
 ``unrequested_change`` (a row the gold leaves alone was changed), ``gold_unreplayable`` (the gold
 actions fail in the initial state: the task itself is broken). Evidence: the rows and, per wrong
-row, the first differing field paths (values bounded). The stage gives a verdict and no score, so the
-chain's score (GRPO's graded reward) stays the constraints' fraction met, less penalties.
+row, the first differing field paths (values bounded). The stage gives a verdict and no score (the chain's
+score stays the constraints' fraction met, less penalties); the graded reward (verifiers/reward.py) reads
+its evidence: the share of the gold rows reached.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ class FinalStateVerifier(RecordVerifier):
             "unrequested": [".".join(row) for row in unrequested],
             "wrong": wrong,
         }
-        # A verdict without a score: the chain's score (a graded reward) stays the constraints' fraction met.
+        # A verdict without a score: the chain's score stays the constraints' fraction met; the reward reads the rows.
         return self.result(not reasons, reasons=reasons, evidence=evidence).model_copy(update={"score": None})
 
 

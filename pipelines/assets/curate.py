@@ -186,7 +186,8 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
                 io_manager_key="record_store", description="Verified successes, diverse, under the budget."
             ),
             "rl_set": AssetOut(
-                io_manager_key="record_store", description="Tasks at the learner's frontier (0 < p < 1)."
+                io_manager_key="record_store",
+                description="Tasks whose learner rollouts earned unequal rewards, by learnability.",
             ),
         },
         ins={"records": AssetIn("deduplicated")},
@@ -207,7 +208,8 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
             outputs[name] = target / RECORDS_FILE
         shutil.move(work / "left_out.parquet", outputs["sft_set"].with_name("records.left_out.parquet"))
         yield Output(StoredRecords(outputs["sft_set"], summary), output_name="sft_set")
-        yield Output(StoredRecords(outputs["rl_set"], {"rl": summary["rl"]}), output_name="rl_set")
+        rl_counts = {key: summary[key] for key in ("rl", "rl_empty") if key in summary}  # rl_empty: why none
+        yield Output(StoredRecords(outputs["rl_set"], rl_counts), output_name="rl_set")
         yield sft_set_verified(RecordSet([outputs["sft_set"]]), cfg.accept_imported_verdicts, cfg.accept_undecided)
 
     @asset(

@@ -195,7 +195,10 @@ def score_cmd(
     out.print(plain_text(f"scored {summary['records']} records; learner: {summary['learner'] or 'none declared'}"))
     out.print("accuracy levels: " + ", ".join(f"{k} {v}" for k, v in summary["accuracy_levels"].items()))
     out.print("complexity levels: " + ", ".join(f"{k} {v}" for k, v in summary["complexity_levels"].items()))
-    out.print(f"with a pass rate: {summary['with_pass_rate']}, at the frontier: {summary['frontier']}")
+    out.print(
+        f"with a pass rate: {summary['with_pass_rate']}, at the frontier: {summary['frontier']}, "
+        f"with unequal learner rewards: {summary['unequal_rewards']}"
+    )
     if summary["missing"]:
         out.print("missing: " + ", ".join(f"{k} {v}" for k, v in summary["missing"].items()))
     say(f"wrote {output} and {result.scores_path.name}")
@@ -253,7 +256,8 @@ def select_cmd(
     allow_empty: AllowEmpty = False,
 ) -> None:
     """Choose an SFT set of verified successes (diverse under --budget, keeping the mix of complexity levels), an RL
-    set of tasks at the learner's frontier (0 < p < 1), and list every record left out with its reason."""
+    set of tasks whose learner rollouts earned unequal rewards (ordered by learnability), and list every record left
+    out with its reason."""
     from curation.select_stage import run_select
 
     check_paths(input)
@@ -278,6 +282,8 @@ def select_cmd(
         return
     reasons = ", ".join(f"{k} {v}" for k, v in summary["left_out_by_reason"].items()) or "none"
     out.print(f"{summary['records']} records: SFT {result.sft}, RL {result.rl}, left out {left} ({reasons})")
+    if result.rl_empty:
+        out.print(plain_text(result.rl_empty))
     say(f"wrote {out_dir}/sft.parquet, rl.parquet, left_out.parquet")
 
 

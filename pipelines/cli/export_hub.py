@@ -1,6 +1,7 @@
 """``aceforge export hub``: a record dataset as a Hugging Face Hub dataset repository.
 
-Builds the Hub-ready folder (Parquet shards per config and split, README.md
+Builds the Hub-ready folder (Parquet shards per config and split, the ``sft``
+config of chats and the ``preference`` config of chosen/rejected pairs, README.md
 dataset card, recipe.yaml, plots), loads it back with ``datasets`` offline to
 check the row counts, and uploads it unless ``--dry-run``. Exit codes: 0 done,
 1 when the check or the upload failed, 2 on usage errors.
@@ -69,6 +70,7 @@ def hub(
         resolve_source,
     )
     from training.export_openai import chat_row
+    from training.preference import preference_rows
 
     try:
         check_repo_id(repo_id)
@@ -83,7 +85,7 @@ def hub(
     say(f"building {folder_path} from {source.label}")
     try:
         folder = build_hub_folder(
-            source, folder_path, repo_id, cfg, summary_text, plots or (), run_cfg, to_chat=chat_row
+            source, folder_path, repo_id, cfg, summary_text, plots or (), run_cfg, chat_row, preference_rows
         )
     except HubExportError as exc:
         fail(str(exc))

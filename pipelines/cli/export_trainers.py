@@ -1,4 +1,4 @@
-"""``aceforge export verl|sharegpt|openai``: record sets written for other trainers.
+"""``aceforge export verl|sharegpt|openai|dpo``: record sets written for other trainers.
 
 Each reads AgentRecords or plain chat files (``messages`` + ``tools``, through
 the openai_chat converter: training/inputs.py), prints its counts as one JSON
@@ -96,3 +96,21 @@ def openai(
     from training.export_openai import export_openai
 
     _report(export_openai(read_input(file, allow_empty), output, arguments_as_strings), allow_empty)
+
+
+@export_app.command("dpo")
+def dpo(
+    file: Annotated[Path, typer.Argument(help=INPUT_HELP + " Verified rollouts: a task's successes and failures.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output JSONL file of preference pairs.")],
+    allow_empty: AllowEmpty = False,
+) -> None:
+    """Preference pairs for TRL's DPOTrainer: for each task with a verified success and failure among its rollouts,
+    the shared prompt and the chosen / rejected continuations with their tool calls, plus the tools."""
+    from training.preference import export_dpo
+
+    summary = export_dpo(read_input(file, allow_empty), output)
+    say(f"wrote {summary['written']} pairs from {summary['records']} records to {summary['output']}")
+    print_json(summary)
+    if not summary["written"] and not (allow_empty and not summary["records"]):
+        why = ", ".join(f"{k} {v}" for k, v in {**summary["tasks_without_pair"], **summary["skipped"]}.items())
+        fail(f"no preference pair: no task has both a verified success and a verified failure ({why})", FAILED)

@@ -69,6 +69,12 @@ def stages_table(outcomes) -> Table:
     return table
 
 
+def stage_notes(outcomes) -> list[Text]:
+    """The lines printed under the stage table: a stage's note (why the RL set is empty), one line each (a table
+    cell would wrap it)."""
+    return [plain_text(f"{o.stage}: {o.note}") for o in outcomes if o.note]
+
+
 @app.command()
 @with_config(PipelineConfig)
 def run(
@@ -122,6 +128,8 @@ def _run(cfg: PipelineConfig, workers: int, verbose: bool) -> None:
     out.print(summary_table(sources))
     if stages:
         out.print(stages_table(stages))
+        for line in stage_notes(stages):
+            out.print(line)
     example = next((o.source for o in sources if o.ok), "datasets")
     made = {o.stage for o in stages if o.ok}
     outputs = [

@@ -114,3 +114,17 @@ def chat_record(record_id: str, question: str, answer: str, dataset: str = "chat
         trajectory=[TextObservation(content=question, source="user"), MessageAction(content=answer)],
         source=Source(dataset=dataset, format="openai_chat"),
     )
+
+
+def half_way_rollout(task: AgentRecord, index: int, policy: str = "smol") -> AgentRecord:
+    """A failed rollout of ``task`` whose only failed checks are the outcome ones and that reached one of the gold
+    end state's two rows, as the chain records it: its reward (verifiers/reward.py) is 0.5 x 1/2 = 0.25."""
+    stages = [
+        {"verifier": "final_state", "passed": False},
+        {"verifier": "constraints", "passed": False},
+        {"verifier": "grounding", "passed": True},
+    ]
+    evidence = {"stages": stages, "final_state": {"gold_rows": ["orders.W1", "users.u1"], "missing": ["orders.W1"]}}
+    rollout = rollout_of(task, index, False, policy)
+    rollout.verifier.result = VerifierResult(passed=False, score=0.5, origin="computed", evidence=evidence)
+    return rollout

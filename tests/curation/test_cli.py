@@ -45,6 +45,7 @@ def test_score_dedup_select_report_on_converted_fixtures(data_home, tmp_path):
     summary = last_json(result)
     assert summary["records"] == count and summary["learner"] == "smol"
     assert summary["with_pass_rate"] == 3  # the task and its two rollouts: p = 1/2
+    assert summary["unequal_rewards"] == 3  # rewards 1 and 0: what the RL set takes
     assert summary["missing"] == {"empty_trajectory": 3, "no_text": 1, "no_task": 1}  # the tasks have none
     assert summary["accuracy_levels"]["unverified"] >= 20  # converted ADP data carries no verdict
 

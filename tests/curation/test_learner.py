@@ -53,7 +53,7 @@ def test_only_the_learners_own_rollouts_count_and_an_undecided_one_is_no_pass():
     teacher = [rollout_of(one, i, True, "oracle") for i in range(3)] + [rollout_of(two, 0, True, "oracle")]
     counted = recorded_counts([*teacher, *learner], "smol")
     assert counted.learner_id == "smol"
-    assert counted.counts == {"t1": PassCount(1, 2), "t2": PassCount(0, 1)}
+    assert counted.counts == {"t1": PassCount(1, 2, (1.0, 0.0)), "t2": PassCount(0, 1, (0.0,))}
     assert recorded_counts(learner).counts == counted.counts  # one policy: it is the learner
     with pytest.raises(LearnerError, match=r"not one policy's \(found: oracle \(4 rollouts\), smol \(3 rollouts\)\)"):
         recorded_counts([*teacher, *learner])

@@ -59,7 +59,9 @@ def test_report_renders_every_plot_and_a_summary_with_the_numbers(tmp_path):
     assert numbers["by_source"]["quiz"] == 4
     assert sum(numbers["dedup_removed"].values()) >= 1  # copy-of-r repeats rollout t0-r0 but for its id
     assert numbers["sft"] == 1 and numbers["rl"] == 1  # t2's demonstration (never solved); t0 (frontier)
-    assert "frontier (0 < p < 1) 1, always solved 1, never solved 1 (learner smol)" in report.markdown
+    assert "frontier (0 < p < 1) 1, always solved 1, never solved 1; unequal rewards (the RL set's rule) 1 " in (
+        report.markdown
+    )
     assert "frontier (0 < p < 1) 1" in report.markdown and "![embedding_map](embedding_map.png)" in report.markdown
     assert "- select: SFT 1, RL 1" in report.markdown and "- dedup: audit of " in report.markdown
     assert "a source at 100% reaches every cluster" in report.markdown  # why coverage shares add up over 100%

@@ -73,10 +73,17 @@ def test_structural_features_and_the_complexity_formula():
     assert [complexity_level(x) for x in (0.0, 0.33, 0.34, 0.7, 1.0)] == ["low", "low", "medium", "high", "high"]
 
 
-def test_learner_columns_and_the_frontier_flag():
-    assert learner_columns(4, 4) == {"pass_rate": 1.0, "difficulty": 0.0, "frontier": 0.0, "learner_k": 4.0}
-    assert learner_columns(0, 4)["frontier"] == 0.0
-    assert learner_columns(1, 4) == {"pass_rate": 0.25, "difficulty": 0.75, "frontier": 1.0, "learner_k": 4.0}
+def test_learner_columns_the_frontier_flag_and_the_rewards():
+    solved = {"pass_rate": 1.0, "difficulty": 0.0, "frontier": 0.0, "learner_k": 4.0}
+    assert learner_columns(4, (1.0,) * 4) == {**solved, "reward_mean": 1.0, "reward_spread": 0.0, "learnability": 0.0}
+    assert learner_columns(0, (0.0,) * 4)["frontier"] == 0.0
+    assert learner_columns(1, (1.0, 0.0, 0.0, 0.0)) == {
+        **{"pass_rate": 0.25, "difficulty": 0.75, "frontier": 1.0, "learner_k": 4.0},
+        **{"reward_mean": 0.25, "reward_spread": 1.0, "learnability": 0.1875},
+    }
+    # Never passed, but half of the rollouts reached the gold end state half-way: unequal rewards, learnable.
+    partial = learner_columns(0, (0.25, 0.0, 0.25, 0.0))
+    assert (partial["frontier"], partial["reward_spread"], partial["learnability"]) == (0.0, 0.25, 0.109375)
 
 
 def test_score_table_and_scores_of_put_each_column_in_its_place():
@@ -85,7 +92,12 @@ def test_score_table_and_scores_of_put_each_column_in_its_place():
     empty.trajectory = []
     facts = [facts_of(r) for r in (task, solved, empty)]
     table = score_table(
-        facts, [accuracy_columns, complexity_columns, pass_rate_columns(LearnerCounts("smol", {"t": PassCount(1, 4)}))]
+        facts,
+        [
+            accuracy_columns,
+            complexity_columns,
+            pass_rate_columns(LearnerCounts("smol", {"t": PassCount(1, 4, (1.0, 0.0, 0.0, 0.0))})),
+        ],
     )
     rows = list(table.iter_rows(named=True))
     assert [row["accuracy_level"] for row in rows] == ["unverified", "passed", "unverified"]

@@ -55,7 +55,8 @@ def test_select_takes_verified_successes_for_sft_frontier_tasks_for_rl_and_says_
     rates = {"frontier": 0.5, "always": 1.0, "never": 0.0}
     facts = [facts_of(r) for r in records]
     for f in facts:
-        f.pass_rate = rates.get(f.id)
+        f.pass_rate = f.reward_mean = rates.get(f.id)
+        f.rewards_differ = None if f.pass_rate is None else f.id == "frontier"
     selection = select(facts, embeddings_for(facts), SelectConfig(budget=1))
     assert len(selection.sft) == 1 and facts[selection.sft[0]].id in ("ok-1", "ok-2")
     assert [facts[i].id for i in selection.rl] == ["frontier"]

@@ -26,7 +26,7 @@ def test_the_table_names_exactly_the_registered_commands():
 def test_each_group_entry_lists_every_module_of_its_subcommands():
     # synth and export take their subcommands from two modules each: both must be loaded to run either.
     assert sorted(load_command("synth").commands) == ["backward", "code", "evolve", "rollouts", "tasks"]
-    assert sorted(load_command("export").commands) == ["hub", "openai", "sharegpt", "verl"]
+    assert sorted(load_command("export").commands) == ["dpo", "hub", "openai", "sharegpt", "verl"]
 
 
 def modules_after(*args: str) -> set[str]:

@@ -110,11 +110,13 @@ def test_every_stage_materializes_and_counts_add_up(pipeline_run):
     audit = pq.read_table(root / "home" / "assets" / "deduplicated" / "all" / "records.dedup.parquet")
     assert stages["deduplicated"].rows + audit.num_rows == stages["scored"].rows
     assert 0 < stages["sft_set"].rows <= 6 and stages["sft_set"].pass_rate == 1.0
-    assert stages["rl_set"].rows > 0  # tasks the perturbed learner solves in some rollouts, not all: its frontier
+    assert stages["rl_set"].rows > 0 and stages["rl_set"].note is None  # the perturbed learner's unequal rewards
     learner = PipelineConfig.model_validate(SMALL).learner.policy_id()
     scored = {r.id: r.scores for r in read_records(root / "home" / "assets" / "scored" / "all" / "records.parquet")}
-    for task in read_records(root / "home" / "assets" / "rl_set" / "all" / "records.parquet"):
-        assert scored[task.id].learner == learner and 0 < scored[task.id].extra["pass_rate"] < 1
+    rl = [scored[task.id] for task in read_records(root / "home" / "assets" / "rl_set" / "all" / "records.parquet")]
+    assert all(s.learner == learner and s.extra["reward_spread"] > 0 for s in rl)
+    learnability = [s.extra["learnability"] for s in rl]
+    assert learnability == sorted(learnability, reverse=True)
     learner_runs = list(read_records(root / "home" / "assets" / "learner_rollouts" / "retail" / "records.parquet"))
     assert {r.lineage.config_hash for r in learner_runs} == {learner}
     for name in ("verified", "scored", "deduplicated", "sft_set", "rl_set", "synth_tasks__retail", "rollouts__retail"):

@@ -254,6 +254,7 @@ def test_verl_reward_module_gives_the_verifiers_verdicts_on_exported_rows(tmp_pa
     import importlib.util
 
     from schemas.steps import MessageAction, TextObservation
+    from verifiers.reward import rollout_reward
     from verifiers.runner import verify_record
 
     task = retail_cancel_task()
@@ -267,13 +268,13 @@ def test_verl_reward_module_gives_the_verifiers_verdicts_on_exported_rows(tmp_pa
     refused = task.model_copy(
         update={"trajectory": [TextObservation(content="Cancel it", source="user"), MessageAction(content="No.")]}
     )
-    for episode, passed in ((solved, True), (refused, False)):
+    for episode, passed, graded in ((solved, True, 1.0), (refused, False, 0.0)):
         expected = verify_record(episode)
         score = reward.compute_score(
             row["data_source"], _episode_text(episode, smol_tokenizer), row["reward_model"]["ground_truth"],
             row["extra_info"],
         )  # fmt: skip
-        assert expected.passed is passed and score == expected.score
+        assert expected.passed is passed and score == rollout_reward(expected) == graded
     assert reward.compute_score(row["data_source"], "", row["reward_model"]["ground_truth"], row["extra_info"]) < 1
 
 

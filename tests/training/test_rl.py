@@ -12,12 +12,23 @@ from training.rl_config import RlConfig
 from training.run_files import read_log
 
 
+def told_task():
+    """The small cancel task asking only to be told about it, its gold writing nothing: SmolLM2's replies earn 1
+    when they speak of cancelling and state nothing the tools did not show, 0 otherwise, so its groups' rewards
+    differ. (On the cancel task itself SmolLM2 earns 0 in every episode: it never calls a tool, and partial credit
+    is only for the gold end state reached.)"""
+    task = small_retail_task()
+    told = [c for c in task.task.constraints if c["id"] == "told"]
+    q = task.task.model_copy(update={"constraints": told, "expected_outputs": {"gold_actions": [], "outcome": "read"}})
+    return task.model_copy(update={"task": q})
+
+
 @pytest.mark.slow
 def test_rl_two_steps_log_verifier_rewards_and_change_the_parameters(tmp_path, smol_path):
     import torch
     from transformers import AutoModelForCausalLM
 
-    task = small_retail_task()
+    task = told_task()
     tasks = tmp_path / "tasks.parquet"
     write_records([task, oracle_rollout(task)], tasks)  # the rollout is not a task: skipped with its reason
     out = tmp_path / "rl"
@@ -33,7 +44,7 @@ def test_rl_two_steps_log_verifier_rewards_and_change_the_parameters(tmp_path, s
     assert sum(summary["end_reasons"].values()) == 8
     steps = [entry for entry in read_log(out) if "rewards/verifier_reward/mean" in entry]
     assert [entry["step"] for entry in steps] == [1, 2]
-    # V(τ, C) of the task's three goals: 0, 1/3, 2/3 or 1 per episode; the groups differ, so advantages do too.
+    # The graded reward (verifiers/reward.py) per episode; the groups differ, so advantages do too.
     assert all(0.0 <= entry["reward"] <= 1.0 for entry in steps)
     assert any(entry["reward_std"] > 0 for entry in steps)
     base = AutoModelForCausalLM.from_pretrained(smol_path, dtype=torch.float32).state_dict()

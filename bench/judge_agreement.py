@@ -44,10 +44,23 @@ def main() -> None:
     parser.add_argument("--backend", default=None, help="Generation backend of the judge (default: the project's).")
     parser.add_argument("--model", default="default", help="The judge model (default: SmolLM2-135M-Instruct).")
     parser.add_argument("--base-url", action="append", default=[], help="Server URL (openai backend).")
+    parser.add_argument(
+        "--max-model-len", type=int, default=4096, help="Context length (a transcript is cut at 6,000 characters)."
+    )
+    parser.add_argument(
+        "--dtype", default="auto", help="Weights and compute (on a CPU without bf16, float32 runs vllm faster)."
+    )
     parser.add_argument("--domains", nargs="+", default=["retail", "airline"], help="Labelled sets to judge.")
     parser.add_argument("-o", "--output", type=Path, help="Write the agreement file here.")
     args = parser.parse_args()
-    config = BackendConfig(backend=args.backend, model=args.model, base_url=args.base_url, cache=False)
+    config = BackendConfig(
+        backend=args.backend,
+        model=args.model,
+        base_url=args.base_url,
+        max_model_len=args.max_model_len,
+        dtype=args.dtype,
+        cache=False,
+    )
     started = time.perf_counter()
     measured = measure(config, args.domains)
     print(f"judge {measured.judge['model']} (hash {measured.judge.get('hash', '-')}) on {measured.labelled_set}:")

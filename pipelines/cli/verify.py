@@ -166,7 +166,7 @@ def verify_cmd(
     judge_model = judge.model_id if judge is not None else None
     if as_json:
         summary = {"input": str(input), "output": str(output), "judge": judge_model, **stats.as_dict()}
-        summary["judge_decides_undecided"] = judge is not None and not untrusted
+        summary["judge_untrusted"] = untrusted  # why the judge decides no undecided record; null when it does
         print_json({**summary, "quarantined": bad_rows.rows})
         return
     if judge_model:

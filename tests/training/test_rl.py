@@ -1,4 +1,4 @@
-"""The RL stage on SmolLM2 (CPU): two GRPO steps of multi-turn episodes in the retail world, verifier rewards."""
+"""The RL stage on SmolLM2 (CPU): a GRPO step of multi-turn episodes in the retail world, verifier rewards."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def told_task():
 
 
 @pytest.mark.slow
-def test_rl_two_steps_log_verifier_rewards_and_change_the_parameters(tmp_path, smol_path):
+def test_an_rl_step_logs_verifier_rewards_and_changes_the_parameters(tmp_path, smol_path):
     import torch
     from transformers import AutoModelForCausalLM
 
@@ -33,20 +33,19 @@ def test_rl_two_steps_log_verifier_rewards_and_change_the_parameters(tmp_path, s
     write_records([task, oracle_rollout(task)], tasks)  # the rollout is not a task: skipped with its reason
     out = tmp_path / "rl"
     result = invoke(
-        "train", "rl", "--data", tasks, "--output-dir", out, "--max-steps", "2", "--num-generations", "4",
+        "train", "rl", "--data", tasks, "--output-dir", out, "--max-steps", "1", "--num-generations", "4",
         "--max-turn-tokens", "40", "--max-length", "1024", "--budget-max-turns", "2", "--temperature", "0.7",
         "--top-p", "0.9", "--logging-steps", "1", "--learning-rate", "1e-5",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     summary = last_json(result)
-    assert (summary["records"], summary["tasks"], summary["steps"], summary["episodes"]) == (2, 1, 2, 8)
+    assert (summary["records"], summary["tasks"], summary["steps"], summary["episodes"]) == (2, 1, 1, 4)
     assert summary["skipped"] == {"has a trajectory already (not a task)": 1}
-    assert sum(summary["end_reasons"].values()) == 8
+    assert sum(summary["end_reasons"].values()) == 4
     steps = [entry for entry in read_log(out) if "rewards/verifier_reward/mean" in entry]
-    assert [entry["step"] for entry in steps] == [1, 2]
-    # The graded reward (verifiers/reward.py) per episode; the groups differ, so advantages do too.
-    assert all(0.0 <= entry["reward"] <= 1.0 for entry in steps)
-    assert any(entry["reward_std"] > 0 for entry in steps)
+    [step] = steps
+    # The graded reward (verifiers/reward.py) per episode; the group's rewards differ, so advantages do too.
+    assert step["step"] == 1 and 0.0 < step["reward"] < 1.0 and step["reward_std"] > 0
     base = AutoModelForCausalLM.from_pretrained(smol_path, dtype=torch.float32).state_dict()
     trained = AutoModelForCausalLM.from_pretrained(out, dtype=torch.float32).state_dict()
     unchanged = [name for name, tensor in trained.items() if torch.equal(tensor, base[name])]

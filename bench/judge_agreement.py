@@ -20,14 +20,19 @@ from generators.llm.config import BackendConfig
 from verifiers.judge_trust import Agreement, JudgeAgreement
 from verifiers.llm_judge import LLMJudge
 
+CHUNK = 32
+
 
 def measure(config: BackendConfig, domains: list[str]) -> JudgeAgreement:
     from labelled.cases import cases, record_of
 
     labelled = [(record_of(domain, case), case) for domain in domains for case in cases(domain)]
     model = config.make_generator()
+    judge, verdicts = LLMJudge(), []
     try:
-        verdicts = LLMJudge().judge(model, [record for record, _ in labelled])
+        for start in range(0, len(labelled), CHUNK):  # in chunks, to say how far it is
+            verdicts += judge.judge(model, [record for record, _ in labelled[start : start + CHUNK]])
+            print(f"  judged {len(verdicts)}/{len(labelled)}", flush=True)
         identity = model.model_id
     finally:
         model.close()

@@ -23,10 +23,25 @@ from verifiers.llm_judge import LLMJudge
 CHUNK = 32
 
 
-def measure(config: BackendConfig, domains: list[str]) -> JudgeAgreement:
+def stratified(found: list, per_kind: int | None) -> list:
+    """The first ``per_kind`` right and the first ``per_kind`` wrong cases of each kind, in file order (a subset
+    fixed before any verdict is seen); all of them when ``per_kind`` is None."""
+    if per_kind is None:
+        return found
+    taken: dict[tuple[str, str], int] = {}
+    subset = []
+    for case in found:
+        key = (case.kind, case.label)
+        if taken.get(key, 0) < per_kind:
+            taken[key] = taken.get(key, 0) + 1
+            subset.append(case)
+    return subset
+
+
+def measure(config: BackendConfig, domains: list[str], per_kind: int | None = None) -> JudgeAgreement:
     from labelled.cases import cases, record_of
 
-    labelled = [(record_of(domain, case), case) for domain in domains for case in cases(domain)]
+    labelled = [(record_of(domain, case), case) for domain in domains for case in stratified(cases(domain), per_kind)]
     model = config.make_generator()
     judge, verdicts = LLMJudge(), []
     try:
@@ -56,6 +71,12 @@ def main() -> None:
         "--dtype", default="auto", help="Weights and compute (on a CPU without bf16, float32 runs vllm faster)."
     )
     parser.add_argument("--domains", nargs="+", default=["retail", "airline"], help="Labelled sets to judge.")
+    parser.add_argument(
+        "--per-kind",
+        type=int,
+        help="Judge only the first N right and N wrong cases of each kind per domain (on a CPU the whole set takes "
+        "hours; the agreement file records the subset's size).",
+    )
     parser.add_argument("-o", "--output", type=Path, help="Write the agreement file here.")
     args = parser.parse_args()
     config = BackendConfig(
@@ -67,7 +88,7 @@ def main() -> None:
         cache=False,
     )
     started = time.perf_counter()
-    measured = measure(config, args.domains)
+    measured = measure(config, args.domains, args.per_kind)
     print(f"judge {measured.judge['model']} (hash {measured.judge.get('hash', '-')}) on {measured.labelled_set}:")
     for kind, agreement in sorted(measured.by_kind.items()):
         print(f"  {kind:<20} {agreement.line()}")

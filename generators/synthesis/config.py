@@ -8,6 +8,7 @@ from typing import Literal, Self
 from pydantic import Field, field_validator, model_validator
 
 from generators.llm.config import BackendConfig
+from generators.synthesis.levels import DEFAULT_MIX, parse_mix
 from schemas.stage_config import StageConfig
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
@@ -62,7 +63,9 @@ class SynthTasksConfig(WorldOptions, ScenarioOptions):
     n: int = Field(100, ge=1)
     """Tasks to make."""
     constraints: str = "1-3"
-    """Scored constraints per task, 'LO-HI' or 'N' (1 to 5): the complexity knob."""
+    """Scored constraints a task aims at, 'LO-HI' or 'N' (1 to 5); its goals' core constraints always count, so a task of several goals may have more."""
+    difficulty: str = DEFAULT_MIX
+    """Levels to draw (1: one lookup and an answer; 2: one write or refusal; 3: several goals; 4: a conditional goal, mostly among others, and a user behaviour): '4', '1,2' (equal shares) or 'LEVEL:WEIGHT,...'."""
     goals: list[str] = Field(default_factory=list)
     """Goal kinds to draw from (repeatable; default: every kind of the environment)."""
     max_attempts: int = Field(20, ge=1)
@@ -77,6 +80,12 @@ class SynthTasksConfig(WorldOptions, ScenarioOptions):
             raise ValueError(f"expected 'LO-HI' or 'N' with 1 <= LO <= HI <= {MAX_CONSTRAINTS}, got {text!r}")
         return f"{low}-{high}"
 
+    @field_validator("difficulty")
+    @classmethod
+    def _mix(cls, text: str) -> str:
+        parse_mix(text)
+        return text
+
     @model_validator(mode="after")
     def _known_goals(self) -> Self:
         from generators.synthesis.domains import get_domain
@@ -86,6 +95,9 @@ class SynthTasksConfig(WorldOptions, ScenarioOptions):
         if unknown:
             raise ValueError(f"unknown goal kind(s) {', '.join(unknown)} for {self.env}; known: {', '.join(kinds)}")
         return self
+
+    def mix(self) -> dict[int, float]:
+        return parse_mix(self.difficulty)
 
     def constraint_range(self) -> tuple[int, int]:
         low, high = self.constraints.split("-")

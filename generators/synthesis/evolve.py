@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from generators.synthesis.config import SynthEvolveConfig
 from generators.synthesis.drafts import GUARDS, TaskDraft, conflict
 from generators.synthesis.goals import Goal, Rejected
+from generators.synthesis.levels import COMPANION
 from generators.synthesis.records import TASK_FORMAT, Provenance, Solved, config_hash, finish_records
 from generators.synthesis.stats import OnProgress, SynthStats
 from generators.synthesis.synthesizer import TaskSynthesizer, first_of_its_kind, sample_rng, young_collections_only
@@ -64,7 +65,9 @@ def compose(
     for partner_id, partner in partners:
         if all(conflict([*base.goals, *partner.goals[:i]], goal) is None for i, goal in enumerate(partner.goals)):
             return combined(base, [*base.goals, *partner.goals], partner.guards), (partner_id,)
-    companion = synth.draft(rng, *COMPANION_CONSTRAINTS, synth.domain.kinds(), base.identity, tuple(base.goals))
+    companion = synth.draft(
+        rng, *COMPANION_CONSTRAINTS, synth.domain.kinds(), COMPANION, base.identity, tuple(base.goals)
+    )
     synth.solve(companion)  # a composite is made of verified tasks only
     return combined(base, [*base.goals, *companion.goals], companion.guards), ()
 

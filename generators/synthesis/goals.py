@@ -70,6 +70,8 @@ class Goal:
     writes: list[str] = field(default_factory=list)  # rows ("orders.#R1") the gold calls change
     reads: list[str] = field(default_factory=list)  # rows the reply states facts about
     references: list[Reference] = field(default_factory=list)
+    # A conditional goal: {"if": the condition as the user says it, "holds": the branch the world resolved}
+    condition: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         # Shallow: the values are JSON data already (dataclasses.asdict deep-copies every leaf, 10x slower).
@@ -149,6 +151,8 @@ class GoalSpec:
 
     kind: ClassVar[str]
     outcome: ClassVar[Outcome]
+    # Whether its goals branch on a condition the database resolves (generators/synthesis/conditions.py).
+    conditional: ClassVar[bool] = False
 
     def sample(self, world: World, user_id: str, rng: random.Random) -> dict[str, Any] | None:
         """Parameters for this user, drawn from their rows; None when the user has no fitting row."""

@@ -17,7 +17,7 @@ def run_tasks(
     synth = TaskSynthesizer(cfg.env, cfg.users, cfg.db_seed)
     kinds = cfg.goals or synth.domain.kinds()
     drafts = synthesize_drafts(
-        synth, cfg.n, cfg.constraint_range(), kinds, cfg.seed, cfg.max_attempts, stats, on_progress
+        synth, cfg.n, cfg.constraint_range(), kinds, cfg.seed, cfg.max_attempts, stats, on_progress, cfg.mix()
     )
     solved = [Solved(draft, gold, rng, synth.environment) for draft, gold, rng in drafts]
     provenance = Provenance(synth.name, synth.version, cfg.seed, dataset, config_hash("synth tasks", cfg))

@@ -1,13 +1,12 @@
 """Constraint-first task synthesis: sample goals from DB rows, fuzzify, solve, verify; keep what passes.
 
-Per sample (its own seeded rng, so sample i is the same whatever else ran):
-draw a user and a target number of scored constraints in [LO, HI]; draw a
-first goal of an allowed kind that fits the user's rows; then, until the
-target is met, add an optional constraint of a goal, a guard rail, or another
-goal of the same user (one that touches other rows). The gold actions are
-run and verified (gold_solver.py), and trivial agents must fail the task
-(trivial_agents.py). A sample that fails anywhere is counted
-under its reason code; made = kept + rejected.
+Each task asked for gets a level of the difficulty ladder (levels.py: the mix's shares, in a seeded
+order). Per sample (its own seeded rng, so sample i is the same whatever else ran): draw a user; draw
+a first goal of the level's classes that fits the user's rows, then the level's further goals of the
+same user (each touching other rows); then add optional constraints of the goals and guard rails
+until a target number of scored constraints in [LO, HI] is met. The gold actions are run and
+verified (gold_solver.py), and trivial agents must fail the task (trivial_agents.py). A sample that
+fails anywhere is counted under its reason code; made = kept + rejected.
 """
 
 from __future__ import annotations
@@ -25,11 +24,10 @@ from generators.synthesis.domains import get_domain
 from generators.synthesis.drafts import GUARDS, TaskDraft, conflict
 from generators.synthesis.goals import Goal, Identity, Rejected, World
 from generators.synthesis.gold_solver import GoldRun, solve
+from generators.synthesis.levels import DEFAULT_MIX, LEVELS, PLAIN, Level, goal_class, level_sequence, parse_mix
 from generators.synthesis.stats import OnProgress, SynthStats
 from generators.synthesis.trivial_agents import reject_if_trivial
 
-MAX_GOALS = 3
-EXTRA_GOAL_CHANCE = 0.3
 YOUNG_COLLECTION_EVERY = 256
 T = TypeVar("T")
 
@@ -52,23 +50,26 @@ class TaskSynthesizer:
         return get_environment(name, seed=self.db_seed, **params)
 
     def sample_goal(
-        self, user_id: str, rng: random.Random, kinds: list[str], goals: list[Goal], room: int
+        self, user_id: str, rng: random.Random, kinds: list[str], classes: tuple[str, ...], goals: list[Goal]
     ) -> Goal | None:
-        """A goal of one of ``kinds`` for this user that fits beside ``goals`` with at most ``room`` core constraints.
+        """A goal of one of ``kinds`` whose class (levels.goal_class) is in ``classes``, for this user, that fits
+        beside ``goals``.
 
-        Outcomes (write, read, refusal) come in random order, then the kinds of one outcome that
-        fit the user's rows, in random order: kinds every user can do (reads, a profile change)
-        do not crowd out the others.
+        Classes (read, write, refusal, conditional) come in random order, then the kinds of one class that
+        fit the user's rows, in random order: kinds every user can do (reads, a profile change) do not
+        crowd out the others.
         """
-        by_outcome: dict[str, list[str]] = {}
+        by_class: dict[str, list[str]] = {}
         for kind in kinds:
-            by_outcome.setdefault(self.domain.specs[kind].outcome, []).append(kind)
-        for outcome in rng.sample(sorted(by_outcome), k=len(by_outcome)):
-            fitting = [(kind, self.domain.specs[kind].sample(self.world, user_id, rng)) for kind in by_outcome[outcome]]
+            cls = goal_class(self.domain.specs[kind])
+            if cls in classes:
+                by_class.setdefault(cls, []).append(kind)
+        for cls in rng.sample(sorted(by_class), k=len(by_class)):
+            fitting = [(kind, self.domain.specs[kind].sample(self.world, user_id, rng)) for kind in by_class[cls]]
             fitting = [(kind, params) for kind, params in fitting if params is not None]
             for kind, params in rng.sample(fitting, k=len(fitting)):
                 goal = self.domain.specs[kind].build(self.world, params, rng)
-                if goal.core <= room and conflict(goals, goal) is None:
+                if conflict(goals, goal) is None:
                     return goal
         return None
 
@@ -78,41 +79,46 @@ class TaskSynthesizer:
         low: int,
         high: int,
         kinds: list[str],
+        level: Level,
         identity: Identity | None = None,
         beside: tuple[Goal, ...] = (),
     ) -> TaskDraft:
-        """A draft with LO..HI scored constraints, for a random user (or ``identity``'s), whose goals
-        touch no row of the goals ``beside`` it (evolution composes it with those)."""
+        """A draft of ``level``'s shape for a random user (or ``identity``'s), with LO..HI scored constraints
+        (or its goals' core constraints, when they are more), whose goals touch no row of the goals
+        ``beside`` it (evolution composes it with those)."""
         user_id = identity.user_id if identity else rng.choice(self.world.user_ids)
-        target = rng.randint(low, high)
-        first = self.sample_goal(user_id, rng, kinds, list(beside), target)
+        first = self.sample_goal(user_id, rng, kinds, level.first, list(beside))
         if first is None:
-            raise Rejected("no_fitting_rows", f"user {user_id} has no rows for {kinds}")
+            raise Rejected("no_fitting_rows", f"user {user_id} has no rows for {'/'.join(level.first)} goals")
         draft = TaskDraft(self.domain.name, identity or self.domain.identify(self.world, user_id, rng), [first])
-        self._fill(draft, target, rng, kinds, beside)
+        wanted = rng.randint(*level.goals)
+        classes = self.further_classes(kinds)
+        while len(draft.goals) < wanted:
+            goal = self.sample_goal(user_id, rng, kinds, classes, [*beside, *draft.goals])
+            if goal is None:
+                break
+            draft.goals.append(goal)
+        if len(draft.goals) < level.goals[0]:
+            raise Rejected("too_few_goals", f"user {user_id} has rows for {len(draft.goals)} goals")
+        self._fill(draft, rng.randint(low, high), rng)
         return draft
 
-    def _fill(
-        self, draft: TaskDraft, target: int, rng: random.Random, kinds: list[str], beside: tuple[Goal, ...]
-    ) -> None:
-        """Grow the draft to ``target`` scored constraints; unchosen optional constraints are dropped."""
-        first = draft.goals[0]
-        chosen = [first.constraints[: first.core]]
-        pool: list[tuple[int | None, Any]] = [(0, c) for c in first.constraints[first.core :]]
+    def further_classes(self, kinds: list[str]) -> tuple[str, ...]:
+        """The classes a task's further goals come from: plain ones, or conditional ones when ``kinds`` has no other."""
+        plain = any(goal_class(self.domain.specs[kind]) in PLAIN for kind in kinds)
+        return PLAIN if plain else ("conditional",)
+
+    @staticmethod
+    def _fill(draft: TaskDraft, target: int, rng: random.Random) -> None:
+        """Add optional constraints of the goals and guard rails until the draft has ``target`` scored
+        constraints (its goals' core ones always count); unchosen optional constraints are dropped."""
+        chosen = [goal.constraints[: goal.core] for goal in draft.goals]
+        pool: list[tuple[int | None, Any]] = [
+            (index, c) for index, goal in enumerate(draft.goals) for c in goal.constraints[goal.core :]
+        ]
         pool += [(None, guard) for guard in GUARDS]
-        count = first.core
-        while count < target:
-            if len(draft.goals) < MAX_GOALS and (not pool or rng.random() < EXTRA_GOAL_CHANCE):
-                goal = self.sample_goal(draft.identity.user_id, rng, kinds, [*beside, *draft.goals], target - count)
-                if goal is not None:
-                    index = len(draft.goals)
-                    draft.goals.append(goal)
-                    chosen.append(goal.constraints[: goal.core])
-                    pool += [(index, c) for c in goal.constraints[goal.core :]]
-                    count += goal.core
-                    continue
-            if not pool:
-                raise Rejected("too_few_constraints", f"no more constraints for a target of {target}")
+        count = sum(goal.core for goal in draft.goals)
+        while count < target and pool:
             index, item = pool.pop(rng.randrange(len(pool)))
             if index is None:
                 draft.guards.append(item)
@@ -168,24 +174,42 @@ def synthesize_drafts(
     max_attempts: int,
     stats: SynthStats,
     on_progress: OnProgress | None = None,
+    mix: dict[int, float] | None = None,
 ) -> list[tuple[TaskDraft, GoldRun, random.Random]]:
-    """Up to ``n`` solved, distinct drafts; every rejected sample counted in ``stats``."""
+    """Up to ``n`` solved, distinct drafts, levels in the shares of ``mix`` (default levels.DEFAULT_MIX) among
+    those ``kinds`` can make (``--goals order_status`` makes level 1 only), each tried up to ``max_attempts``
+    times; every rejected sample counted in ``stats``. A mix of which ``kinds`` make no level is an error."""
+    wanted = mix or parse_mix(DEFAULT_MIX)
+    mix = {level: share for level, share in wanted.items() if possible(synth, kinds, LEVELS[level])}
+    if not mix:
+        levels = ", ".join(map(str, wanted))
+        raise ValueError(f"no goal kind among {', '.join(kinds)} makes a task of level {levels}")
     solved: list[tuple[TaskDraft, GoldRun, random.Random]] = []
     seen: set[str] = set()
-    for attempt in young_collections_only(range(n * max_attempts)):
-        if len(solved) == n:
-            break
+    levels = level_sequence(mix, n, sample_rng("levels", synth.domain.name, seed))
+    attempts = ((slot, attempt) for slot in range(n) for attempt in range(max_attempts))
+    done: set[int] = set()
+    for slot, attempt in young_collections_only(attempts):
+        if slot in done:
+            continue
         stats.made += 1
-        rng = sample_rng("synth", synth.domain.name, seed, attempt)
+        rng = sample_rng("synth", synth.domain.name, seed, slot, attempt)
         try:
-            draft = synth.draft(rng, *constraint_range, kinds)
+            draft = synth.draft(rng, *constraint_range, kinds, LEVELS[levels[slot]])
             gold = synth.solve(draft)
         except Rejected as exc:
             stats.reject(exc.code)
             continue
         if not first_of_its_kind(draft, seen, stats):
             continue
+        draft.level = levels[slot]
+        done.add(slot)
         solved.append((draft, gold, rng))
         if on_progress:
             on_progress(len(solved), n)
     return solved
+
+
+def possible(synth: TaskSynthesizer, kinds: list[str], level: Level) -> bool:
+    """Whether ``kinds`` hold a kind for the level's first goal."""
+    return any(goal_class(synth.domain.specs[kind]) in level.first for kind in kinds)

@@ -7,6 +7,7 @@ import random
 from environments.airline.generator import CABINS
 from environments.airline.reservation_actions import CANCEL_REASONS
 from environments.tool_world import ToolWorld
+from generators.synthesis.airline.conditions import CONDITION_SPECS
 from generators.synthesis.airline.facts import shifted_dob
 from generators.synthesis.airline.reads import READ_SPECS, identify
 from generators.synthesis.airline.refusals import REFUSAL_SPECS, TWISTS
@@ -49,7 +50,7 @@ def explore_step(world: World, env: ToolWorld, user_id: str, rng: random.Random)
 
 DOMAIN = Domain(
     name="airline",
-    specs={spec.kind: spec for spec in [*READ_SPECS, *WRITE_SPECS, *REFUSAL_SPECS]},
+    specs={spec.kind: spec for spec in [*READ_SPECS, *WRITE_SPECS, *REFUSAL_SPECS, *CONDITION_SPECS]},
     identify=identify,
     twists=TWISTS,
     write_goals={spec.kind: spec.kind for spec in WRITE_SPECS},

@@ -7,6 +7,7 @@ import random
 from environments.retail.order_actions import CANCEL_REASONS
 from environments.tool_world import ToolWorld
 from generators.synthesis.goals import Domain, World, call
+from generators.synthesis.retail.conditions import CONDITION_SPECS
 from generators.synthesis.retail.orders import identify, new_address
 from generators.synthesis.retail.reads import READ_SPECS
 from generators.synthesis.retail.refusals import REFUSAL_SPECS, TWISTS
@@ -61,7 +62,7 @@ def explore_step(world: World, env: ToolWorld, user_id: str, rng: random.Random)
 
 DOMAIN = Domain(
     name="retail",
-    specs={spec.kind: spec for spec in [*READ_SPECS, *WRITE_SPECS, *REFUSAL_SPECS]},
+    specs={spec.kind: spec for spec in [*READ_SPECS, *WRITE_SPECS, *REFUSAL_SPECS, *CONDITION_SPECS]},
     identify=identify,
     twists=TWISTS,
     write_goals={spec.kind: spec.kind for spec in WRITE_SPECS},

@@ -10,6 +10,7 @@ import pytest
 from generators.llm.config import BackendConfig
 from generators.llm.interface import Capabilities, Completion, GenerationResult
 from generators.synthesis.config import SynthTasksConfig
+from generators.synthesis.levels import LEVELS
 from generators.synthesis.scenarios import ScenarioWriter, apply_written, parse_written, template_scenario
 from generators.synthesis.stages import run_tasks
 from generators.synthesis.stats import SynthStats
@@ -26,7 +27,7 @@ def drafts():
     made = []
     for index in range(4):
         rng = sample_rng("unit", index)
-        made.append((synth.draft(rng, 2, 4, synth.domain.kinds()), rng))
+        made.append((synth.draft(rng, 2, 4, synth.domain.kinds(), LEVELS[3]), rng))
     return made
 
 

@@ -27,6 +27,7 @@ class TaskDraft:
     identity: Identity
     goals: list[Goal]
     guards: list[str] = field(default_factory=list)
+    behaviours: list[dict[str, Any]] = field(default_factory=list)  # the simulated user's (behaviours.py)
 
     def writes(self) -> list[str]:
         return sorted({row for goal in self.goals for row in goal.writes})
@@ -78,6 +79,7 @@ class TaskDraft:
             "identity": identity_as_dict(self.identity),
             "goals": [g.as_dict() for g in self.goals],
             "guards": self.guards,
+            "behaviours": self.behaviours,
         }
 
     @classmethod
@@ -88,6 +90,7 @@ class TaskDraft:
                 identity=identity_from_dict(metadata["identity"]),
                 goals=[Goal.from_dict(goal) for goal in metadata["goals"]],
                 guards=list(metadata.get("guards", [])),
+                behaviours=[dict(b) for b in metadata.get("behaviours", [])],
             )
         except (KeyError, TypeError) as exc:
             raise Rejected("not_a_synthesized_task", f"task metadata lacks the draft: {exc}") from None

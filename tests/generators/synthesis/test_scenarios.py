@@ -16,7 +16,7 @@ from generators.synthesis.stats import SynthStats
 from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng
 from schemas.stage_config import ConfigError
 
-SHAPE = {"persona", "reason", "known_info", "unknown_info", "instructions"}
+SHAPE = {"persona", "reason", "known_info", "unknown_info", "instructions", "traits", "behaviours"}
 GOOD = '{"persona": "Ada, brisk", "reason": "You want your lamp gone.", "instructions": ["Be brief."]}'
 
 

@@ -7,7 +7,7 @@ say exactly what the scripted user said before traits existed):
 - ``verbosity``: terse | normal | chatty (terse users answer in fewer words, chatty ones add small talk);
 - ``register``: formal | casual | plain ("Good morning." / "Hey there!" / "Hi!");
 - ``details``: exact | approximate | one_at_a_time (how ids and details are given: as they are; hedged, "I
-  believe my email is ..."; one per turn even when several are asked for);
+  believe my email is ..." (the value itself still exact); one per turn even when several are asked for);
 - ``tech``: savvy | average | novice (a novice says they are not used to online services).
 
 Every phrasing keeps each known value verbatim (the agent's calls and the verifier match values), and what a
@@ -36,7 +36,7 @@ _DESCRIBED = {
     "chatty": "chatty, adding small talk",
     "formal": "formal in tone",
     "casual": "casual in tone",
-    "approximate": "vague about details at first, hedging before giving the exact value",
+    "approximate": "unsure of ids and details, hedging when giving them",
     "one_at_a_time": "giving one detail per message, even when asked for several",
     "savvy": "at ease with online services",
     "novice": "not used to online services",
@@ -45,7 +45,13 @@ _GREETING = {"plain": "Hi!", "formal": "Good morning.", "casual": "Hey there!"}
 _MOOD = {"hurried": "I am in a hurry today.", "irritable": "I have been putting this off for too long."}
 _PRESS = {"hurried": "Quickly, please.", "irritable": "This is taking a while."}
 _TECH = {"novice": "I am not very used to doing this online.", "savvy": "I had a look at my account page already."}
-_CHAT = ("I keep all of this written down in a notebook.", "I hope your day is going well.")
+_SMALL_TALK = "I hope your day is going well."
+# Chatty asides, one per answer in turn.
+_ASIDES = (
+    "I keep all of this written down in a notebook.",
+    "It is a lovely day here, by the way.",
+    "My nephew set up this account for me.",
+)
 _YES = {
     ("plain", False): "Yes, please go ahead.",
     ("plain", True): "Yes, go ahead.",
@@ -93,21 +99,22 @@ class Voice:
             body = _WANT.sub("I would like to", body)
         extras = [] if self.terse else [_MOOD.get(self.traits["patience"]), _TECH.get(self.traits["tech"])]
         if self.traits["verbosity"] == "chatty":
-            extras.append(_CHAT[1])
+            extras.append(_SMALL_TALK)
         return " ".join(part for part in [_GREETING[self.register], body, *extras] if part)
 
-    def answer(self, slots: list[tuple[str, str]]) -> str:
-        """The values of ``slots`` ((spoken slot name, value text) pairs), each verbatim."""
+    def answer(self, slots: list[tuple[str, str]], answered: int = 0) -> str:
+        """The values of ``slots`` ((spoken slot name, value text) pairs), each verbatim; ``answered``: how many
+        answers came before (a chatty user's aside changes with it)."""
         if self.terse:
             said = [f"{name[:1].upper()}{name[1:]}: {value}." for name, value in slots]
-        elif self.traits["details"] == "approximate":
-            said = [f"I believe my {name} is {value}." for name, value in slots]
+        elif self.traits["details"] == "approximate":  # unsure of ids and details, never of their own name
+            said = [f"{'My' if 'name' in name else 'I believe my'} {name} is {value}." for name, value in slots]
         else:
             said = [f"My {name} is {value}." for name, value in slots]
         if self.register == "casual" and not self.terse:
             said[0] = f"Oh, {said[0] if said[0].startswith('I ') else said[0][:1].lower() + said[0][1:]}"
         if self.traits["verbosity"] == "chatty":
-            said.append(_CHAT[0])
+            said.append(_ASIDES[answered % len(_ASIDES)])
         press = _PRESS.get(self.traits["patience"])
         return " ".join([*said, press] if press else said)
 
@@ -131,7 +138,7 @@ class Voice:
     def insist(self) -> str:
         """Pushing back once on a refusal: asks the agent to look again (decides nothing about a change)."""
         if self.traits["patience"] == "irritable":
-            return "Really? That does not sound right to me. Could you check again?"
+            return "Really? I was sure that would be possible. Could you check again?"
         if self.terse:
             return "Are you sure? Could you check again?"
         return "Are you sure? It matters a lot to me. Could you please check again?"
@@ -144,8 +151,8 @@ class Voice:
         """A change of mind: the new request (first person, 'I want to ...'); ``declines``: it answers a request
         to confirm the first one, which it turns down first."""
         apology = "I apologise, I have changed my mind" if self.register == "formal" else "Sorry, I changed my mind"
-        body = request[:-1] if request.endswith(".") else request
+        body = request if request.endswith(".") else f"{request}."
         if self.register == "formal":
             body = _WANT.sub("I would like to", body)
-        text = f"{apology}: {body} instead."
+        text = f"{apology}. Instead, {body}"
         return f"No, please don't do that. {text}" if declines else text

@@ -41,7 +41,7 @@ CONFIRMATION = re.compile(
 # An agent message that turns the request down.
 REFUSES = re.compile(
     r"\b(?:cannot|can ?not|can't|unable to|not (?:able|allowed|possible|permitted|eligible)|"
-    r"(?:does|do) not (?:allow|permit)|doesn't (?:allow|permit)|won't be able)\b"
+    r"(?:does|do) not (?:allow|permit)|doesn't (?:allow|permit)|won't be able|only [^.?!]*\bcan be)\b"
 )
 _BECAUSE = re.compile(r"^\s*you\b[^.]*?\bbecause\s+", re.IGNORECASE)
 _PERSON = {
@@ -60,7 +60,11 @@ YES = "Yes, please go ahead."
 
 def first_person_body(reason: str) -> str:
     """'You contact support because you want to X.' -> 'I want to X.'"""
-    text = _BECAUSE.sub("", reason.strip())
+    return in_first_person(_BECAUSE.sub("", reason.strip()))
+
+
+def in_first_person(text: str) -> str:
+    """'You want to X. Your card ...' -> 'I want to X. My card ...'"""
     text = _PRONOUN.sub(lambda m: _PERSON[m.group(1).lower()], text)
     text = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), text[:1].upper() + text[1:])
     return text if text.endswith((".", "!", "?")) else f"{text}."
@@ -102,7 +106,7 @@ class ScriptedUser(UserSimulator):
         if change and not state.get("changed"):
             state["changed"] = True
             confirming = asks and bool(CONFIRMATION.search(lowered))
-            text = voice.change(first_person_body(f"You want to {change['request']}."), declines=confirming)
+            text = voice.change(in_first_person(f"You want to {change['request']}."), declines=confirming)
             if asks and not confirming:
                 text = f"{text} {self._answer(scenario, voice, state, words(message))}"
             return UserTurn(text=text, decision="change_request")
@@ -127,5 +131,6 @@ class ScriptedUser(UserSimulator):
             return voice.nothing_more()
         if voice.one_at_a_time():
             slots = slots[:1]
+        state["answers"] = state.get("answers", 0) + 1
         revealed.extend(slots)
-        return voice.answer([(humanize(slot), slot_text(known[slot])) for slot in slots])
+        return voice.answer([(humanize(slot), slot_text(known[slot])) for slot in slots], state["answers"] - 1)

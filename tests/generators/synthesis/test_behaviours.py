@@ -19,6 +19,7 @@ from generators.synthesis.synthesizer import TaskSynthesizer, synthesize_drafts
 from schemas.steps import MessageAction, TextObservation
 from tests.generators.rollouts.helpers import roll
 from tests.generators.synthesis.helpers import rollout_of
+from verifiers.decisions import decide
 from verifiers.runner import verify_record
 
 
@@ -50,6 +51,14 @@ def with_alternative(synth, drafts, seed: int):
         if alternative is not None:
             return draft, gold, rng, alternative
     raise AssertionError("no draft has an alternative")
+
+
+def unrecorded(record):
+    """The rollout with no decision recorded beside its user turns: the verifier reads their words."""
+    steps = [
+        s.model_copy(update={"decision": None}) if isinstance(s, TextObservation) else s for s in record.trajectory
+    ]
+    return record.model_copy(update={"trajectory": steps})
 
 
 def user_turns(record) -> list[TextObservation]:
@@ -89,9 +98,10 @@ def test_a_user_who_changes_their_mind_gets_the_final_request_and_the_first_one_
     first, final = (in_first_person(f"You want to {text}")[:-1] for text in (other.request, request))
     assert first in opening.content and final not in opening.content
     assert "changed my mind" in change.content and final in change.content
-    assert change.decision["kind"] == "change_request"
+    assert change.decision["kind"] == "change_request" and decide(change.content) == "refusal"
     result = record.verifier.result
     assert (result.passed, result.reasons, record.details["end_reason"]) == (True, [], "done")
+    assert verify_record(unrecorded(record)).passed  # the words alone say the same
     carried_out = rollout_of(task, [*draft.identity.actions, *other.actions], other.reply)  # the first request
     verdict = verify_record(carried_out)
     assert verdict.passed is False and "unrequested_change" in verdict.reasons
@@ -107,6 +117,7 @@ def test_a_user_who_insists_once_gets_the_refusal_again_and_accepts_it(solved):
     for record in records:
         decisions = [turn.decision["kind"] for turn in user_turns(record)]
         assert decisions.count("insist") == 1 and "consent" not in decisions[decisions.index("insist") :]
+        assert verify_record(unrecorded(record)).passed
         messages = [s.content for s in record.trajectory if isinstance(s, MessageAction)]
         assert messages[-1].startswith(CHECKED_AGAIN) and not messages[-2].startswith(CHECKED_AGAIN)
         assert record.details["end_reason"] == "done"

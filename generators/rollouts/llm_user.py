@@ -36,11 +36,13 @@ def system_prompt(conv: Conversation) -> str:
     known = "\n".join(f"- {slot}: {slot_text(value)}" for slot, value in scenario["known_info"].items())
     unknown = "\n".join(f"- {item}" for item in scenario.get("unknown_info", [])) or "- (nothing listed)"
     rules = "\n".join(f"- {item}" for item in scenario.get("instructions", []))
+    persona, manner = scenario.get("persona", "a customer"), describe(traits_of(scenario))
+    manner = "" if manner in persona else f"{manner}; "  # a template persona already says it
     return (
         f"You are a customer writing to {env} customer support. Write only what the customer says: "
         "one short message per turn, in your own words, never as the agent.\n\n"
-        f"Who you are: {scenario.get('persona', 'a customer')}\n"
-        f"How you talk: {describe(traits_of(scenario))}; keep every id, name and detail you give exactly as listed.\n"
+        f"Who you are: {persona}\n"
+        f"How you talk: {manner}keep every id, name and detail you give exactly as listed.\n"
         f"Why you are writing: {scenario['reason']}\n\n"
         f"What you know (give a piece only when the agent asks for it):\n{known}\n\n"
         f"What you do not know:\n{unknown}\n\n"

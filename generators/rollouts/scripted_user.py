@@ -55,7 +55,7 @@ _PERSON = {
 }
 _PRONOUN = re.compile(r"\b(you are|you were|you're|yourself|yours|your|you)\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"([.!?]\s+)([a-z])")
-YES = "Yes, please go ahead."
+YES = Voice({}).yes()  # the default user's yes (gold trajectories use it)
 
 
 def first_person_body(reason: str) -> str:

@@ -90,6 +90,12 @@ def test_scenario_shape_problems_are_named():
     assert scenario_problem({"reason": "x", "known_info": {}, "instructions": "be nice"}) == (
         "user_scenario.instructions must be a list of strings"
     )
+    assert scenario_problem({"reason": "x", "known_info": {}, "traits": ["formal"]}) == (
+        "user_scenario.traits must be an object of trait: value"
+    )
+    assert scenario_problem({"reason": "x", "known_info": {}, "behaviours": ["insist_once"]}) == (
+        "user_scenario.behaviours must be a list of objects with a kind"
+    )
 
 
 def with_scenario(task, **changes):

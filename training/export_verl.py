@@ -42,7 +42,7 @@ import pyarrow.parquet as pq
 
 from generators.llm.tool_calls import normalize_tools
 from generators.rollouts.scenario import scenario_problem
-from generators.rollouts.scripted_user import first_person
+from generators.rollouts.scripted_user import opening
 from schemas.io import atomic_output
 from schemas.record import AgentRecord
 from schemas.steps import TextObservation
@@ -58,7 +58,7 @@ def opening_request(record: AgentRecord) -> str | None:
     first user turn."""
     scenario = record.task.user_scenario
     if scenario_problem(scenario) is None:
-        return first_person(scenario["reason"])
+        return opening(scenario)
     if record.task.instruction.strip():
         return record.task.instruction
     for step in record.trajectory:

@@ -62,12 +62,26 @@ class _Message:
     asks_on: set[str]  # the writes its question asks the user to decide ("Shall I?" asks on all it proposes)
 
 
+# A decision a simulator records beside a user turn -> (decision, withdraws the change, an explicit yes). Besides
+# the decisions of verifiers/decisions.py: ``insist`` (pushing back on a refusal: "Are you sure? Could you check
+# again?") decides nothing about a change; ``change_request`` (the user changed their mind and asks for something
+# else) withdraws whatever was proposed before it, like a "never mind".
+RECORDED = {
+    "consent": ("consent", False, True),
+    "refusal": ("refusal", True, False),
+    "condition": ("condition", False, False),
+    "none": ("none", False, False),
+    "insist": ("none", False, False),
+    "change_request": ("refusal", True, False),
+}
+
+
 def user_decision(step: TextObservation) -> tuple[str, bool, bool]:
     """(decision, withdraws the change, an explicit yes) of a user turn: what a simulator recorded beside it
     (exact), else what its words state."""
     recorded = step.decision
-    if isinstance(recorded, dict) and recorded.get("kind") in ("consent", "refusal", "condition", "none"):
-        return recorded["kind"], recorded["kind"] == "refusal", recorded["kind"] == "consent"
+    if isinstance(recorded, dict) and recorded.get("kind") in RECORDED:
+        return RECORDED[recorded["kind"]]
     said = decide(step.content)
     return said, retracts(step.content), said == "consent" and explicit(step.content)
 

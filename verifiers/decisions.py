@@ -17,6 +17,9 @@ so "Yes. Wait, actually no, leave it for now." is a refusal, and "Yes, but when 
 consent. Idioms that only look like answers are read as what they are ("no problem" and "why not" consent,
 "correct me if I'm wrong" decides nothing). ``retracts`` says whether a refusal names the change itself ("leave
 it", "don't cancel", "changed my mind"), which makes it a refusal whatever question it answers.
+
+Simulators record two more kinds beside their turns (verifiers/consent.py ``RECORDED`` says how they count):
+``insist`` (a push back on a refusal) and ``change_request`` (a change of mind: a refusal of what came before).
 """
 
 from __future__ import annotations

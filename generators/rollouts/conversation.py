@@ -60,7 +60,9 @@ class AgentTurn:
 class UserTurn:
     text: str = ""
     stop: str | None = None  # one of USER_STOPS
-    decision: str | None = None  # what the user decided about the agent's last message (verifiers/decisions.py)
+    # What the user decided about the agent's last message (verifiers/decisions.py; a simulator may also record
+    # insist and change_request: verifiers/consent.py RECORDED).
+    decision: str | None = None
     error: str | None = None
     tokens: int = 0
 

@@ -1,8 +1,9 @@
 """The LLM user simulator: a model given the scenario plays the customer, one message per turn.
 
-Its system prompt holds the persona, the reason for contacting support, what it
+Its system prompt holds the persona, how it talks (the scenario's traits,
+generators/rollouts/persona.py), the reason for contacting support, what it
 knows (to be given only when asked), what it does not know, and the behaviour
-instructions. It sees the agent's messages (never the tool calls) as the other
+instructions (the scenario's behaviours among them, as the synthesizer wrote them). It sees the agent's messages (never the tool calls) as the other
 side of the chat, after the agent's fixed greeting. It ends the conversation
 with a stop marker: ``###STOP###`` (done), ``###TRANSFER###`` (handed to a
 human), ``###OUT-OF-SCOPE###`` (the agent cannot help with this). The marker is
@@ -18,6 +19,7 @@ import re
 
 from generators.rollouts.actors import UserSimulator, model_turn_error
 from generators.rollouts.conversation import Conversation, UserTurn
+from generators.rollouts.persona import describe, traits_of
 from generators.rollouts.scenario import slot_text
 from schemas.generation import ChatRequest, GenerationResult
 from schemas.steps import MessageAction, TextObservation
@@ -34,10 +36,13 @@ def system_prompt(conv: Conversation) -> str:
     known = "\n".join(f"- {slot}: {slot_text(value)}" for slot, value in scenario["known_info"].items())
     unknown = "\n".join(f"- {item}" for item in scenario.get("unknown_info", [])) or "- (nothing listed)"
     rules = "\n".join(f"- {item}" for item in scenario.get("instructions", []))
+    persona, manner = scenario.get("persona", "a customer"), describe(traits_of(scenario))
+    manner = "" if manner in persona else f"{manner}; "  # a template persona already says it
     return (
         f"You are a customer writing to {env} customer support. Write only what the customer says: "
         "one short message per turn, in your own words, never as the agent.\n\n"
-        f"Who you are: {scenario.get('persona', 'a customer')}\n"
+        f"Who you are: {persona}\n"
+        f"How you talk: {manner}keep every id, name and detail you give exactly as listed.\n"
         f"Why you are writing: {scenario['reason']}\n\n"
         f"What you know (give a piece only when the agent asks for it):\n{known}\n\n"
         f"What you do not know:\n{unknown}\n\n"

@@ -2,13 +2,19 @@
 
 It behaves like a careful support agent, so its rollouts are usable as teacher
 data: before a call whose argument values nobody has said yet (the user's
-email, name, the reason for a cancellation) it asks the user for them once;
-before a write whose tool asks for the user's confirmation it describes the
-call and the money it moves (tried in a scratch copy of the world) and waits for a yes; it makes one call per turn. Its last message is the
-task's ``gold_reply`` when the synthesizer wrote one, else one built from q's
-``message_contains`` constraints, with the transfer notice when the gold
-actions hand the user over. Values it has not seen still go into the calls:
-the oracle knows the answer, which is the point of it.
+email, name, the reason for a cancellation) it asks the user for them, and
+asks again for the rest as long as each answer brings some of them (a user who
+gives one detail at a time); before a write whose tool asks for the user's
+confirmation it describes the call and the money it moves (tried in a scratch
+copy of the world) and waits for a yes, asking again when the user turns it
+down (a user who changed their mind: the gold already follows the final
+request), up to MAX_CONFIRMATIONS times; it makes one call per turn. Its last
+message is the task's ``gold_reply`` when the synthesizer wrote one, else one
+built from q's ``message_contains`` constraints, with the transfer notice when
+the gold actions hand the user over. A task that refuses something leaves the
+user room to push back: the oracle then says the refusal once more, politely,
+and ends. Values it has not seen still go into the calls: the oracle knows the
+answer, which is the point of it.
 """
 
 from __future__ import annotations
@@ -22,12 +28,15 @@ from schemas.generation import GenerationResult
 from schemas.record import Tool
 from schemas.steps import ApiAction, TextObservation
 from verifiers.base import default_env_factory
+from verifiers.consent import user_decision
 from verifiers.final_state import gold_actions as gold_actions_of
 from verifiers.initial_state import InitialStateError, build_environment
 from verifiers.money import amounts_of_last_call
 
 TRANSFER_TOOL = "transfer_to_human_agents"
 TRANSFER_NOTICE = "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON."
+MAX_CONFIRMATIONS = 3
+CHECKED_AGAIN = "I have checked again, and I am sorry:"
 CLOSINGS = {
     "write": "Your request is done.",
     "read": "Here is what you asked for.",
@@ -110,10 +119,10 @@ def final_reply(conv: Conversation, actions: list[dict[str, Any]]) -> str:
 
 class OracleAgent(AgentPolicy):
     name = "oracle"
-    version = "1"
+    version = "2"
 
     def start(self, conv: Conversation) -> None:
-        conv.agent_state.update(actions=gold_actions(conv), next=0, asked=set(), confirmed=set())
+        conv.agent_state.update(actions=gold_actions(conv), next=0, asked={}, confirmed={}, closed=False)
 
     def act(self, conv: Conversation, result: GenerationResult | None) -> AgentTurn:
         state = conv.agent_state
@@ -122,16 +131,49 @@ class OracleAgent(AgentPolicy):
             return AgentTurn(error="no_gold_actions")
         index = state["next"]
         if index >= len(actions):
-            return AgentTurn(message=final_reply(conv, actions), done=True)
+            return self._close(conv, actions)
         action = actions[index]
-        if index not in state["asked"]:
-            state["asked"].add(index)
-            missing = unseen_arguments(conv, action["arguments"])
-            if missing:
-                return AgentTurn(message=f"Could you please tell me your {', '.join(map(humanize, missing))}?")
-        if index not in state["confirmed"] and needs_confirmation(conv.context.by_name.get(action["name"])):
-            state["confirmed"].add(index)
+        missing = unseen_arguments(conv, action["arguments"])
+        if missing and len(missing) < state["asked"].get(index, len(missing) + 1):
+            state["asked"][index] = len(missing)
+            return AgentTurn(message=f"Could you please tell me your {', '.join(map(humanize, missing))}?")
+        asked = state["confirmed"].get(index, 0)
+        if needs_confirmation(conv.context.by_name.get(action["name"])) and (
+            asked == 0 or (asked < MAX_CONFIRMATIONS and last_turn_refused(conv))
+        ):
+            state["confirmed"][index] = asked + 1
             amounts = dry_run_amounts(conv, action["name"], action["arguments"])
             return AgentTurn(message=confirmation(action["name"], action["arguments"], amounts))
         state["next"] = index + 1
         return AgentTurn(calls=[(action["name"], action["arguments"])])
+
+    @staticmethod
+    def _close(conv: Conversation, actions: list[dict[str, Any]]) -> AgentTurn:
+        """The final reply; a task that refuses something waits for the user's answer (they may push back), and
+        an answer that does not end the conversation gets the refusal once more."""
+        refused = refusal_replies(conv)
+        if conv.agent_state["closed"] and refused:
+            return AgentTurn(message=f"{CHECKED_AGAIN} {' '.join(refused)}", done=True)
+        conv.agent_state["closed"] = True
+        return AgentTurn(message=final_reply(conv, actions), done=not refused)
+
+
+def last_turn_refused(conv: Conversation) -> bool:
+    """Whether the user's latest turn turns down what the agent asked (recorded beside it, else by its words)."""
+    step = next(
+        (s for s in reversed(conv.steps) if isinstance(s, TextObservation) and s.source == "user"),
+        None,
+    )
+    return step is not None and user_decision(step)[0] == "refusal"
+
+
+def refusal_replies(conv: Conversation) -> list[str]:
+    """What the task's refusal goals say (q.metadata's goals), or the generic refusal for a refusal task without."""
+    task = conv.context.task.task
+    goals = (task.metadata or {}).get("goals")
+    replies = [
+        g["reply"] for g in goals or [] if isinstance(g, dict) and g.get("outcome") == "refusal" and g.get("reply")
+    ]
+    if not replies and (task.expected_outputs or {}).get("outcome") == "refusal":
+        replies = [CLOSINGS["refusal"]]
+    return replies

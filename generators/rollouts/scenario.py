@@ -1,8 +1,10 @@
 """The user scenario of q (persona, reason, known info, unknown info, behaviour instructions), as simulators read it.
 
 Shape (the task contract): ``{"persona": str, "reason": str, "known_info": {slot: value},
-"unknown_info": [str], "instructions": [str]}``; ``reason`` and ``known_info`` are required,
-the others optional. Slot values may be strings, numbers, lists or small mappings.
+"unknown_info": [str], "instructions": [str], "traits": {trait: value}, "behaviours": [{"kind": str, ...}]}``;
+``reason`` and ``known_info`` are required, the others optional. Slot values may be strings, numbers, lists or
+small mappings. Traits say how the user talks (generators/rollouts/persona.py); behaviours what it does beyond
+answering (generators/synthesis/behaviours.py).
 
 Leakage: a simulated user should reveal its known information piece by piece, when asked.
 A single user turn that states every known value at once (with at least two of them), when the
@@ -32,6 +34,14 @@ def scenario_problem(scenario: Any) -> str | None:
             return f"user_scenario.{key} must be a list of strings"
     if "persona" in scenario and not isinstance(scenario["persona"], str):
         return "user_scenario.persona must be a string"
+    traits = scenario.get("traits", {})
+    if not isinstance(traits, dict) or not all(isinstance(value, str) for value in traits.values()):
+        return "user_scenario.traits must be an object of trait: value"
+    behaviours = scenario.get("behaviours", [])
+    if not isinstance(behaviours, list) or not all(
+        isinstance(b, dict) and isinstance(b.get("kind"), str) for b in behaviours
+    ):
+        return "user_scenario.behaviours must be a list of objects with a kind"
     return None
 
 
@@ -77,3 +87,11 @@ def words(text: str) -> set[str]:
 def slot_words(slot: str) -> set[str]:
     """The words a question about this slot would use: 'first_name' -> {'first', 'name'}."""
     return {word for word in words(slot.replace("_", " ")) if len(word) > 2 and not word.isdigit()}
+
+
+def behaviour_of(scenario: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    """The scenario's behaviour of this kind (``scenario["behaviours"]``), or None."""
+    behaviours = scenario.get("behaviours") if isinstance(scenario, dict) else None
+    if not isinstance(behaviours, list):
+        return None
+    return next((b for b in behaviours if isinstance(b, dict) and b.get("kind") == kind), None)

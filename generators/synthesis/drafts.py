@@ -28,6 +28,7 @@ class TaskDraft:
     goals: list[Goal]
     guards: list[str] = field(default_factory=list)
     level: int | None = None  # its rung of the difficulty ladder (levels.py); None: made another way
+    behaviours: list[dict[str, Any]] = field(default_factory=list)  # the simulated user's (behaviours.py)
 
     def writes(self) -> list[str]:
         return sorted({row for goal in self.goals for row in goal.writes})
@@ -80,6 +81,7 @@ class TaskDraft:
             "goals": [g.as_dict() for g in self.goals],
             "guards": self.guards,
             "level": self.level,
+            "behaviours": self.behaviours,
         }
 
     @classmethod
@@ -91,6 +93,7 @@ class TaskDraft:
                 goals=[Goal.from_dict(goal) for goal in metadata["goals"]],
                 guards=list(metadata.get("guards", [])),
                 level=metadata.get("level"),
+                behaviours=[dict(b) for b in metadata.get("behaviours", [])],
             )
         except (KeyError, TypeError) as exc:
             raise Rejected("not_a_synthesized_task", f"task metadata lacks the draft: {exc}") from None

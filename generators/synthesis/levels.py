@@ -35,6 +35,8 @@ LEVELS = {
     3: Level((2, 4), ("write", "refusal")),
     4: Level((1, 4), ("conditional",)),
 }
+# The level whose users behave like people (behaviours.py).
+BEHAVING = 4
 # One more request of the same user, beside a stored task (evolve's compose).
 COMPANION = Level((1, 1), PLAIN)
 DEFAULT_MIX = "1:0.1,2:0.15,3:0.3,4:0.45"

@@ -1,6 +1,9 @@
-"""User scenarios: {persona, reason, known_info, unknown_info, instructions} for the simulated user.
+"""User scenarios: {persona, reason, known_info, unknown_info, instructions, traits, behaviours} for the simulated user.
 
-Templates by default (no model). With a scenario writer, an LLM writes the
+Templates by default (no model): traits drawn one by one (generators/rollouts/persona.py: patience, verbosity,
+register, how details are given, tech familiarity) and described in the persona sentence; the reason is the
+goals' requests and, for most tasks, a motive and a preference (motives.py); the behaviours are the draft's
+(behaviours.py), also written as instructions. With a scenario writer, an LLM writes the
 persona, the reason for contacting support and the behaviour instructions as
 structured output (a JSON schema the backend enforces where it can, else
 asked for in the prompt and checked here, with one retry that shows the model
@@ -19,19 +22,14 @@ from typing import Any
 import orjson
 
 from generators.llm.interface import ChatRequest, GenerationError, SamplingParams
+from generators.rollouts.persona import TRAITS, describe
+from generators.synthesis.behaviours import rules as behaviour_rules
 from generators.synthesis.config import ScenarioOptions
 from generators.synthesis.drafts import TaskDraft
+from generators.synthesis.motives import motive_sentences
 from generators.synthesis.stats import SynthStats
 from schemas.structured_output import StructuredOutput, generate_structured
 
-TEMPERAMENTS = (
-    "polite and patient",
-    "in a hurry; gives short answers",
-    "a little anxious; asks the agent to double-check",
-    "friendly and chatty",
-    "direct and matter-of-fact",
-    "not very familiar with online shopping; needs things explained",
-)
 WRITER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -76,8 +74,9 @@ def behaviour(draft: TaskDraft) -> list[str]:
         rules.append("Bring up your requests one at a time, in the order given.")
     if "write" in outcomes:
         rules.append("When the agent describes exactly the change you asked for and asks to confirm, say yes.")
-    if "refusal" in outcomes:
+    if "refusal" in outcomes and not any(b.get("kind") == "insist_once" for b in draft.behaviours):
         rules.append("Ask exactly for what is described; if the agent says it is not allowed, accept it and move on.")
+    rules += behaviour_rules(draft.behaviours)
     if "read" in outcomes:
         rules.append("Make sure the agent tells you the information you asked for.")
     rules.append("End the conversation once your requests are handled.")
@@ -86,12 +85,21 @@ def behaviour(draft: TaskDraft) -> list[str]:
 
 def template_scenario(draft: TaskDraft, rng: random.Random) -> dict[str, Any]:
     requests = "; and ".join(goal.request for goal in draft.goals)
+    traits = {name: rng.choice(values) for name, values in TRAITS.items()}
+    reason = " ".join(
+        [
+            f"You contact {draft.domain} customer support because you want to {requests}.",
+            *motive_sentences(draft.goals, rng),
+        ]
+    )
     return {
-        "persona": f"{draft.identity.name}, a customer who is {rng.choice(TEMPERAMENTS)}.",
-        "reason": f"You contact {draft.domain} customer support because you want to {requests}.",
+        "persona": f"{draft.identity.name}, a customer who is {describe(traits)}.",
+        "reason": reason,
         "known_info": known_info(draft),
         "unknown_info": list(dict.fromkeys(info for goal in draft.goals for info in goal.unknown_info)),
         "instructions": behaviour(draft),
+        "traits": traits,
+        "behaviours": [dict(b) for b in draft.behaviours],
     }
 
 
@@ -103,7 +111,7 @@ def writer_request(draft: TaskDraft, template: dict[str, Any], schema_enforced: 
         "playing this customer)."
     )
     user = (
-        f"The customer is {draft.identity.name}. They want to: "
+        f"The customer is {draft.identity.name}, {describe(template['traits'])}. They want to: "
         + "; ".join(goal.request for goal in draft.goals)
         + f". They know: {orjson.dumps(template['known_info']).decode()}. "
         + f"They do not know: {', '.join(template['unknown_info']) or 'nothing relevant'}."

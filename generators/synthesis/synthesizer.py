@@ -20,11 +20,21 @@ from environments.record_env import to_record_environment
 from environments.registry import get_environment
 from environments.state_store import cycle_collector_paused
 from environments.tool_world import ToolWorld
+from generators.synthesis.behaviours import alternative_goal, assign_behaviours
 from generators.synthesis.domains import get_domain
 from generators.synthesis.drafts import GUARDS, TaskDraft, conflict
 from generators.synthesis.goals import Goal, Identity, Rejected, World
 from generators.synthesis.gold_solver import GoldRun, solve
-from generators.synthesis.levels import DEFAULT_MIX, LEVELS, PLAIN, Level, goal_class, level_sequence, parse_mix
+from generators.synthesis.levels import (
+    BEHAVING,
+    DEFAULT_MIX,
+    LEVELS,
+    PLAIN,
+    Level,
+    goal_class,
+    level_sequence,
+    parse_mix,
+)
 from generators.synthesis.stats import OnProgress, SynthStats
 from generators.synthesis.trivial_agents import reject_if_trivial
 
@@ -196,6 +206,10 @@ def synthesize_drafts(
         rng = sample_rng("synth", synth.domain.name, seed, slot, attempt)
         try:
             draft = synth.draft(rng, *constraint_range, kinds, LEVELS[levels[slot]])
+            if levels[slot] == BEHAVING:
+                draft.behaviours = assign_behaviours(
+                    draft, rng, alternative_goal(synth.domain, synth.world, draft, rng)
+                )
             gold = synth.solve(draft)
         except Rejected as exc:
             stats.reject(exc.code)

@@ -85,6 +85,21 @@ def test_the_llm_user_sees_the_scenario_and_the_agent_messages_only():
     assert user_request.tools is None
 
 
+def test_the_llm_user_is_told_how_its_persona_talks():
+    model = ScriptedGenerator(lambda r: "Hello ###STOP###" if not is_agent(r) else '{"message": "?"}')
+    scenario = {
+        **cancel_task().task.user_scenario,
+        "persona": "Vera Kim, a retired teacher.",  # a scenario writer's persona, which names no trait
+        "traits": {"patience": "irritable", "register": "formal", "details": "one_at_a_time"},
+    }
+    roll([cancel_task(scenario)], model, k=1, user="llm", backend="vllm")
+    assert (
+        "How you talk: easily irritated, formal in tone and giving one detail per message, even when asked for "
+        "several; keep every id, name and detail you give exactly as listed."
+        in model.requests[0].messages[0]["content"]
+    )
+
+
 def test_stop_markers_are_cut_and_end_the_rollout_with_their_reason():
     for reply, reason in [("Thanks! ###TRANSFER###", "transfer"), ("###OUT-OF-SCOPE###", "out_of_scope")]:
         model = ScriptedGenerator(lambda r, reply=reply: reply)

@@ -61,6 +61,6 @@ def test_same_seed_same_records_and_distinct_seeds_per_rollout():
     assert len({r.id for r in first}) == 3
     assert {r.id for r in first}.isdisjoint(r.id for r in other)
     generator = first[0].lineage.generator
-    assert generator["agent"] == {"name": "oracle", "version": "1"}
-    assert generator["user"] == {"name": "scripted", "version": "1"}
+    assert generator["agent"] == {"name": "oracle", "version": "2"}
+    assert generator["user"] == {"name": "scripted", "version": "2"}
     assert generator["faults"] == [] and "backend" not in generator

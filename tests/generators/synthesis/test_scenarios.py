@@ -1,4 +1,5 @@
-"""User scenarios: template shape; the LLM writer's output parsed and checked, bad output a reason code that
+"""User scenarios: template shape; personas composed from traits (>= 50 distinct over 200 tasks), motives and
+preferences that agree with the goal; the LLM writer's output parsed and checked, bad output a reason code that
 falls back to the template or rejects the sample; one slow run of SmolLM2 (transformers) as the writer."""
 
 from __future__ import annotations
@@ -9,15 +10,20 @@ import pytest
 
 from generators.llm.config import BackendConfig
 from generators.llm.interface import Capabilities, Completion, GenerationResult
+from generators.rollouts.persona import TRAITS, describe
+from generators.rollouts.scripted_user import first_person
 from generators.synthesis.config import SynthTasksConfig
+from generators.synthesis.drafts import TaskDraft
+from generators.synthesis.goals import Goal
 from generators.synthesis.levels import LEVELS
+from generators.synthesis.motives import motive_sentences, motives_of
 from generators.synthesis.scenarios import ScenarioWriter, apply_written, parse_written, template_scenario
 from generators.synthesis.stages import run_tasks
 from generators.synthesis.stats import SynthStats
 from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng
 from schemas.stage_config import ConfigError
 
-SHAPE = {"persona", "reason", "known_info", "unknown_info", "instructions"}
+SHAPE = {"persona", "reason", "known_info", "unknown_info", "instructions", "traits", "behaviours"}
 GOOD = '{"persona": "Ada, brisk", "reason": "You want your lamp gone.", "instructions": ["Be brief."]}'
 
 
@@ -140,3 +146,58 @@ def test_smollm2_writes_scenarios_or_falls_back_and_the_run_goes_on(data_home, s
         assert record.lineage.generator["scenario_writer"]["backend"] == "transformers"
     rejected, stats = run_tasks(cfg.model_copy(update={"writer_fallback": "reject"}), "llm_written")  # cached now
     assert stats.made == stats.kept + stats.as_dict()["rejected"] and len(rejected) == stats.kept
+
+
+@pytest.fixture(scope="module", params=["retail", "airline"])
+def two_hundred(request):
+    records, stats = run_tasks(SynthTasksConfig(env=request.param, n=200, seed=0), "personas")
+    assert stats.kept == 200
+    return request.param, records
+
+
+def test_personas_are_composed_from_traits_and_most_reasons_say_why(two_hundred):
+    domain, records = two_hundred
+    scenarios = [record.task.user_scenario for record in records]
+    names = [TaskDraft.from_metadata(domain, record.task.metadata).identity.name for record in records]
+    for scenario in scenarios:
+        assert set(scenario["traits"]) == set(TRAITS)
+        assert all(scenario["traits"][name] in values for name, values in TRAITS.items())
+        assert describe(scenario["traits"]) in scenario["persona"]
+    personas = {scenario["persona"].replace(name, "") for scenario, name in zip(scenarios, names)}
+    assert len(personas) >= 50  # distinct without the customer's name
+    assert len({tuple(sorted(s["traits"].items())) for s in scenarios}) >= 50
+    assert {s["traits"]["verbosity"] for s in scenarios} == set(TRAITS["verbosity"])
+    # A reason is the goals' requests (one sentence), then a motive or a preference for most tasks.
+    said_why = [s["reason"].count(". ") >= 1 for s in scenarios]
+    assert sum(said_why) >= 100
+    again, _ = run_tasks(SynthTasksConfig(env=domain, n=30, seed=0), "personas")
+    assert [r.task.user_scenario for r in again] == scenarios[:30]
+
+
+def test_a_motive_agrees_with_the_goal_and_reads_in_the_first_person():
+    def goal(kind: str, **params) -> Goal:
+        return Goal(kind, "write", params, "", "", {}, [], [], "", [])
+
+    assert set(motives_of(goal("cancel_pending_order", order_id="#R1", reason="ordered by mistake"))) == {
+        "You clicked the wrong button while browsing on your phone.",
+        "You meant to save it to your wish list, not to buy it.",
+    }
+    assert "It is a long flight and you have a bad back." in motives_of(
+        goal("update_reservation_cabin", cabin="business")
+    )
+    to_card = goal("return_delivered_order_items", order_id="#R1", item_ids=["1"], payment_method_id="gift_card_1")
+    to_paypal = goal("return_delivered_order_items", order_id="#R1", item_ids=["1"], payment_method_id="paypal_2")
+    rng = random.Random(0)
+    said = {tuple(motive_sentences([to_card], rng)) for _ in range(40)}
+    assert ("It arrived scratched.", "You prefer the refund on your gift card, so you can spend it right away.") in said
+    assert all("original payment" not in sentence for sentences in said for sentence in sentences)
+    assert "You prefer the money back on the original payment method." in {
+        sentence for _ in range(40) for sentence in motive_sentences([to_paypal], rng)
+    }
+    assert first_person(
+        "You contact retail customer support because you want to return the Lamp from the order with the Lamp. "
+        "You are doing your monthly budget. You prefer the refund on your gift card, so you can spend it right away."
+    ) == (
+        "Hi! I want to return the Lamp from the order with the Lamp. I am doing my monthly budget. I prefer the "
+        "refund on my gift card, so I can spend it right away."
+    )

@@ -138,7 +138,15 @@ def test_the_task_record_follows_the_contract():
         "env_params": {"users": 500},
         "seed": 0,
     }
-    assert set(record.task.user_scenario) == {"persona", "reason", "known_info", "unknown_info", "instructions"}
+    assert set(record.task.user_scenario) == {
+        "persona",
+        "reason",
+        "known_info",
+        "unknown_info",
+        "instructions",
+        "traits",
+        "behaviours",
+    }
     assert record.task.expected_outputs["gold_label"] == "programmatic"
     assert (record.source.dataset, record.source.format, record.source.original_id) == (
         "contract",

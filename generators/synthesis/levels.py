@@ -2,7 +2,7 @@
 
 1. one lookup and an answer (one read goal);
 2. one write, or one request the policy refuses;
-3. several goals (2 to 4), at least one a write or a refusal;
+3. several goals (2 to 4): a write, then a write or a fact to tell, then any;
 4. a conditional goal (the database decides the branch: conditions.py), mostly with further goals, and a
    user who behaves like a person (changes their mind, insists after a refusal: behaviours.py).
 
@@ -27,19 +27,21 @@ PLAIN = ("read", "write", "refusal")
 class Level:
     goals: tuple[int, int]  # how many goals, at least and at most
     first: tuple[str, ...]  # the classes the first goal is drawn from; the others are plain
+    # Tried first for the second goal: a write or a fact to tell beside a write is work of two kinds.
+    second: tuple[str, ...] = PLAIN
 
 
 LEVELS = {
     1: Level((1, 1), ("read",)),
     2: Level((1, 1), ("write", "refusal")),
-    3: Level((2, 4), ("write", "refusal")),
-    4: Level((1, 4), ("conditional",)),
+    3: Level((2, 4), ("write",), ("write", "read")),
+    4: Level((1, 4), ("conditional",), ("write", "read")),
 }
 # The level whose users behave like people (behaviours.py).
 BEHAVING = 4
 # One more request of the same user, beside a stored task (evolve's compose).
 COMPANION = Level((1, 1), PLAIN)
-DEFAULT_MIX = "1:0.1,2:0.15,3:0.3,4:0.45"
+DEFAULT_MIX = "1:0.1,2:0.1,3:0.35,4:0.45"
 _WEIGHTED = re.compile(r"^\s*([1-4])\s*(?::\s*(\d+(?:\.\d*)?|\.\d+))?\s*$")
 
 

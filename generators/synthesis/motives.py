@@ -90,9 +90,20 @@ MOTIVES: dict[str, tuple[str, ...] | dict[str, tuple[str, ...]]] = {
     "flight_status": ("You are picking someone up at the airport.",),
     "reservation_paid": ("You are filing an expense report.",),
     "stored_value": ("You want to use it for your next trip.",),
+    "cancel_or_return": _CANCEL_ORDER,
+    "address_or_tracking": ("You are moving next month.", "You will be away from home when it arrives."),
+    "gift_card_if_covers": ("You want to use up that balance.", "You want to keep your card for other expenses."),
+    "bag_if_free": ("You are bringing presents back for your family.", "You want to keep the cost of this trip down."),
+    "compensation_if_cancelled": (
+        "You heard that flights on that route were cancelled.",
+        "A friend on the same route had a flight cancelled.",
+    ),
 }
+# How a motive joins the request: a reason said as one ("because", "since"), as people say it.
+LINKS = ("You ask because {}", "This is because {}", "You need this since {}", "It matters to you because {}")
 _BY_PARAM = {
     "cancel_pending_order": "reason",
+    "cancel_or_return": "reason",
     "cancel_reservation": "reason",
     "refuse_cancel_not_allowed": "reason",
     "update_reservation_cabin": "cabin",
@@ -139,7 +150,8 @@ def motive_sentences(goals: list[Goal], rng: random.Random) -> list[str]:
     said: list[str] = []
     with_motives = [goal for goal in goals if motives_of(goal)]
     if with_motives and rng.random() < MOTIVE_CHANCE:
-        said.append(rng.choice(motives_of(rng.choice(with_motives))))
+        motive = rng.choice(motives_of(rng.choice(with_motives)))
+        said.append(rng.choice(LINKS).format(motive[:1].lower() + motive[1:]))
     preferences = [p for goal in goals if goal.kind in PREFERENCES and (p := PREFERENCES[goal.kind](goal.params))]
     if preferences and rng.random() < PREFERENCE_CHANCE:
         said.append(rng.choice(preferences))

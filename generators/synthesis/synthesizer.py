@@ -104,7 +104,10 @@ class TaskSynthesizer:
         wanted = rng.randint(*level.goals)
         classes = self.further_classes(kinds)
         while len(draft.goals) < wanted:
-            goal = self.sample_goal(user_id, rng, kinds, classes, [*beside, *draft.goals])
+            goal = None
+            if len(draft.goals) == 1 and set(level.second) <= set(classes):
+                goal = self.sample_goal(user_id, rng, kinds, level.second, [*beside, *draft.goals])
+            goal = goal or self.sample_goal(user_id, rng, kinds, classes, [*beside, *draft.goals])
             if goal is None:
                 break
             draft.goals.append(goal)

@@ -1,15 +1,19 @@
 """The labelled trajectories' tasks and scripts: real synthesized tasks (seed 0, 500 users: q carries gold actions
-and goal metadata), pinned by one of their gold actions, and scripts whose tool results come from the live seed-0
-world (tests/verifiers/handwritten.py). Shared by the labelled and the consent tests.
+and goal metadata), frozen in frozen_tasks.json as ``aceforge synth tasks`` made them when the scripts were
+written (the synthesizer's later changes do not move the tasks under the hand-written scripts), pinned by one of
+their gold actions, and scripts whose tool results come from the live seed-0 world (tests/verifiers/handwritten.py).
+Shared by the labelled and the consent tests.
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
 
-from generators.synthesis.config import SynthTasksConfig
-from generators.synthesis.stages import run_tasks
-from schemas.record import AgentRecord, VerifierResult
+from environments.record_env import to_record_environment
+from environments.registry import get_environment
+from schemas.record import AgentRecord, Environment, VerifierResult
 from schemas.steps import MessageAction, TextObservation
 from tests.verifiers.handwritten import rollout
 from verifiers.runner import verify_record
@@ -25,17 +29,26 @@ def A(text: str) -> MessageAction:
     return MessageAction(content=text)
 
 
+FROZEN = Path(__file__).with_name("frozen_tasks.json")
+
+
 @cache
-def _synthesized(domain: str, kinds: tuple[str, ...], constraints: str, n: int) -> list[AgentRecord]:
-    cfg = SynthTasksConfig(env=domain, n=n, seed=0, users=500, constraints=constraints, goals=list(kinds))
-    records, _ = run_tasks(cfg, "labelled")
-    return records
+def _frozen() -> dict[str, dict]:
+    return json.loads(FROZEN.read_text())
+
+
+@cache
+def _environment(domain: str) -> Environment:
+    return to_record_environment(get_environment(domain, users=500, seed=0))
 
 
 def task(domain: str, pinned: dict, kind: str | None = None, index: int = 0, constraints: str = "1-5") -> AgentRecord:
-    """The ``index``-th seed-0 task of ``kind`` (any kind when None), checked to have the gold action ``pinned``."""
-    records = _synthesized(domain, (kind,) if kind else (), constraints, index + 1)
-    record = records[index]
+    """The ``index``-th seed-0 task of ``kind`` (any kind when None) with ``constraints``, checked to have the gold
+    action ``pinned``; its E is the seed-0 world's, built here."""
+    key = f"{domain}|{kind or '*'}|{constraints}|{index}"
+    if key not in _frozen():
+        raise KeyError(f"no frozen task {key}: freeze one in {FROZEN.name} before writing a script for it")
+    record = AgentRecord.model_validate({**_frozen()[key], "environment": _environment(domain)})
     gold = record.task.expected_outputs["gold_actions"]
     assert pinned in gold, f"the seed-0 {domain} task {kind} #{index} changed: {gold}"
     return record

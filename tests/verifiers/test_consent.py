@@ -245,7 +245,9 @@ def test_the_scripted_users_recorded_decisions_and_the_text_rules_agree_on_every
     from generators.rollouts.runner import run_rollouts
     from generators.synthesis.config import SynthTasksConfig
     from generators.synthesis.stages import run_tasks
-    from schemas.steps import TextObservation
+    from schemas.steps import MessageAction, TextObservation
+    from verifiers.confirmations import asks_for_decision
+    from verifiers.consent import RECORDED
     from verifiers.runner import verify_record
 
     tasks, _ = run_tasks(SynthTasksConfig(env=domain, n=30, seed=1, users=500), "decisions")
@@ -255,8 +257,25 @@ def test_the_scripted_users_recorded_decisions_and_the_text_rules_agree_on_every
     ]
     turns = [s for r in rollouts for s in r.trajectory if isinstance(s, TextObservation) and s.source == "user"]
     assert turns and all(turn.decision is not None for turn in turns)
-    assert [turn.decision["kind"] for turn in turns] == [decide(turn.content) for turn in turns]
-    assert {turn.decision["kind"] for turn in turns} == {"consent", "none"}
+    assert (
+        {"consent", "none", "insist", "change_request"}
+        >= {turn.decision["kind"] for turn in turns}
+        >= {
+            "consent",
+            "none",
+        }
+    )
+    # The words decide where the verifier reads them: a turn answering an agent message that asks for a decision
+    # (an opening's "if it has not shipped yet" is a request, not a decision).
+    answers = [
+        turn
+        for rollout in rollouts
+        for before, turn in zip(rollout.trajectory, rollout.trajectory[1:])
+        if isinstance(turn, TextObservation) and turn.source == "user"
+        if isinstance(before, MessageAction) and asks_for_decision(before.content)
+    ]
+    assert answers
+    assert [RECORDED[turn.decision["kind"]][0] for turn in answers] == [decide(turn.content) for turn in answers]
     for rollout in rollouts:
         unrecorded = [
             s.model_copy(update={"decision": None}) if isinstance(s, TextObservation) else s for s in rollout.trajectory

@@ -95,10 +95,15 @@ def test_a_user_who_changes_their_mind_gets_the_final_request_and_the_first_one_
     task = task_of(synth, cfg, draft, gold, rng)
     (record,), _ = roll([task], k=1)
     opening, change = user_turns(record)[:2]
-    first, final = (in_first_person(f"You want to {text}")[:-1] for text in (other.request, request))
+    # The requests as the user says them (a request may follow another goal's: no "I want to" before it).
+    first, final = (
+        in_first_person(f"You want to {text}")[:-1].removeprefix("I want to ") for text in (other.request, request)
+    )
     assert first in opening.content and final not in opening.content
     assert "changed my mind" in change.content and final in change.content
-    assert change.decision["kind"] == "change_request" and decide(change.content) == "refusal"
+    assert change.decision["kind"] == "change_request"
+    # Read from the words alone, the change is no consent: a refusal, or a condition when the new request has one.
+    assert decide(change.content) in ("refusal", "condition")
     result = record.verifier.result
     assert (result.passed, result.reasons, record.details["end_reason"]) == (True, [], "done")
     assert verify_record(unrecorded(record)).passed  # the words alone say the same

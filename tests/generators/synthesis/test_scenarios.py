@@ -16,7 +16,7 @@ from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.drafts import TaskDraft
 from generators.synthesis.goals import Goal
 from generators.synthesis.levels import LEVELS
-from generators.synthesis.motives import motive_sentences, motives_of
+from generators.synthesis.motives import LINKS, motive_sentences, motives_of
 from generators.synthesis.scenarios import ScenarioWriter, apply_written, parse_written, template_scenario
 from generators.synthesis.stages import run_tasks
 from generators.synthesis.stats import SynthStats
@@ -170,8 +170,9 @@ def test_personas_are_composed_from_traits_and_most_reasons_say_why(two_hundred)
     # A reason is the goals' requests (one sentence), then a motive or a preference for most tasks.
     said_why = [s["reason"].count(". ") >= 1 for s in scenarios]
     assert sum(said_why) >= 100
-    again, _ = run_tasks(SynthTasksConfig(env=domain, n=30, seed=0), "personas")
-    assert [r.task.user_scenario for r in again] == scenarios[:30]
+    # The same config gives the same scenarios (the level mix is laid out over n, so n is part of the config).
+    once, again = (run_tasks(SynthTasksConfig(env=domain, n=30, seed=0), "personas")[0] for _ in range(2))
+    assert [r.task.user_scenario for r in once] == [r.task.user_scenario for r in again]
 
 
 def test_a_motive_agrees_with_the_goal_and_reads_in_the_first_person():
@@ -189,7 +190,11 @@ def test_a_motive_agrees_with_the_goal_and_reads_in_the_first_person():
     to_paypal = goal("return_delivered_order_items", order_id="#R1", item_ids=["1"], payment_method_id="paypal_2")
     rng = random.Random(0)
     said = {tuple(motive_sentences([to_card], rng)) for _ in range(40)}
-    assert ("It arrived scratched.", "You prefer the refund on your gift card, so you can spend it right away.") in said
+    linked = [link.format("it arrived scratched.") for link in LINKS]  # a motive is said as a reason
+    assert any(
+        (motive, "You prefer the refund on your gift card, so you can spend it right away.") in said
+        for motive in linked
+    )
     assert all("original payment" not in sentence for sentences in said for sentence in sentences)
     assert "You prefer the money back on the original payment method." in {
         sentence for _ in range(40) for sentence in motive_sentences([to_paypal], rng)

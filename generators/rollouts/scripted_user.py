@@ -27,18 +27,37 @@ from schemas.generation import GenerationResult
 CONFIRMATION = re.compile(
     r"\b(confirm|proceed|go ahead|shall i|should i|do you want me|would you like me|is that correct|yes/no|yes or no)\b"
 )
-_BECAUSE = re.compile(r"^\s*you\b[^.]*?\bbecause\s+", re.IGNORECASE)
-_PERSON = {"you": "I", "your": "my", "yours": "mine", "you're": "I'm", "yourself": "myself"}
-_PRONOUN = re.compile(r"\b(you're|yourself|yours|your|you)\b", re.IGNORECASE)
+# A leading "you contact/write to/are contacting ... support" clause up to "because", ":" or ".": telling the
+# agent you contact support says nothing.
+_FRAME = re.compile(r"^\s*you\b[^.:;]*?\bsupport\b[^.:;]*?(?:\bbecause\b|[:.](?=\s))\s*", re.IGNORECASE)
+_PERSON = {
+    "you": "I",
+    "your": "my",
+    "yours": "mine",
+    "you're": "I'm",
+    "yourself": "myself",
+    "you are": "I am",
+    "you were": "I was",
+}
+_PRONOUN = re.compile(r"\b(you are|you were|you're|yourself|yours|your|you)\b", re.IGNORECASE)
 THANKS = "Thank you, that is all I needed."
 YES = "Yes, please go ahead."
 NOTHING_MORE = "I have told you everything I know."
 
 
+def _first_person_word(match: re.Match) -> str:
+    word = _PERSON[match.group(1).lower()]
+    return word[:1].upper() + word[1:] if match.group(1)[0].isupper() else word
+
+
 def first_person(reason: str) -> str:
-    """'You contact support because you want to X.' -> 'Hi! I want to X.'"""
-    text = _BECAUSE.sub("", reason.strip())
-    text = _PRONOUN.sub(lambda m: _PERSON[m.group(1).lower()], text)
+    """'You contact support because you want to X.' -> 'Hi! I want to X.'; 'You want X; that is why you are
+    contacting support.' -> 'Hi! I want X; that is why I am contacting support.'"""
+    text = reason.strip()
+    frame = _FRAME.match(text)
+    if frame and text[frame.end() :].strip():
+        text = text[frame.end() :]
+    text = _PRONOUN.sub(_first_person_word, text)
     text = text[:1].upper() + text[1:]
     return f"Hi! {text}" if text.endswith((".", "!", "?")) else f"Hi! {text}."
 

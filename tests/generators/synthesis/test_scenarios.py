@@ -8,13 +8,13 @@ import random
 import pytest
 
 from generators.llm.config import BackendConfig
-from generators.llm.interface import Capabilities, Completion, GenerationResult
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.scenarios import ScenarioWriter, apply_written, parse_written, template_scenario
 from generators.synthesis.stages import run_tasks
 from generators.synthesis.stats import SynthStats
 from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng
 from schemas.stage_config import ConfigError
+from tests.generators.synthesis.helpers import ScriptedGenerator
 
 SHAPE = {"persona", "reason", "known_info", "unknown_info", "instructions"}
 GOOD = '{"persona": "Ada, brisk", "reason": "You want your lamp gone.", "instructions": ["Be brief."]}'
@@ -59,22 +59,6 @@ def test_written_output_is_parsed_or_named(text, problem):
     assert (data is None) == (problem is not None)
 
 
-class ScriptedGenerator:
-    """Answers with fixed texts, in order across batches (a stand-in for prompt/parse logic only; the real model
-    runs in the slow test)."""
-
-    capabilities = Capabilities(supports_json_schema=False)
-
-    def __init__(self, texts: list[str]):
-        self.texts = texts
-        self.requests = []
-
-    def generate(self, requests, params):
-        self.requests += requests
-        texts, self.texts = self.texts[: len(requests)], self.texts[len(requests) :]
-        return [GenerationResult(completions=[Completion(text=t)]) for t in texts]
-
-
 def test_the_writer_keeps_ids_out_of_the_model_and_falls_back_or_rejects(drafts):
     templates = [template_scenario(d, random.Random(0)) for d, _ in drafts]
     # Answers 2 and 4 fail and are asked again in one batch: the retry fixes answer 4, answer 2 keeps its reason.
@@ -107,17 +91,6 @@ def test_the_writer_model_is_named_once():
         SynthTasksConfig.from_mapping({"writer": {"model": "elsewhere"}})
     cfg = SynthTasksConfig.from_mapping({"scenario_writer": "default", "writer": {"backend": "transformers"}})
     assert cfg.writer_backend() == BackendConfig(backend="transformers", model="default")
-
-
-@pytest.fixture
-def one_torch_thread():
-    """On two shared cores, two spinning torch threads run several times slower than one."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.mark.slow  # loads SmolLM2 with transformers

@@ -15,7 +15,11 @@ either text, and names the first loss with a stable reason code:
   not) is missing: "only this order, not your profile" without "not" asks for the opposite;
 - ``added_fact``: a date, id or number the original does not have (a model that invents a $50 fee);
 - ``not_second_person``: the rewrite speaks as "I" or says no "you" (the scripted user turns "you" into "I");
-- ``unchanged``: the rewrite is the original.
+- ``unchanged``: the rewrite is the original;
+- ``length_changed``: the rewrite has under half or over twice the original's words (an echo such as
+  "You ...", or a story around the request);
+- ``drifted``: it keeps under a quarter of the original's content words (4+ letters, the frame's words and
+  fillers left out): a request about something else, which no fact check above can see.
 
 Model output that does not parse is ``no_json`` / ``unparseable`` / ``schema_invalid`` (schemas.structured_output),
 a dead backend ``backend_error``. Every code gets the ``paraphrase:`` prefix; a rejected rewrite leaves the
@@ -40,7 +44,7 @@ PARAPHRASE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 PARAPHRASED = StructuredOutput(PARAPHRASE_SCHEMA, check=lambda data: None if data["reason"].strip() else "blank")
-_SKELETON = '{"reason": "You ..."}'
+_SKELETON = '{"reason": "<the same request in other words>"}'
 
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 # An id: a token with a letter and a digit, one that starts with "#", or a code of 5+ capitals (JGJFJJ).
@@ -53,6 +57,16 @@ _CONDITION = re.compile(r"\b(" + "|".join(CONDITIONS) + r")\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|I'm|I'd|I've|I'll)\b")
 _SECOND_PERSON = re.compile(r"\byou", re.IGNORECASE)
 _LEADING = re.compile(r"^(?:the|my|your)\s+", re.IGNORECASE)
+_WORD = re.compile(r"[a-z]{4,}")
+# Words of the frame (scenarios.py) and fillers: a rewrite may drop or change them freely.
+# fmt: off
+_FILLERS = frozenset({
+    "airline", "retail", "customer", "support", "team", "contact", "contacting", "touch", "write", "chat", "opened",
+    "because", "that", "this", "what", "with", "would", "like", "want", "wants", "need", "from", "your", "have",
+    "also", "besides", "after", "hope", "sort",
+})
+# fmt: on
+MIN_LENGTH_RATIO, MAX_LENGTH_RATIO, MIN_CONTENT_KEPT = 0.5, 2.0, 0.25
 
 
 def _value(text: str) -> Decimal | None:
@@ -101,6 +115,12 @@ def lost_fact(original: str, paraphrase: str, names: list[str]) -> str | None:
         return "added_fact"
     if _FIRST_PERSON.search(paraphrase) or not _SECOND_PERSON.search(paraphrase):
         return "not_second_person"
+    ratio = len(paraphrase.split()) / max(1, len(original.split()))
+    if not MIN_LENGTH_RATIO <= ratio <= MAX_LENGTH_RATIO:
+        return "length_changed"
+    content = set(_WORD.findall(lowered_before)) - _FILLERS
+    if content and len(content & set(_WORD.findall(lowered_after))) < MIN_CONTENT_KEPT * len(content):
+        return "drifted"
     return None
 
 

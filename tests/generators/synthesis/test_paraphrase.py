@@ -65,6 +65,13 @@ def test_money_survives_in_any_of_its_forms_and_contractions_keep_a_negation():
     )
 
 
+def test_an_echo_or_a_request_about_something_else_is_not_a_paraphrase():
+    original = "You contact airline customer support because you want to find out your membership level."
+    assert lost_fact(original, "You would like to know which membership level you have.", []) is None
+    assert lost_fact(original, "You ...", []) == "length_changed"
+    assert lost_fact(original, "You want to book a flight to Paris next week, please.", []) == "drifted"
+
+
 def test_the_paraphraser_keeps_what_survives_and_counts_the_rest_by_reason():
     reasons = [ORIGINAL, ORIGINAL, ORIGINAL, ORIGINAL]
     generator = ScriptedGenerator(

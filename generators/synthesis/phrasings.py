@@ -6,7 +6,10 @@ fields. The spec fills its own fields (items, payment, address, ...) verbatim;
 which know the description. No phrasing starts with a field, so putting a
 request at the start of a sentence (scenarios.py) capitalizes template text,
 never a value the user and the verifier match. Phrasings stay clear of "you"
-as an object ("tell you"), which the scripted user cannot turn into "me".
+as an object ("tell you"), which the scripted user cannot turn into "me", and of
+words the verifier reads as a decision in a user's turn (verifiers/decisions.py:
+"changed my mind", "confirm", a clause ending "cancel it"): the scripted user
+opens with the reason, before anything was proposed.
 
 Kinds that make the same request (a payment change the policy allows or
 refuses) share their phrasings.
@@ -14,6 +17,7 @@ refuses) share their phrasings.
 
 from __future__ import annotations
 
+import copy
 import random
 
 # Left in place for order_goal / reservation_goal to fill.
@@ -119,7 +123,7 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
         "you want to change {swaps} in {order}, settling any price difference with {payment}",
         "before {order} ships, you'd like to change {swaps}, with {payment} covering any price difference",
         "you'd like to modify {order} by changing {swaps}, settling any difference in price with {payment}",
-        "you changed your mind about some items in {order} and want to change {swaps}, using {payment} for "
+        "you had second thoughts about some items in {order} and want to change {swaps}, using {payment} for "
         "any price difference",
         "you need {swaps} changed in {order}; any price difference goes on {payment}",
         "you are hoping to switch {swaps} in {order} while it is still pending, settling any difference with {payment}",
@@ -153,10 +157,10 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
     # ---- retail refusals ----
     "refuse_cancel_not_pending": (
         "you want to cancel {order}",
-        "you've changed your mind about {order} and want it cancelled",
+        "you've had second thoughts about {order} and want it cancelled",
         "you'd like {order} cancelled",
         "you are hoping to call off {order}",
-        "you no longer want {order}, so you want to cancel it",
+        "you no longer want {order}, so you would like it cancelled",
         "cancelling {order} is what you are after",
         "you want {order} to be cancelled before it goes any further",
         "you're looking to cancel {order}",
@@ -177,7 +181,7 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
         "in {order}, you want to trade {swap}",
         "you are hoping to switch {swap} in {order}",
         "you need to replace {swap} in {order}",
-        "you changed your mind and want to swap {swap} in {order}",
+        "on reflection, you want to swap {swap} in {order}",
         "swapping {swap} in {order} is what you want",
         "you'd rather have something else: you want to exchange {swap} in {order}",
     ),
@@ -189,7 +193,7 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
         "you'd like to know which membership level you have",
         "you are not sure of your membership level and want to check",
         "you need to know your current membership level",
-        "you want to confirm what membership tier your profile has",
+        "you want to check what membership tier your profile has",
         "you'd like someone to look up your membership level",
         "your membership level is what you want to find out",
         "before booking again, you want to know your membership level",
@@ -333,5 +337,10 @@ class _LateFields(dict):
 
 
 def phrase(kind: str, rng: random.Random, **fields: str) -> str:
-    """One of ``kind``'s phrasings, drawn with ``rng``, its fields filled verbatim with ``fields``."""
-    return rng.choice(PHRASINGS[kind]).format_map(_LateFields(fields))
+    """One of ``kind``'s phrasings, drawn from ``rng``'s stream, its fields filled verbatim with ``fields``.
+
+    The draw is made on a copy, so ``rng`` does not advance: a seed samples the same users, rows, goals and
+    tasks (ids) whatever the wording. The copy's bits go through a hash first: raw, they would be the very bits
+    the next draw of ``rng`` reads (whether a task gets a second goal, say), and the wording would track it."""
+    pick = random.Random(f"{kind}:{copy.copy(rng).getrandbits(64)}")
+    return pick.choice(PHRASINGS[kind]).format_map(_LateFields(fields))

@@ -15,6 +15,7 @@ from generators.synthesis.goals import World
 from generators.synthesis.phrasings import PHRASINGS, phrase
 from generators.synthesis.scenarios import FRAMES, JOINS, reason_text, template_scenario
 from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng
+from verifiers.decisions import decide
 
 # What a user knows, as specs fill it in: names with capitals, "your ..." payment texts, amounts, dates.
 VALUES = {
@@ -70,6 +71,16 @@ def test_phrase_fills_the_specs_fields_verbatim_and_leaves_the_description_to_th
         phrase("gift_card_balance", random.Random(0))
 
 
+def test_phrase_draws_from_the_rng_without_advancing_it():
+    """So a seed samples the same rows, goals and tasks (ids) as before there were phrasings."""
+    rng = random.Random(7)
+    rng.random()
+    state = rng.getstate()
+    first = phrase("order_status", rng)
+    assert rng.getstate() == state and phrase("order_status", rng) == first
+    assert len({phrase("order_status", random.Random(seed)) for seed in range(40)}) >= 6
+
+
 def test_the_built_goals_draw_their_request_from_the_phrasings_with_the_values_verbatim():
     synth = TaskSynthesizer("retail")
     world: World = synth.world
@@ -90,7 +101,7 @@ def test_the_built_goals_draw_their_request_from_the_phrasings_with_the_values_v
 
 
 @pytest.mark.parametrize("domain", ["retail", "airline"])
-def test_every_phrasing_in_every_frame_reads_well_in_the_first_person(domain):
+def test_every_phrasing_in_every_frame_reads_well_in_the_first_person_and_decides_nothing(domain):
     for kind in get_domain(domain).kinds():
         for template in PHRASINGS[kind]:
             request = template.format(**VALUES)
@@ -105,6 +116,12 @@ def test_every_phrasing_in_every_frame_reads_well_in_the_first_person(domain):
                     assert value not in request or value in said, (value, said)
                 if frame.startswith("You"):  # telling the agent you contact support says nothing: dropped
                     assert "support" not in said, said
+                # The opening comes before anything was proposed: the verifier must not read a decision in it.
+                for join in JOINS:
+                    twice = request + join + request
+                    assert decide(first_person(frame.format(domain=domain, requests=twice, Requests=twice))) == (
+                        "none"
+                    ), (kind, template)
 
 
 def test_first_person_keeps_a_frame_that_comes_after_the_request_and_capitals_where_they_were():

@@ -127,7 +127,9 @@ def figures(tasks: list[Task]) -> dict[str, str]:
         "conditional requests": share(bool(CONDITIONAL.search(t.request)) for t in tasks),
         "several goals": share(t.writes >= 2 or (t.writes >= 1 and t.facts >= 1) for t in tasks),
         "distinct templates / sentences": f"{len({template(s) for s in cut})}/{len(cut)}",
-        "distinct personas": str(len({template(CAPITALISED.sub("<name>", t.persona)) for t in tasks if t.persona.strip()})),
+        "distinct personas": str(
+            len({template(CAPITALISED.sub("<name>", t.persona)) for t in tasks if t.persona.strip()})
+        ),
         "task-specific reasons or preferences": share(bool(REASON.search(t.request)) for t in tasks),
     }
 
@@ -142,7 +144,9 @@ def main() -> None:
     for domain in ("retail", "airline"):
         mine, levels = ours(domain, args.n, args.seed, args.difficulty)
         theirs = figures(tau2(domain, args.fixtures))
-        print(f"\n=== {domain}: aceforge (seed {args.seed}, levels {dict(sorted(levels.items()))}) beside τ² v1.0.1 ===")
+        print(
+            f"\n=== {domain}: aceforge (seed {args.seed}, levels {dict(sorted(levels.items()))}) beside τ² v1.0.1 ==="
+        )
         print(f"{'figure':<40}{'aceforge':>16}{'τ²':>16}")
         for name, value in figures(mine).items():
             print(f"{name:<40}{value:>16}{theirs[name]:>16}")

@@ -43,29 +43,41 @@ REFUSES = re.compile(
     r"\b(?:cannot|can ?not|can't|unable to|not (?:able|allowed|possible|permitted|eligible)|"
     r"(?:does|do) not (?:allow|permit)|doesn't (?:allow|permit)|won't be able|only [^.?!]*\bcan be)\b"
 )
-_BECAUSE = re.compile(r"^\s*you\b[^.]*?\bbecause\s+", re.IGNORECASE)
+# A leading "you contact/write to/are contacting ... support" clause up to "because", ":" or ".": telling the
+# agent you contact support says nothing.
+_FRAME = re.compile(r"^\s*you\b[^.:;]*?\bsupport\b[^.:;]*?(?:\bbecause\b|[:.](?=\s))\s*", re.IGNORECASE)
 _PERSON = {
-    "you are": "I am",
-    "you were": "I was",
     "you": "I",
     "your": "my",
     "yours": "mine",
     "you're": "I'm",
     "yourself": "myself",
+    "you are": "I am",
+    "you were": "I was",
 }
 _PRONOUN = re.compile(r"\b(you are|you were|you're|yourself|yours|your|you)\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"([.!?]\s+)([a-z])")
 YES = Voice({}).yes()  # the default user's yes (gold trajectories use it)
 
 
+def _first_person_word(match: re.Match) -> str:
+    word = _PERSON[match.group(1).lower()]
+    return word[:1].upper() + word[1:] if match.group(1)[0].isupper() else word
+
+
 def first_person_body(reason: str) -> str:
-    """'You contact support because you want to X.' -> 'I want to X.'"""
-    return in_first_person(_BECAUSE.sub("", reason.strip()))
+    """'You contact support because you want to X.' -> 'I want to X.'; 'You want X; that is why you are
+    contacting support.' -> 'I want X; that is why I am contacting support.'"""
+    text = reason.strip()
+    frame = _FRAME.match(text)
+    if frame and text[frame.end() :].strip():
+        text = text[frame.end() :]
+    return in_first_person(text)
 
 
 def in_first_person(text: str) -> str:
-    """'You want to X. Your card ...' -> 'I want to X. My card ...'"""
-    text = _PRONOUN.sub(lambda m: _PERSON[m.group(1).lower()], text)
+    """'You want to X. your card ...' -> 'I want to X. My card ...'"""
+    text = _PRONOUN.sub(_first_person_word, text)
     text = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), text[:1].upper() + text[1:])
     return text if text.endswith((".", "!", "?")) else f"{text}."
 
@@ -75,15 +87,27 @@ def first_person(reason: str) -> str:
     return f"Hi! {first_person_body(reason)}"
 
 
+def sentence(clause: str) -> str:
+    """A request (a clause in the second person: "you want to ...") as a sentence of its own."""
+    return f"{clause[:1].upper()}{clause[1:]}."
+
+
+def capitalised_or_not(change: dict[str, Any]) -> list[tuple[str, str]]:
+    """(request, first request) of a change of mind, as written and with their first letters capitalised."""
+    request, first = change.get("request", ""), change.get("first_request", "")
+    return [(request, first), (request[:1].upper() + request[1:], first[:1].upper() + first[1:])]
+
+
 def opening(scenario: dict[str, Any]) -> str:
     """The user's first message: the reason (with a change of mind's first request in place of the real one), in
     the first person and the words of the user's traits."""
     reason = scenario["reason"]
     change = behaviour_of(scenario, "change_mind")
-    if change and change.get("request") in reason:
-        reason = reason.replace(change["request"], change["first_request"], 1)
+    said = [(said, first) for said, first in capitalised_or_not(change) if said in reason] if change else []
+    if said:  # as the reason says it (a frame may start its sentence with the request)
+        reason = reason.replace(*said[0], 1)
     elif change:  # a reason in other words (a scenario writer's): the first request alone
-        reason = f"You want to {change['first_request']}."
+        reason = sentence(change["first_request"])
     return Voice(scenario).opening(first_person_body(reason))
 
 
@@ -106,7 +130,7 @@ class ScriptedUser(UserSimulator):
         if change and not state.get("changed"):
             state["changed"] = True
             confirming = asks and bool(CONFIRMATION.search(lowered))
-            text = voice.change(in_first_person(f"You want to {change['request']}."), declines=confirming)
+            text = voice.change(in_first_person(sentence(change["request"])), declines=confirming)
             if asks and not confirming:
                 text = f"{text} {self._answer(scenario, voice, state, words(message))}"
             return UserTurn(text=text, decision="change_request")

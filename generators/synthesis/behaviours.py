@@ -68,8 +68,8 @@ def rules(behaviours: list[dict[str, Any]]) -> list[str]:
             )
         elif behaviour.get("kind") == "change_mind":
             said.append(
-                f"In your first message, ask to {behaviour['first_request']} instead. In your next message, say "
-                f"you changed your mind and ask to {behaviour['request']} (if the agent just asked you to confirm "
-                "the first request, say no)."
+                f"In your first message, ask for this instead: {behaviour['first_request']}. In your next message, "
+                f"say you changed your mind and ask for what you really want: {behaviour['request']} (if the agent "
+                "just asked you to confirm the first request, say no)."
             )
     return said

@@ -24,15 +24,26 @@ class ScenarioOptions(StageConfig):
     """When the writer's output does not parse or fit the schema: use the template scenario, or reject the sample."""
     writer_max_tokens: int = Field(200, ge=16)
     """Most tokens the scenario writer generates per scenario (greedy)."""
+    paraphraser: str | None = None
+    """Model that rewrites each scenario's reason in other words, kept only when every id, amount, date, number, name and condition of the original survives ('default' is SmolLM2, or a folder, .gguf or served name); unset: no paraphrasing."""
+    paraphrase: BackendConfig = Field(default_factory=BackendConfig)
+    """Backend settings of the paraphraser (its model is paraphraser)."""
+    paraphrase_max_tokens: int = Field(200, ge=16)
+    """Most tokens the paraphraser generates per reason (greedy)."""
 
     @model_validator(mode="after")
     def _model_named_once(self) -> Self:
         if self.writer.model != "default":
             raise ValueError("name the scenario writer's model with scenario_writer, not writer.model")
+        if self.paraphrase.model != "default":
+            raise ValueError("name the paraphraser's model with paraphraser, not paraphrase.model")
         return self
 
     def writer_backend(self) -> BackendConfig | None:
         return None if self.scenario_writer is None else self.writer.model_copy(update={"model": self.scenario_writer})
+
+    def paraphraser_backend(self) -> BackendConfig | None:
+        return None if self.paraphraser is None else self.paraphrase.model_copy(update={"model": self.paraphraser})
 
 
 class WorldOptions(StageConfig):

@@ -3,8 +3,9 @@
 - E: ``to_record_environment`` of the seeded world (tools, policy, initial state hash, env_params + seed);
 - q: instruction, user_scenario, constraints, expected_outputs {gold_actions, gold_label
   "programmatic", gold_state_hash, outcome, gold_reply}, metadata {task_kind, complexity,
-  constraint_kinds, goal_kinds, synthesizer, synthesizer_version, seed, parents, + the
-  draft (identity, goals, guards) for evolution};
+  constraint_kinds, goal_kinds, synthesizer, synthesizer_version, seed, parents, scenario_source,
+  reason_paraphrase {by, outcome, original} when a paraphraser ran, + the draft (identity, goals,
+  guards) for evolution};
 - τ: empty for a task (backward pairs carry their explored τ and its verdict);
 - v: kind "constraints";
 - id and source.original_id: a content key of the synthesizer, E and the constraints and
@@ -20,6 +21,7 @@ from typing import Any
 from generators.synthesis.config import ScenarioOptions
 from generators.synthesis.drafts import TaskDraft
 from generators.synthesis.gold_solver import GOLD_LABEL, GoldRun
+from generators.synthesis.paraphrase import paraphrase_scenarios
 from generators.synthesis.scenarios import write_scenarios
 from generators.synthesis.stats import SynthStats
 from generators.synthesis.synthesizer import young_collections_only
@@ -134,8 +136,10 @@ def config_hash(command: str, cfg: StageConfig) -> str:
 def finish_records(
     solved: list[Solved], options: ScenarioOptions, provenance: Provenance, stats: SynthStats, **record_options: Any
 ) -> list[AgentRecord]:
-    """Scenarios for every solved draft (one writer batch), then their records; ``stats.kept`` is set."""
-    scenarios, writer = write_scenarios([s.draft for s in solved], [s.rng for s in solved], options, stats)
+    """Scenarios for every solved draft (one writer batch, then one paraphrase batch when a paraphraser is set),
+    then their records; ``stats.kept`` is set. A paraphrased record's metadata says so (``reason_paraphrase``)."""
+    written, writer = write_scenarios([s.draft for s in solved], [s.rng for s in solved], options, stats)
+    scenarios, notes = paraphrase_scenarios([scenario for scenario, _ in written], options, stats)
     provenance = replace(provenance, scenario_writer=writer)
     records = [
         task_record(
@@ -148,8 +152,9 @@ def finish_records(
             **record_options,
             **s.metadata,
             scenario_source=source,
+            **({"reason_paraphrase": note} if note else {}),
         )
-        for s, (scenario, source) in young_collections_only(zip(solved, scenarios))
+        for s, scenario, (_, source), note in young_collections_only(zip(solved, scenarios, written, notes))
         if scenario is not None
     ]
     stats.kept = len(records)

@@ -40,6 +40,18 @@ WRITER_SCHEMA: dict[str, Any] = {
     "required": ["persona", "reason", "instructions"],
     "additionalProperties": False,
 }
+# How a scenario's reason sets the requests (phrasings.py); the scripted user's first_person drops a leading
+# "you ... customer support because|:|." and turns the rest into the first person.
+FRAMES = (
+    "You contact {domain} customer support because {requests}.",
+    "You have opened a chat with {domain} customer support because {requests}.",
+    "You are contacting {domain} customer support: {requests}.",
+    "You get in touch with the {domain} support team. {Requests}.",
+    "You write to {domain} customer support. {Requests}.",
+    "{Requests}; that is why you are contacting {domain} customer support.",
+    "{Requests}. You hope {domain} customer support can sort it out.",
+)
+JOINS = ("; and ", ". Also, ", ". Besides that, ", ". On top of that, ", "; after that, ")
 # Shown to models whose output the backend cannot constrain to the schema.
 _SKELETON = '{"persona": "...", "reason": "You want to ...", "instructions": ["...", "..."]}'
 
@@ -83,15 +95,19 @@ def behaviour(draft: TaskDraft) -> list[str]:
     return rules
 
 
+def reason_text(draft: TaskDraft, rng: random.Random) -> str:
+    """The goals' requests (clauses in the second person), joined and set in a frame, each drawn with ``rng``."""
+    text = draft.goals[0].request
+    for goal in draft.goals[1:]:
+        text += rng.choice(JOINS) + goal.request
+    # "because" wants a clause with its subject first ("because you want ..."), not "because since you ...".
+    frames = FRAMES if text.startswith("you ") else [frame for frame in FRAMES if "because {requests}" not in frame]
+    return rng.choice(frames).format(domain=draft.domain, requests=text, Requests=text[:1].upper() + text[1:])
+
+
 def template_scenario(draft: TaskDraft, rng: random.Random) -> dict[str, Any]:
-    requests = "; and ".join(goal.request for goal in draft.goals)
     traits = {name: rng.choice(values) for name, values in TRAITS.items()}
-    reason = " ".join(
-        [
-            f"You contact {draft.domain} customer support because you want to {requests}.",
-            *motive_sentences(draft.goals, rng),
-        ]
-    )
+    reason = " ".join([reason_text(draft, rng), *motive_sentences(draft.goals, rng)])
     return {
         "persona": f"{draft.identity.name}, a customer who is {describe(traits)}.",
         "reason": reason,
@@ -111,7 +127,7 @@ def writer_request(draft: TaskDraft, template: dict[str, Any], schema_enforced: 
         "playing this customer)."
     )
     user = (
-        f"The customer is {draft.identity.name}, {describe(template['traits'])}. They want to: "
+        f"The customer is {draft.identity.name}, {describe(template['traits'])}. What they want, in the second person: "
         + "; ".join(goal.request for goal in draft.goals)
         + f". They know: {orjson.dumps(template['known_info']).decode()}. "
         + f"They do not know: {', '.join(template['unknown_info']) or 'nothing relevant'}."

@@ -1,4 +1,5 @@
-"""Counts of a synthesis run: made = kept + rejected (by reason code), plus scenario fallbacks."""
+"""Counts of a synthesis run: made = kept + rejected (by reason code), plus scenario fallbacks and paraphrases
+(tried = kept + rejected by reason code; a rejected paraphrase leaves the original reason)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ class SynthStats:
     kept: int = 0
     rejected: Counter = field(default_factory=Counter)
     scenario_fallbacks: Counter = field(default_factory=Counter)
+    paraphrases_tried: int = 0
+    paraphrases_kept: int = 0
+    paraphrase_rejected: Counter = field(default_factory=Counter)
     extra: dict[str, Any] = field(default_factory=dict)  # stage-specific counts (exploration episodes, ...)
 
     def reject(self, code: str) -> None:
@@ -34,5 +38,10 @@ class SynthStats:
             "rejected": sum(self.rejected.values()),
             "rejected_by_reason": dict(self.rejected.most_common()),
             "scenario_fallbacks": dict(self.scenario_fallbacks.most_common()),
+            "paraphrases": {
+                "tried": self.paraphrases_tried,
+                "kept": self.paraphrases_kept,
+                "rejected_by_reason": dict(self.paraphrase_rejected.most_common()),
+            },
             **self.extra,
         }

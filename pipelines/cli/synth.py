@@ -106,6 +106,12 @@ def write_and_report(
             out.print(f"trivial-pass rate: {stats['trivial_pass_rate']:.1%} of gold-solved drafts (target 0; rejected)")
         if stats["scenario_fallbacks"]:
             out.print(f"scenario fallbacks to templates: {stats['scenario_fallbacks']}")
+        paraphrases = stats.get("paraphrases")  # code tasks have none
+        if paraphrases and paraphrases["tried"]:
+            out.print(
+                f"paraphrases kept {paraphrases['kept']} of {paraphrases['tried']}; "
+                f"the rest keep their reason: {paraphrases['rejected_by_reason']}"
+            )
         say(f"wrote {len(records)} records -> {output}")
     if not records:
         raise typer.Exit(FAILED)

@@ -1,4 +1,5 @@
-"""Shared fixtures for generator tests: one vLLM engine on the default model; ``ask``; tool schemas."""
+"""Shared fixtures for generator tests: one vLLM engine on the default model; ``ask``; tool schemas; torch on one
+thread."""
 
 from __future__ import annotations
 
@@ -70,3 +71,14 @@ def smol_vllm_engine(smol_path):
     backend = VllmBackend(smol_path, max_model_len=6144, dtype="float32", batch_size=64)
     yield backend
     backend.close()
+
+
+@pytest.fixture
+def one_torch_thread():
+    """On two shared cores, two spinning torch threads run several times slower than one."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

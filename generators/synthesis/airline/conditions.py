@@ -18,8 +18,9 @@ from generators.synthesis.airline.facts import (
 )
 from generators.synthesis.airline.writes import AddBags, Compensation
 from generators.synthesis.conditions import conditional_goal
-from generators.synthesis.fuzzify import describe_payment, describe_reservation, yours
+from generators.synthesis.fuzzify import describe_payment, describe_reservation
 from generators.synthesis.goals import GoalSpec, call, money, not_called, says
+from generators.synthesis.phrasings import phrase
 
 
 class _Kept(GoalSpec):
@@ -32,15 +33,6 @@ class BagIfFree(GoalSpec):
     """One more checked bag, only if the membership and cabin allowance makes it free."""
 
     kind, outcome, conditional = "bag_if_free", "write", True
-    PHRASINGS = (
-        "add one more checked bag to {res} if it is free for you; if it would cost anything, leave the bags as "
-        "they are",
-        "take one extra checked bag on {res}, but only if your allowance covers it; otherwise travel with the "
-        "bags you have (a fee would go on {payment}, but you do not want to pay one)",
-        "check whether another checked bag on {res} is free under your membership: if it is, add it, and if not, "
-        "do not",
-        "get one more bag on {res} as long as there is no fee for it; if there is a fee, forget it",
-    )
 
     def sample(self, world, user_id, rng):
         rids = changeable_of(world, user_id)
@@ -81,7 +73,7 @@ class BagIfFree(GoalSpec):
             params,
             condition="one more checked bag is free",
             holds=holds,
-            request=rng.choice(self.PHRASINGS).format(res=ref.text, payment=yours(pay_ref.text)),
+            request=phrase(self.kind, rng, res=ref.text),
             summary=f"one more checked bag on {ref.text} only if it is free",
             known_info={"payment": pay_ref.text},
             references=[pay_ref],
@@ -92,16 +84,6 @@ class CompensationIfCancelled(GoalSpec):
     """If a flight of the trip was cancelled, the compensation the user is due; otherwise the first flight's status."""
 
     kind, outcome, conditional = "compensation_if_cancelled", "write", True
-    PHRASINGS = (
-        "find out whether any flight of {res} was cancelled; if one was, ask for the compensation you are due, "
-        "and if not, you want to know the status of its first flight",
-        "claim compensation if the airline cancelled a flight of {res}; otherwise just learn how its first "
-        "flight is doing",
-        "check {res} after hearing about cancellations, and ask for compensation if one of its flights was "
-        "cancelled, or else get the status of the first flight",
-        "ask what happened to {res}: compensation if a flight of it was cancelled, otherwise the status of its "
-        "first flight",
-    )
 
     def sample(self, world, user_id, rng):
         member = world.row("users", user_id)["membership"]
@@ -154,7 +136,7 @@ class CompensationIfCancelled(GoalSpec):
             params,
             condition="a flight of the trip was cancelled",
             holds=holds,
-            request=rng.choice(self.PHRASINGS).format(res=ref.text),
+            request=phrase(self.kind, rng, res=ref.text),
             summary=f"compensation if a flight of {ref.text} was cancelled, else its first flight's status",
             known_info={},
             references=[ref],

@@ -10,6 +10,7 @@ import random
 from generators.synthesis.airline.facts import leg_entry, reservation_goal, reservations_of
 from generators.synthesis.fuzzify import describe_payment, first_unique, yours
 from generators.synthesis.goals import Goal, GoalSpec, Identity, World, call, money, says
+from generators.synthesis.phrasings import phrase
 
 
 def identify(world: World, user_id: str, rng: random.Random) -> Identity:
@@ -36,7 +37,7 @@ class Membership(GoalSpec):
             kind=self.kind,
             outcome="read",
             params=params,
-            request="find out your membership level",
+            request=phrase(self.kind, rng),
             summary="membership level",
             known_info={},
             unknown_info=[],
@@ -62,7 +63,7 @@ class FlightStatus(GoalSpec):
             kind=self.kind,
             outcome="read",
             params=params,
-            request=f"find out the status of flight {number} on {day}",
+            request=phrase(self.kind, rng, number=number, date=day),
             summary=f"status of flight {number} on {day}",
             known_info={"flight": f"{number} on {day}"},
             unknown_info=[],
@@ -87,7 +88,7 @@ class ReservationPaid(GoalSpec):
             world,
             self,
             params,
-            request="find out how much you paid for {res}",
+            request=phrase(self.kind, rng),
             summary="amount paid for {res}",
             reply=f"You paid {money(paid)} for reservation {rid}.",
             constraints=[says("paid", number=paid)],
@@ -113,7 +114,7 @@ class StoredValue(GoalSpec):
             kind=self.kind,
             outcome="read",
             params=params,
-            request=f"find out how much is left on {yours(ref.text)}",
+            request=phrase(self.kind, rng, payment=yours(ref.text)),
             summary="stored value of a payment method",
             known_info={"payment": ref.text},
             unknown_info=[],

@@ -20,6 +20,7 @@ from generators.synthesis.airline.facts import (
     reservations_of,
 )
 from generators.synthesis.goals import GoalSpec, World, not_called, says
+from generators.synthesis.phrasings import phrase
 
 
 class CancelNotAllowed(GoalSpec):
@@ -40,7 +41,7 @@ class CancelNotAllowed(GoalSpec):
             world,
             self,
             params,
-            request=f"cancel {{res}} because of {REASON_TEXT[reason]}",
+            request=phrase(self.kind, rng, why=REASON_TEXT[reason]),
             summary="cancel {res}",
             known_info={"cancel_reason": REASON_TEXT[reason]},
             reply="This reservation was booked more than 24 hours ago and the policy does not cover that reason, "
@@ -66,7 +67,7 @@ class BasicEconomyChange(GoalSpec):
             world,
             self,
             params,
-            request="move {res} to a flight one day later",
+            request=phrase(self.kind, rng),
             summary="change the flights of {res}",
             reply="Your reservation is in basic economy, whose flights cannot be changed.",
             constraints=[
@@ -91,7 +92,7 @@ class RemoveBags(GoalSpec):
             world,
             self,
             params,
-            request=f"go from {bags} to {bags - 1} checked bags on {{res}}",
+            request=phrase(self.kind, rng, now=str(bags), wanted=str(bags - 1)),
             summary="remove a bag from {res}",
             reply="Checked bags can only be added, so I cannot remove one.",
             constraints=[
@@ -124,7 +125,7 @@ class CompensationNotDue(GoalSpec):
             world,
             self,
             params,
-            request=f"ask for compensation for {trouble} on {{res}}",
+            request=phrase(self.kind, rng, trouble=trouble),
             summary="compensation for {res}",
             reply="Compensation is only for silver or gold members; you are a regular member and this trip is not "
             "insured and not in business, so I cannot offer one.",
@@ -149,7 +150,7 @@ class AddPassenger(GoalSpec):
             world,
             self,
             params,
-            request="add your partner as one more passenger on {res}",
+            request=phrase(self.kind, rng),
             summary="add a passenger to {res}",
             reply="The number of passengers of a reservation cannot change, so I cannot add one.",
             constraints=[

@@ -25,6 +25,7 @@ from generators.synthesis.airline.facts import (
 )
 from generators.synthesis.fuzzify import describe_payment, describe_reservation, yours
 from generators.synthesis.goals import Goal, GoalSpec, call, called, delta, equals, money, not_called, says
+from generators.synthesis.phrasings import phrase
 
 
 class CancelReservation(GoalSpec):
@@ -57,7 +58,7 @@ class CancelReservation(GoalSpec):
             world,
             self,
             params,
-            request=f"cancel {{res}} because of {REASON_TEXT[reason]}",
+            request=phrase(self.kind, rng, why=REASON_TEXT[reason]),
             summary=f"cancel {{res}} ({reason})",
             known_info={"cancel_reason": REASON_TEXT[reason]},
             reply=f"Reservation {rid} is cancelled; {money(total)} is refunded to the methods that paid it.",
@@ -102,7 +103,7 @@ class AddBags(GoalSpec):
             world,
             self,
             params,
-            request=f"have {total} checked {bags} in total on {{res}}, paying any fee with {yours(pay_ref.text)}",
+            request=phrase(self.kind, rng, total=str(total), bags=bags, payment=yours(pay_ref.text)),
             summary=f"{total} checked {bags} on {{res}}",
             known_info={"total_bags": str(total), "payment": pay_ref.text},
             reply=f"Reservation {rid} now has {total} checked {bags}; the bag fee is {money(fee)}.",
@@ -146,7 +147,7 @@ class ChangeCabin(GoalSpec):
             world,
             self,
             params,
-            request=f"move {{res}} to {cabin_text}, settling the fare difference with {yours(pay_ref.text)}",
+            request=phrase(self.kind, rng, cabin=cabin_text, payment=yours(pay_ref.text)),
             summary=f"move {{res}} to {cabin_text}",
             known_info={"cabin": cabin_text, "payment": pay_ref.text},
             reply=f"Reservation {rid} is now in {cabin_text}; the fare difference is {money(abs(difference))}.",
@@ -184,7 +185,7 @@ class ChangePassengers(GoalSpec):
             world,
             self,
             params,
-            request=f"correct the passenger details on {{res}}: {listed}",
+            request=phrase(self.kind, rng, passengers=listed),
             summary="correct a passenger on {res}",
             known_info={"passenger_details": listed},
             reply=f"The passengers of reservation {rid} are updated: {listed}.",
@@ -219,7 +220,7 @@ class Compensation(GoalSpec):
             kind=self.kind,
             outcome="write",
             params=params,
-            request=f"ask for compensation{about}",
+            request=phrase(self.kind, rng, res=ref.text) if ref else phrase(f"{self.kind}_without_reservation", rng),
             summary=f"compensation{about}",
             known_info={"reservation": ref.text} if ref else {},
             unknown_info=["how much compensation the policy gives"],

@@ -10,6 +10,7 @@ from environments.retail.order_actions import CANCEL_REASONS
 from generators.synthesis.conditions import conditional_goal
 from generators.synthesis.fuzzify import describe_item, describe_payment, yours
 from generators.synthesis.goals import GoalSpec, not_called
+from generators.synthesis.phrasings import phrase
 from generators.synthesis.retail.orders import address_text, new_address, orders_of
 from generators.synthesis.retail.reads import TrackingNumber
 from generators.synthesis.retail.writes import (
@@ -27,16 +28,6 @@ class CancelOrReturn(GoalSpec):
     """Pending: cancel it; delivered: return some of its items."""
 
     kind, outcome, conditional = "cancel_or_return", "write", True
-    PHRASINGS = (
-        "cancel {order} because you {why} if it has not shipped yet; if it has already been delivered, return the "
-        "{items} instead, with the refund going to {payment}",
-        "get rid of {order}, which you {why}: if it is still pending, cancel it, otherwise send back the {items} "
-        "and have the refund go to {payment}",
-        "find out whether {order} has shipped; if not, cancel it (you {why}), and if it has already arrived, "
-        "return the {items}, refunded to {payment}",
-        "undo {order} since you {why}: cancel it if that is still possible, or, if it was already delivered, "
-        "return the {items} with the money going back to {payment}",
-    )
 
     def sample(self, world, user_id, rng):
         orders = orders_of(world, user_id, "pending", "delivered")
@@ -68,7 +59,7 @@ class CancelOrReturn(GoalSpec):
         fields = {
             "order": order,
             "why": REASON_PHRASES[params["reason"]],
-            "items": items,
+            "items": f"the {items}",
             "payment": yours(pay_ref.text),
         }
         return conditional_goal(
@@ -77,7 +68,7 @@ class CancelOrReturn(GoalSpec):
             params,
             condition=NOT_SHIPPED,
             holds=holds,
-            request=rng.choice(self.PHRASINGS).format(**fields),
+            request=phrase(self.kind, rng, **fields),
             summary=f"cancel {order} if it is pending, else return the {items}",
             known_info={"cancel_reason": params["reason"], "items": f"the {items}", "refund_to": pay_ref.text},
             references=[*item_refs, pay_ref],
@@ -89,15 +80,6 @@ class AddressOrTracking(GoalSpec):
     """Pending: ship it to a new address; processed or delivered: tell its tracking number."""
 
     kind, outcome, conditional = "address_or_tracking", "write", True
-    PHRASINGS = (
-        "have {order} shipped to {address} if it has not shipped yet; if it is already on its way, you just want "
-        "its tracking number",
-        "redirect {order} to {address}, but only if it has not left the warehouse; otherwise get its tracking "
-        "number so you can follow it",
-        "check whether {order} is still pending: if so, change its delivery address to {address}; if not, ask for "
-        "the tracking number",
-        "send {order} to your new home at {address} if it can still be changed; otherwise get the tracking number",
-    )
 
     def sample(self, world, user_id, rng):
         orders = orders_of(world, user_id, "pending", "processed", "delivered")
@@ -118,7 +100,7 @@ class AddressOrTracking(GoalSpec):
             params,
             condition=NOT_SHIPPED,
             holds=holds,
-            request=rng.choice(self.PHRASINGS).format(order=order, address=address),
+            request=phrase(self.kind, rng, order=order, address=address),
             summary=f"ship {order} to a new address if it is pending, else its tracking number",
             known_info={"new_address": address},
             forbid=None if holds else not_called("no_address_change", "modify_pending_order_address", order_id=oid),
@@ -129,13 +111,6 @@ class GiftCardIfCovers(GoalSpec):
     """Pay a pending order with the gift card if its balance covers the order, else with another method."""
 
     kind, outcome, conditional = "gift_card_if_covers", "write", True
-    PHRASINGS = (
-        "pay for {order} with {gift} if its balance covers the whole order; otherwise switch it to {fallback}",
-        "move the payment of {order} to {gift}, as long as there is enough on it; if there is not, use {fallback} "
-        "instead",
-        "use up {gift} on {order} if it holds enough for the full amount, and if it does not, pay with {fallback}",
-        "change how {order} is paid: {gift} if the balance is high enough, else {fallback}",
-    )
 
     def sample(self, world, user_id, rng):
         methods = world.row("users", user_id)["payment_methods"]
@@ -170,7 +145,7 @@ class GiftCardIfCovers(GoalSpec):
             params,
             condition="the gift card's balance covers the order",
             holds=holds,
-            request=rng.choice(self.PHRASINGS).format(**fields),
+            request=phrase(self.kind, rng, **fields),
             summary=f"pay {order_text} with {fields['gift']} if it covers it, else with {fields['fallback']}",
             known_info={"gift_card": gift_ref.text, "otherwise_pay_with": fallback_ref.text},
             references=[gift_ref, fallback_ref],

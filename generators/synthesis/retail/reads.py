@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from generators.synthesis.fuzzify import describe_payment, yours
 from generators.synthesis.goals import Goal, GoalSpec, money, says
+from generators.synthesis.phrasings import phrase
 from generators.synthesis.retail.orders import order_goal, orders_of
 
 
@@ -21,7 +22,7 @@ class OrderStatus(GoalSpec):
             self,
             params,
             rng,
-            request="find out the status of {order}",
+            request=phrase(self.kind, rng),
             summary="status of {order}",
             reply=f"Order {oid} is {status}.",
             constraints=[says("status", text=status)],
@@ -42,7 +43,7 @@ class OrderTotal(GoalSpec):
             self,
             params,
             rng,
-            request="find out how much you paid for {order}",
+            request=phrase(self.kind, rng),
             summary="amount paid for {order}",
             reply=f"You paid {money(paid)} for order {oid}.",
             constraints=[says("paid", number=paid)],
@@ -64,7 +65,7 @@ class TrackingNumber(GoalSpec):
             self,
             params,
             rng,
-            request="get the tracking number of {order}",
+            request=phrase(self.kind, rng),
             summary="tracking number of {order}",
             reply=f"The tracking number of order {oid} is {tracking}.",
             constraints=[says("tracking", text=tracking)],
@@ -86,7 +87,7 @@ class GiftCardBalance(GoalSpec):
             kind=self.kind,
             outcome="read",
             params=params,
-            request=f"find out the balance of {yours(ref.text)}",
+            request=phrase(self.kind, rng, payment=yours(ref.text)),
             summary="gift card balance",
             known_info={"payment": ref.text},
             unknown_info=["the balance"],

@@ -14,6 +14,7 @@ from environments.retail.catalog import PRODUCT_TYPES
 from environments.retail.order_actions import CANCEL_REASONS
 from generators.synthesis.fuzzify import describe_item, describe_payment, yours
 from generators.synthesis.goals import GoalSpec, World, money, not_called, says
+from generators.synthesis.phrasings import phrase
 from generators.synthesis.retail.orders import order_goal, orders_of
 
 
@@ -32,7 +33,7 @@ class CancelNotPending(GoalSpec):
             self,
             params,
             rng,
-            request="cancel {order}",
+            request=phrase(self.kind, rng),
             summary="cancel {order}",
             known_info={"cancel_reason": params["reason"]},
             reply=f"Order {oid} is {status}; only pending orders can be cancelled, so I cannot cancel it.",
@@ -56,7 +57,7 @@ class ReturnNotDelivered(GoalSpec):
             self,
             params,
             rng,
-            request="return everything in {order}",
+            request=phrase(self.kind, rng),
             summary="return {order}",
             reply=f"Order {oid} is {status}; only delivered orders can be returned.",
             constraints=[
@@ -87,7 +88,7 @@ class SwapOtherProduct(GoalSpec):
             self,
             params,
             rng,
-            request=f"swap {swap} in {{order}}",
+            request=phrase(self.kind, rng, swap=swap),
             summary=f"swap {swap}",
             known_info={"swap": swap},
             references=(item_ref,),
@@ -116,7 +117,7 @@ class ReturnToOtherMethod(GoalSpec):
             self,
             params,
             rng,
-            request=f"return the {item_ref.text} from {{order}} with the refund going to {yours(pay_ref.text)}",
+            request=phrase(self.kind, rng, items=f"the {item_ref.text}", payment=yours(pay_ref.text)),
             summary=f"return the {item_ref.text} from {{order}} with the refund to {yours(pay_ref.text)}",
             known_info={"items": f"the {item_ref.text}", "refund_to": pay_ref.text},
             references=(item_ref, pay_ref),
@@ -147,7 +148,7 @@ class PaymentNotCovered(GoalSpec):
             self,
             params,
             rng,
-            request=f"pay for {{order}} with {yours(pay_ref.text)} instead",
+            request=phrase(self.kind, rng, payment=yours(pay_ref.text)),
             summary=f"pay {{order}} with {yours(pay_ref.text)}",
             known_info={"new_payment": pay_ref.text},
             references=(pay_ref,),

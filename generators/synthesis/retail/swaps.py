@@ -11,6 +11,7 @@ import random
 
 from generators.synthesis.fuzzify import describe_item, describe_payment, describe_variant, yours
 from generators.synthesis.goals import GoalSpec, World, equals, money, not_called, says
+from generators.synthesis.phrasings import phrase
 from generators.synthesis.retail.orders import gift_card_deltas, order_goal, orders_of
 
 
@@ -88,7 +89,7 @@ class ExchangeDelivered(GoalSpec):
             self,
             params,
             rng,
-            request=f"exchange {swaps} from {{order}}, settling any price difference with {yours(pay_ref.text)}",
+            request=phrase(self.kind, rng, swaps=swaps, payment=yours(pay_ref.text)),
             summary=f"exchange {swaps} from {{order}}",
             known_info={"exchange": swaps, "payment": pay_ref.text},
             unknown_info=("the item ids", "the price difference"),
@@ -128,7 +129,7 @@ class ModifyPendingItems(GoalSpec):
             self,
             params,
             rng,
-            request=f"change {swaps} in {{order}}, settling any price difference with {yours(pay_ref.text)}",
+            request=phrase(self.kind, rng, swaps=swaps, payment=yours(pay_ref.text)),
             summary=f"change {swaps} in {{order}}",
             known_info={"change": swaps, "payment": pay_ref.text},
             unknown_info=("the item ids", "the price difference"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from environments.retail.order_actions import CANCEL_REASONS
 from generators.synthesis.fuzzify import describe_item, describe_payment, yours
 from generators.synthesis.goals import Goal, GoalSpec, call, equals, money, not_called, says
+from generators.synthesis.phrasings import phrase
 from generators.synthesis.retail.orders import (
     ADDRESS_FIELDS,
     address_text,
@@ -44,7 +45,7 @@ class CancelPending(GoalSpec):
             self,
             params,
             rng,
-            request=f"cancel {{order}}, because you {REASON_PHRASES[reason]}",
+            request=phrase(self.kind, rng, why=REASON_PHRASES[reason]),
             summary=f"cancel {{order}} ({reason})",
             known_info={"cancel_reason": reason},
             unknown_info=("how much is refunded",),
@@ -89,7 +90,7 @@ class ReturnDelivered(GoalSpec):
             self,
             params,
             rng,
-            request=f"return the {items} from {{order}}, with the refund going to {yours(pay_ref.text)}",
+            request=phrase(self.kind, rng, items=f"the {items}", payment=yours(pay_ref.text)),
             summary=f"return the {items} from {{order}}, refunded to {yours(pay_ref.text)}",
             known_info={"items": f"the {items}", "refund_to": pay_ref.text},
             unknown_info=("the item ids", "the refund amount"),
@@ -121,7 +122,7 @@ class ModifyPendingAddress(GoalSpec):
             self,
             params,
             rng,
-            request=f"have {{order}} shipped to {address_text(address)} (only this order, not your profile)",
+            request=phrase(self.kind, rng, address=address_text(address)),
             summary="ship {order} to a new address",
             known_info={"new_address": address_text(address)},
             reply=f"Order {oid} will now be shipped to {address_text(address)}.",
@@ -160,7 +161,7 @@ class ModifyPendingPayment(GoalSpec):
             self,
             params,
             rng,
-            request=f"pay for {{order}} with {yours(pay_ref.text)} instead",
+            request=phrase(self.kind, rng, payment=yours(pay_ref.text)),
             summary=f"pay {{order}} with {yours(pay_ref.text)}",
             known_info={"new_payment": pay_ref.text},
             reply=f"Order {oid} is now paid with the new method ({money(amount)}); the original method is refunded.",
@@ -189,7 +190,7 @@ class ModifyUserAddress(GoalSpec):
             kind=self.kind,
             outcome="write",
             params=params,
-            request=f"change the default address in your profile to {address_text(address)}",
+            request=phrase(self.kind, rng, address=address_text(address)),
             summary="update the profile address",
             known_info={"new_address": address_text(address)},
             unknown_info=[],

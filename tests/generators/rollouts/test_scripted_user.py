@@ -170,8 +170,8 @@ def test_what_every_voice_says_decides_by_its_words_what_it_records():
 CHANGE = {
     "kind": "change_mind",
     "goal": 0,
-    "first_request": "cancel the order with the lamp",
-    "request": "cancel order #R5683800, because you ordered it by mistake",
+    "first_request": "you want to cancel the order with the lamp",
+    "request": "you want to cancel order #R5683800, because you ordered it by mistake",
 }
 
 
@@ -179,7 +179,7 @@ def test_a_user_who_changes_their_mind_asks_first_for_the_other_request_and_decl
     task = with_scenario(
         cancel_task(),
         reason="You contact retail customer support because you want to cancel order #R5683800, because you "
-        "ordered it by mistake.",
+        "ordered it by mistake.",  # requests are clauses in the second person (generators/synthesis/phrasings.py)
         behaviours=[CHANGE],
     )
     turns = replies(

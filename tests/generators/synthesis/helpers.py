@@ -1,8 +1,10 @@
-"""What the synthesis tests share: replaying a task's gold actions the way a rollout records them."""
+"""What the synthesis tests share: replaying a task's gold actions the way a rollout records them; a generator
+that answers fixed texts."""
 
 from __future__ import annotations
 
 from environments.registry import get_environment
+from generators.llm.interface import Capabilities, Completion, GenerationResult
 from generators.rollouts.oracle import confirmation
 from generators.rollouts.scripted_user import YES
 from generators.synthesis.drafts import TaskDraft
@@ -41,3 +43,19 @@ def gold_verdict(task: AgentRecord):
 def references(task: AgentRecord) -> list[dict]:
     meta = task.task.metadata
     return [*meta["identity"]["references"], *(ref for goal in meta["goals"] for ref in goal["references"])]
+
+
+class ScriptedGenerator:
+    """Answers with fixed texts, in order across batches (a stand-in for prompt/parse logic only; the real model
+    runs in the slow test)."""
+
+    capabilities = Capabilities(supports_json_schema=False)
+
+    def __init__(self, texts: list[str]):
+        self.texts = texts
+        self.requests = []
+
+    def generate(self, requests, params):
+        self.requests += requests
+        texts, self.texts = self.texts[: len(requests)], self.texts[len(requests) :]
+        return [GenerationResult(completions=[Completion(text=t)]) for t in texts]

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from generators.rollouts.oracle import CHECKED_AGAIN
-from generators.rollouts.scripted_user import in_first_person
+from generators.rollouts.scripted_user import in_first_person, sentence
 from generators.synthesis.behaviours import alternative_goal, assign_behaviours
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.drafts import TaskDraft, conflict
@@ -95,12 +95,11 @@ def test_a_user_who_changes_their_mind_gets_the_final_request_and_the_first_one_
     task = task_of(synth, cfg, draft, gold, rng)
     (record,), _ = roll([task], k=1)
     opening, change = user_turns(record)[:2]
-    # The requests as the user says them (a request may follow another goal's: no "I want to" before it).
-    first, final = (
-        in_first_person(f"You want to {text}")[:-1].removeprefix("I want to ") for text in (other.request, request)
-    )
-    assert first in opening.content and final not in opening.content
-    assert "changed my mind" in change.content and final in change.content
+    # The requests as the user says them (clauses in the second person, turned into the first; a frame may
+    # start its sentence with one).
+    first, final = (in_first_person(sentence(text))[:-1].lower() for text in (other.request, request))
+    assert first in opening.content.lower() and final not in opening.content.lower()
+    assert "changed my mind" in change.content and final in change.content.lower()
     assert change.decision["kind"] == "change_request"
     # Read from the words alone, the change is no consent: a refusal, or a condition when the new request has one.
     assert decide(change.content) in ("refusal", "condition")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 import pytest
 
@@ -94,7 +95,8 @@ def test_no_task_text_says_which_branch_holds():
         assert first["condition"] is not None
         said = " ".join([record.task.instruction, record.task.user_scenario["reason"]])
         said += " ".join(str(v) for v in record.task.user_scenario["known_info"].values())
-        assert " if " in f" {first['request']} " and first["request"] in record.task.user_scenario["reason"]
+        assert re.search(r"\b(if|otherwise|unless|in case)\b", first["request"])
+        assert first["request"].lower() in record.task.user_scenario["reason"].lower()
         # The kept branch's reply ("would cost $40.00, so I have left it") is never what the user is told.
         assert record.task.expected_outputs["gold_reply"] not in said
 

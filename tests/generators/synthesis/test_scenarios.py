@@ -9,7 +9,6 @@ import random
 import pytest
 
 from generators.llm.config import BackendConfig
-from generators.llm.interface import Capabilities, Completion, GenerationResult
 from generators.rollouts.persona import TRAITS, describe
 from generators.rollouts.scripted_user import first_person
 from generators.synthesis.config import SynthTasksConfig
@@ -22,6 +21,7 @@ from generators.synthesis.stages import run_tasks
 from generators.synthesis.stats import SynthStats
 from generators.synthesis.synthesizer import TaskSynthesizer, sample_rng
 from schemas.stage_config import ConfigError
+from tests.generators.synthesis.helpers import ScriptedGenerator
 
 SHAPE = {"persona", "reason", "known_info", "unknown_info", "instructions", "traits", "behaviours"}
 GOOD = '{"persona": "Ada, brisk", "reason": "You want your lamp gone.", "instructions": ["Be brief."]}'
@@ -44,7 +44,8 @@ def test_the_template_scenario_has_the_contract_shape(drafts):
         assert scenario["known_info"]["email" if "email" in scenario["known_info"] else "zip"]
         assert all(isinstance(v, str) for v in scenario["known_info"].values())
         assert draft.identity.name in scenario["persona"]
-        assert draft.goals[0].request in scenario["reason"]
+        # every request, verbatim but for a capital at the start of a sentence
+        assert all(goal.request[1:] in scenario["reason"] for goal in draft.goals)
 
 
 @pytest.mark.parametrize(
@@ -63,22 +64,6 @@ def test_written_output_is_parsed_or_named(text, problem):
     data, found = parse_written(text)
     assert found == problem
     assert (data is None) == (problem is not None)
-
-
-class ScriptedGenerator:
-    """Answers with fixed texts, in order across batches (a stand-in for prompt/parse logic only; the real model
-    runs in the slow test)."""
-
-    capabilities = Capabilities(supports_json_schema=False)
-
-    def __init__(self, texts: list[str]):
-        self.texts = texts
-        self.requests = []
-
-    def generate(self, requests, params):
-        self.requests += requests
-        texts, self.texts = self.texts[: len(requests)], self.texts[len(requests) :]
-        return [GenerationResult(completions=[Completion(text=t)]) for t in texts]
 
 
 def test_the_writer_keeps_ids_out_of_the_model_and_falls_back_or_rejects(drafts):
@@ -113,17 +98,6 @@ def test_the_writer_model_is_named_once():
         SynthTasksConfig.from_mapping({"writer": {"model": "elsewhere"}})
     cfg = SynthTasksConfig.from_mapping({"scenario_writer": "default", "writer": {"backend": "transformers"}})
     assert cfg.writer_backend() == BackendConfig(backend="transformers", model="default")
-
-
-@pytest.fixture
-def one_torch_thread():
-    """On two shared cores, two spinning torch threads run several times slower than one."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.mark.slow  # loads SmolLM2 with transformers

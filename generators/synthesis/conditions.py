@@ -32,6 +32,7 @@ def conditional_goal(
     params: dict[str, Any],
     *,
     condition: str,
+    row: str,
     holds: bool,
     request: str,
     summary: str,
@@ -39,7 +40,7 @@ def conditional_goal(
     references: Sequence[Reference] = (),
     forbid: dict[str, Any] | None = None,
 ) -> Goal:
-    """The goal of a conditional ``spec``: ``taken``'s actions, constraints, rows and reply, the user's
+    """The goal of a conditional ``spec`` whose condition is about ``row``: ``taken``'s actions, constraints, rows and reply, the user's
     conditional request, what they know of both branches (``known_info``, beside the row's description:
     never ``taken``'s own slots, such as "new_payment", which would name the branch), and ``forbid`` (an
     ``action_not_called`` constraint on the other branch's write) appended as an optional constraint."""
@@ -59,7 +60,7 @@ def conditional_goal(
         constraints=[*taken.constraints, *extra],
         core=taken.core,
         writes=taken.writes,
-        reads=taken.reads,
+        reads=list(dict.fromkeys([*taken.reads, row])),  # the row the condition is about, on either branch
         references=[*taken.references, *(r for r in references if r not in taken.references)],
         condition={"if": condition, "holds": holds},
     )

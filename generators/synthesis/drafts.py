@@ -112,13 +112,18 @@ def conflict(goals: list[Goal], new: Goal) -> str | None:
     """Why ``new`` cannot join ``goals`` in one task (None when it can).
 
     Two goals may not write the same row, nor may one write a row another
-    states facts about (the fact would be stale, a balance counted twice), and
-    neither may forbid a call the other needs.
+    states facts about (the fact would be stale, a balance counted twice), nor
+    share a row with a conditional goal, and neither may forbid a call the
+    other needs.
     """
     for goal in goals:
         if goal.kind == new.kind and goal.params == new.params:
             return "duplicate_goal"
         if set(new.writes) & goal.rows() or set(goal.writes) & new.rows():
+            return "overlapping_rows"
+        # A conditional goal may write its row on the branch the world did not take: "a bag more if free" and
+        # "one bag fewer" on one trip ask for opposite things whichever branch holds.
+        if (goal.condition or new.condition) and goal.rows() & new.rows():
             return "overlapping_rows"
         if _forbids(goal.constraints, new.actions) or _forbids(new.constraints, goal.actions):
             return "forbidden_action"

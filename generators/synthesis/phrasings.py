@@ -354,7 +354,7 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
         "tracking number",
         "if {order} has not been shipped, you want its address changed to {address}, and if it has, you'd like its "
         "tracking number instead",
-        "you need {order} to go to {address} as long as it is still pending; once it has shipped, the tracking "
+        "you need {order} to go to {address} as long as it is still pending; if it has shipped, the tracking "
         "number is all you want",
         "you are hoping {order} can still be sent to {address}; if it is too late for that, you want its tracking "
         "number",
@@ -370,7 +370,7 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
         "you want to change how {order} is paid: {gift} if the balance is high enough, else {fallback}",
         "if {gift} can cover all of {order}, you want it to pay for the order; if not, you'd like {fallback} to pay "
         "instead",
-        "you need {order} paid with {gift} when its balance is enough, and with {fallback} when it is not",
+        "you need {order} paid with {gift} when its balance is enough, and otherwise with {fallback}",
         "you are hoping {gift} has enough on it to pay for {order}; in case it falls short, you want {fallback} to "
         "pay instead",
         "you'd like {order} charged to {gift} rather than the original method, unless the balance is too low, in "

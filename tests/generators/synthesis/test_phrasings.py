@@ -178,3 +178,15 @@ def test_the_template_scenario_is_the_same_for_the_same_rng():
     synth = TaskSynthesizer("airline")
     draft = synth.draft(sample_rng("same", 1), 2, 4, synth.domain.kinds(), LEVELS[2])
     assert template_scenario(draft, random.Random(3)) == template_scenario(draft, random.Random(3))
+
+
+def test_every_conditional_phrasing_says_its_condition_in_words():
+    """bench/task_quality.py counts a request as conditional by these words; a conditional goal's phrasings all
+    have one (the condition is said, its outcome never)."""
+    conditional = [
+        kind for domain in ("retail", "airline") for kind, spec in get_domain(domain).specs.items() if spec.conditional
+    ]
+    assert len(conditional) == 5
+    for kind in conditional:
+        for template in PHRASINGS[kind]:
+            assert re.search(r"\b(if|otherwise|unless|in case)\b", template), (kind, template)

@@ -43,9 +43,9 @@ REFUSES = re.compile(
     r"\b(?:cannot|can ?not|can't|unable to|not (?:able|allowed|possible|permitted|eligible)|"
     r"(?:does|do) not (?:allow|permit)|doesn't (?:allow|permit)|won't be able|only [^.?!]*\bcan be)\b"
 )
-# A leading "you contact/write to/are contacting ... support" clause up to "because", ":" or ".": telling the
+# A leading "you contact/write to/are contacting ... support" clause up to "because", ", as", ":" or ".": telling the
 # agent you contact support says nothing.
-_FRAME = re.compile(r"^\s*you\b[^.:;]*?\bsupport\b[^.:;]*?(?:\bbecause\b|[:.](?=\s))\s*", re.IGNORECASE)
+_FRAME = re.compile(r"^\s*you\b[^.:;]*?\bsupport\b[^.:;]*?(?:\bbecause\b|, as\b|[:.](?=\s))\s*", re.IGNORECASE)
 _PERSON = {
     "you": "I",
     "your": "my",

@@ -40,16 +40,17 @@ WRITER_SCHEMA: dict[str, Any] = {
     "required": ["persona", "reason", "instructions"],
     "additionalProperties": False,
 }
-# How a scenario's reason sets the requests (phrasings.py); the scripted user's first_person drops a leading
-# "you ... customer support because|:|." and turns the rest into the first person.
+# How a scenario's reason sets the requests (phrasings.py), in the requests' sentence (a frame standing alone
+# would repeat across tasks); the scripted user's first_person drops a leading "you ... support because|:|.|, as"
+# and turns the rest into the first person.
 FRAMES = (
     "You contact {domain} customer support because {requests}.",
     "You have opened a chat with {domain} customer support because {requests}.",
     "You are contacting {domain} customer support: {requests}.",
-    "You get in touch with the {domain} support team. {Requests}.",
-    "You write to {domain} customer support. {Requests}.",
+    "You get in touch with the {domain} support team, as {requests}.",
+    "You write to {domain} customer support: {requests}.",
     "{Requests}; that is why you are contacting {domain} customer support.",
-    "{Requests}. You hope {domain} customer support can sort it out.",
+    "{Requests}, and you hope {domain} customer support can sort it out.",
 )
 JOINS = ("; and ", ". Also, ", ". Besides that, ", ". On top of that, ", "; after that, ")
 # Shown to models whose output the backend cannot constrain to the schema.
@@ -100,8 +101,9 @@ def reason_text(draft: TaskDraft, rng: random.Random) -> str:
     text = draft.goals[0].request
     for goal in draft.goals[1:]:
         text += rng.choice(JOINS) + goal.request
-    # "because" wants a clause with its subject first ("because you want ..."), not "because since you ...".
-    frames = FRAMES if text.startswith("you ") else [frame for frame in FRAMES if "because {requests}" not in frame]
+    # "because" and "as" want a clause with its subject first ("because you want ..."), not "because since you ...".
+    subject_first = ("because {requests}", "as {requests}")
+    frames = FRAMES if text.startswith("you ") else [f for f in FRAMES if not any(c in f for c in subject_first)]
     return rng.choice(frames).format(domain=draft.domain, requests=text, Requests=text[:1].upper() + text[1:])
 
 

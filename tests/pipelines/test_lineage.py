@@ -23,7 +23,7 @@ from schemas.settings import data_home_scope
 from tests.conftest import ADP_FIXTURES
 from tests.pipelines.cli_helpers import OS_STD, invoke
 
-SMALL = PipelineConfig.model_validate(
+SMALL = PipelineConfig.from_mapping(  # as the CLI reads a config: sections over their defaults
     {"tasks": {"n": 3}, "rollouts": {"model_tasks": 0}, "learner": {"agent": "perturbed", "k": 2}}
 )
 NEWER = ADP_FIXTURES / "agenttuning_alfworld" / "sample_std.json"  # other records of the same format

@@ -73,7 +73,7 @@ def pipeline_run(tmp_path_factory):
         mp.setenv("DAGSTER_HOME", str(root / "dagster"))
         (root / "dagster").mkdir()
         said: list[str] = []
-        sources, stages = run_pipeline(PipelineConfig.model_validate(SMALL), entries, "CRITICAL", progress=said.append)
+        sources, stages = run_pipeline(PipelineConfig.from_mapping(SMALL), entries, "CRITICAL", progress=said.append)
         yield root, entries, sources, {o.stage: o for o in stages}, Catalog(), said
 
 
@@ -111,7 +111,7 @@ def test_every_stage_materializes_and_counts_add_up(pipeline_run):
     assert stages["deduplicated"].rows + audit.num_rows == stages["scored"].rows
     assert 0 < stages["sft_set"].rows <= 6 and stages["sft_set"].pass_rate == 1.0
     assert stages["rl_set"].rows > 0 and stages["rl_set"].note is None  # the perturbed learner's unequal rewards
-    learner = PipelineConfig.model_validate(SMALL).learner.policy_id()
+    learner = PipelineConfig.from_mapping(SMALL).learner.policy_id()
     scored = {r.id: r.scores for r in read_records(root / "home" / "assets" / "scored" / "all" / "records.parquet")}
     rl = [scored[task.id] for task in read_records(root / "home" / "assets" / "rl_set" / "all" / "records.parquet")]
     assert all(s.learner == learner and s.extra["reward_spread"] > 0 for s in rl)

@@ -149,12 +149,22 @@ def fact_terms_in(
     """(asserted, denied) fact terms of ``text`` (see the module docstring); a longer term hides the shorter
     ones inside it. ``aliases``: other words that say a term (the environment's phrasings: "on its way" says
     processed), asserted where neither denied nor hedged nor a rule."""
+    if not terms:
+        return set(), set()
+    asserted, denied = _fact_terms(text, tuple(terms), tuple((aliases or {}).items()))
+    return set(asserted), set(denied)
+
+
+# Grounding reads each message whole and again clause by clause, and the rollouts of a task repeat most messages:
+# what a text says depends on the text and the environment's words only, so it is read once.
+@lru_cache(maxsize=16384)
+def _fact_terms(
+    text: str, terms: tuple[str, ...], aliases: tuple[tuple[str, tuple[str, ...]], ...]
+) -> tuple[frozenset[str], frozenset[str]]:
     asserted: set[str] = set()
     denied: set[str] = set()
-    if not terms:
-        return asserted, denied
     lowered = fold(text)
-    for term, patterns in (aliases or {}).items():
+    for term, patterns in aliases:
         for match in _any_of(patterns).finditer(lowered):
             if not preceded_by_negation(lowered, match.start(), rules=True) and not hedged(
                 lowered, match.start(), match.end()
@@ -173,7 +183,7 @@ def fact_terms_in(
             denied.add(term)
         elif not preceded_by_negation(lowered, match.start(), rules=True) and not _category(lowered, matches, index):
             asserted.add(term)
-    return asserted, denied
+    return frozenset(asserted), frozenset(denied)
 
 
 def mentions_term(text: str, terms: tuple[str, ...], aliases: dict[str, tuple[str, ...]]) -> bool:
@@ -227,6 +237,12 @@ _SHAPE = str.maketrans(string.digits + string.ascii_uppercase + string.ascii_low
 def shape(token: str) -> str:
     """What kind of name a token is: "#R1234567" -> "#A9999999", "JGJFJJ" -> "AAAAAA", "ZA441" -> "AA999"."""
     return token.translate(_SHAPE)
+
+
+@lru_cache(maxsize=16384)  # every check asks for the names of the same clauses, at every step of a conversation
+def _shaped_names(text: str) -> tuple[tuple[str, str], ...]:
+    """The name-like tokens of ``text``, each with its shape."""
+    return tuple((token, shape(token)) for token in _NAME.findall(text))
 
 
 # The comma of "Monday, June 23" is inside a date, not between clauses.
@@ -379,7 +395,8 @@ class Seen:
         that was read and shown verbatim before (airline reservations "JGJFJJ" and flights "ZA441" have too few
         digits to look like ids). Each check of a message asks for its clauses' names: read once per text."""
         if text not in self._names:
-            shaped = [t for t in _NAME.findall(text) if shape(t) in self.name_shapes] if self.name_shapes else []
+            shapes = self.name_shapes
+            shaped = [t for t, its_shape in _shaped_names(text) if its_shape in shapes] if shapes else []
             if shaped and self._raw_text is None:
                 self._raw_text = "\n".join(self._raw)
             shaped = [t for t in shaped if t in self._raw_text]

@@ -215,8 +215,9 @@ def _durations(text: str) -> frozenset[str]:
     return frozenset(f"{n} {unit.rstrip('s')}" for n, unit in _DURATION.findall(converted))
 
 
-def _numbers(text: str) -> set[int]:
-    return {int(n) for n in re.findall(r"(?<![\d.])\d{1,2}(?![\d.])", digits(text))}
+@lru_cache(maxsize=8192)  # a user's turn comes back in every rollout of its task
+def _numbers(text: str) -> frozenset[int]:
+    return frozenset({int(n) for n in re.findall(r"(?<![\d.])\d{1,2}(?![\d.])", digits(text))})
 
 
 def _walk(value: Any, shown: _Shown) -> None:
@@ -388,7 +389,7 @@ class StatementsVerifier(RecordVerifier):
                         + _counts(sentence, shown, done, words, reported)
                     )
                     found += _items(sentence, shown, done) + _payments(sentence, shown, done, reported, about)
-                    found += _hedges(sentence, terms, shown) + _reasons(sentence, shown)
+                    found += [*_hedges(sentence, terms), *_reasons(sentence, shown)]
                     found += _claims(sentence, done, words, transferred)
                 problems += [{"step": index, "kind": kind, "value": value} for kind, value in found]
         problems += [{"step": None, "kind": "refusal_unsaid", "value": g} for g in _unsaid(ctx, messages)]
@@ -401,8 +402,9 @@ class StatementsVerifier(RecordVerifier):
         )
 
 
-def _clauses(sentence: str) -> list[str]:
-    return [clause for clause in _CLAUSE.split(sentence) if clause.strip()]
+@lru_cache(maxsize=16384)  # dates, legs and payments each split the same sentence
+def _clauses(sentence: str) -> tuple[str, ...]:
+    return tuple(clause for clause in _CLAUSE.split(sentence) if clause.strip())
 
 
 def _dates(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
@@ -462,17 +464,15 @@ def _counts(
     the clause is about, that write's; otherwise one the tools, the writes or the user showed."""
     found: list[tuple[str, Any]] = []
     for clause in row_clauses(sentence):
-        converted = digits(clause).replace("both", "2")
-        counted = [(kind, match) for kind, pattern in _COUNT_PATTERNS for match in pattern.finditer(converted)]
+        counted = _counted(clause)
         if not counted:
             continue
         rows = [row for row in shown.row_counts if row.lower() in clause.lower()]
         # before any write, "4 bags now" is the row as it is; after one, "now" is what a write left
         talks = _WRITE_TALK.search(clause) or (reported and (_NOW.search(clause) or not _BEFORE.search(clause)))
         about = proposed_tools(clause, words) & set(done.by_tool) if talks else set()
-        for kind, match in counted:
-            count = int(match.group(1))
-            if kind == "bags" and match.group(2) in _PAID_BAGS:  # "2 paid bags" are counted as paid bags
+        for kind, count, qualifier in counted:
+            if kind == "bags" and qualifier in _PAID_BAGS:  # "2 paid bags" are counted as paid bags
                 continue
             if rows:
                 own = set().union(
@@ -493,6 +493,19 @@ _COUNT_PATTERNS = tuple(
     (kind, re.compile(rf"(?<![$\d.,])\b(\d{{1,2}})\s+(?:([a-z-]+)\s+)?(?:{nouns})\b"))
     for kind, nouns in _COUNTED.items()
 )
+
+
+@lru_cache(maxsize=16384)  # most clauses count nothing; the rollouts of a task repeat most messages
+def _counted(clause: str) -> tuple[tuple[str, int, str | None], ...]:
+    """(kind, count, the word before the noun) of every count ``clause`` says ("2 paid bags": bags, 2, "paid")."""
+    converted = digits(clause).replace("both", "2")
+    return tuple(
+        (kind, int(match.group(1)), match.group(2))
+        for kind, pattern in _COUNT_PATTERNS
+        for match in pattern.finditer(converted)
+    )
+
+
 _MORE = re.compile(r"\b(?:more|additional|extra|another|new|added|adds?|adding)\b", re.I)
 _PAID_BAGS = frozenset({"paid", "extra", "chargeable", "non-free", "nonfree"})
 # A clause that talks of what a write does or did ("set to 4 bags", "will be"; "now has" once one is done), not
@@ -583,15 +596,16 @@ _RULE = re.compile(
 )
 
 
-def _hedges(sentence: str, terms: tuple[str, ...], shown: _Shown) -> list[tuple[str, Any]]:
+@lru_cache(maxsize=8192)  # a guess is in the words alone; the rollouts of a task repeat most sentences
+def _hedges(sentence: str, terms: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     lowered = fold(sentence)
     if not terms or _RULE.search(lowered):
-        return []
+        return ()
     for match in _terms_pattern(terms).finditer(lowered):
         # "not delayed or cancelled" denies both; "delayed or cancelled" guesses
         if hedged(lowered, match.start(), match.end(), terms) and not preceded_by_negation(lowered, match.start()):
-            return [("hedged_fact", match.group(0))]
-    return []
+            return (("hedged_fact", match.group(0)),)
+    return ()
 
 
 _DURATION = re.compile(

@@ -181,11 +181,13 @@ def contradictions(
     if not mentions_term(text, terms, aliases or {}):
         return []
     found = []
-    for clause, names in _scopes(text, seen):
-        if RULE_WORDS & set(WORD.findall(clause.lower())):
+    own_aliases = {t: aliases[t] for t in terms if t in (aliases or {})}
+    for clause, whole, prefix in _scopes(text):
+        if RULE_WORDS & _words(clause):
             continue
-        asserted, denied = fact_terms_in(clause, terms, {t: aliases[t] for t in terms if t in (aliases or {})})
-        names = names if asserted or denied else []
+        asserted, denied = fact_terms_in(clause, terms, own_aliases)
+        # The rows a scope names matter only when it states a term: most scopes state none.
+        names = _scope_names(seen, clause, whole, prefix) if asserted or denied else []
         shown_by_one = {
             t for t in asserted for token in names for read in seen.row_reads(token)[:1] if fold(t) in read.text
         }
@@ -205,19 +207,32 @@ def contradictions(
     return found
 
 
-def _scopes(text: str, seen: Seen) -> list[tuple[str, list[str]]]:
-    """Each clause's words outside its brackets with the rows named there, and each bracket with the rows it
-    names or else the row just before it: "For GECBAE (ZA574, landed) you paid $960" says "landed" of ZA574 and
-    "For ZA273 (reservation BGCDBF) was cancelled" says "cancelled" of ZA273."""
-    scopes = []
+@lru_cache(maxsize=8192)  # the scopes of a message are in its words alone
+def _scopes(text: str) -> tuple[tuple[str, str | None, str | None], ...]:
+    """Each clause's words outside its brackets (with the whole clause), and each bracket (with the clause's words
+    before it), as (scope, clause, prefix): what ``_scope_names`` reads the rows from."""
+    scopes: list[tuple[str, str | None, str | None]] = []
     for clause in row_clauses(text):
-        outside = unbracketed(clause)
-        scopes.append((outside, seen.names_in(outside) or seen.names_in(clause)))
-        for bracket in _BRACKET.finditer(clause):
-            prefix = unbracketed(clause[: bracket.start()])
-            before = sorted(seen.names_in(prefix), key=prefix.rfind)[-1:]
-            scopes.append((bracket.group(1), seen.names_in(bracket.group(1)) or before))
-    return scopes
+        scopes.append((unbracketed(clause), clause, None))
+        scopes += [
+            (bracket.group(1), None, unbracketed(clause[: bracket.start()])) for bracket in _BRACKET.finditer(clause)
+        ]
+    return tuple(scopes)
+
+
+def _scope_names(seen: Seen, scope: str, clause: str | None, prefix: str | None) -> list[str]:
+    """The rows a scope is about: those named outside the brackets (else anywhere in the clause), and for a
+    bracket those it names or else the row just before it: "For GECBAE (ZA574, landed) you paid $960" says
+    "landed" of ZA574 and "For ZA273 (reservation BGCDBF) was cancelled" says "cancelled" of ZA273."""
+    if prefix is None:
+        return seen.names_in(scope) or seen.names_in(clause)
+    return seen.names_in(scope) or sorted(seen.names_in(prefix), key=prefix.rfind)[-1:]
+
+
+@lru_cache(maxsize=16384)
+def _words(text: str) -> frozenset[str]:
+    """The lower-case words of ``text`` (to meet a set of rule or hedge words)."""
+    return frozenset(WORD.findall(text.lower()))
 
 
 _BRACKET = re.compile(r"\(([^()]*)\)")
@@ -271,7 +286,7 @@ def changes_elsewhere(index: int, text: str, seen: Seen, changed: set[str]) -> l
     trajectory changed. Not a condition nor a denial ("if you want, #R2 can be updated")."""
     found = []
     for clause in row_clauses(text):
-        if not _CHANGE.search(clause) or _HEDGES & set(WORD.findall(clause.lower())):
+        if not _CHANGE.search(clause) or _HEDGES & _words(clause):
             continue
         found += [
             {"step": index, "kind": "unchanged_row", "value": token}
@@ -296,17 +311,26 @@ def misstated_movements(index: int, text: str, moved: set[int], history: bool = 
     With ``history`` (no write yet), money said of the past ("the $474.18 was refunded") is an earlier
     movement a tool showed, which grounding checks like any amount."""
     found = []
-    for clause in _CLAUSE.split(text):
-        amounts = amounts_in(clause)
-        words = set(WORD.findall(clause.lower()))
-        if not amounts or not _MOVEMENT.search(clause) or words & _HEDGES:
+    for amounts, past, arithmetic in _movements(text):
+        if history and past:
             continue
-        if history and words & _PAST_MOVEMENT:
-            continue
-        if cents(sum(amounts)) in moved or (_ARITHMETIC.search(clause) and any(cents(a) in moved for a in amounts)):
+        if cents(sum(amounts)) in moved or (arithmetic and any(cents(a) in moved for a in amounts)):
             continue
         found += [{"step": index, "kind": "amount", "value": a} for a in amounts if cents(a) not in moved]
     return found
+
+
+@lru_cache(maxsize=8192)  # every step's message is read with other moved money, the words stay the same
+def _movements(text: str) -> tuple[tuple[tuple[float, ...], bool, bool], ...]:
+    """(amounts, said of the past, with arithmetic) of each clause of ``text`` that says money moves, unhedged."""
+    found = []
+    for clause in _CLAUSE.split(text):
+        amounts = amounts_in(clause)
+        words = _words(clause)
+        if not amounts or not _MOVEMENT.search(clause) or words & _HEDGES:
+            continue
+        found.append((tuple(amounts), bool(words & _PAST_MOVEMENT), bool(_ARITHMETIC.search(clause))))
+    return tuple(found)
 
 
 class GroundingVerifier(RecordVerifier):

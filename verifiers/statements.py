@@ -562,9 +562,10 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool, about
     rows = [row for row in shown.payers if row.lower() in lowered]
     found: list[tuple[str, Any]] = []
     for clause in _clauses(lowered):
-        names_any = _METHOD_HINT.search(clause) or any(m.lower() in clause for m in catalogue.methods)
+        hint, free = _payment_words(clause)
+        names_any = hint or any(m.lower() in clause for m in catalogue.methods)
         named = {m for m in catalogue.methods if catalogue.names_method(clause, m)} if names_any else set()
-        if _FREE.search(clause) and charged and not _ALLOWANCE.search(clause) and not _CONDITIONAL.search(clause):
+        if free and charged:
             found.append(("misstated_free", clause.strip()[:80]))
         if not named or len(named) == len(catalogue.methods) > 1:  # no method named, or "card" of a wallet of cards
             continue
@@ -581,6 +582,14 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool, about
             if payers and not named & (payers | done.paid_with):
                 found.append(("misstated_payment", clause.strip()[:80]))
     return found
+
+
+@lru_cache(maxsize=16384)  # the words are the clause's; the methods and charges they meet are the record's
+def _payment_words(clause: str) -> tuple[bool, bool]:
+    """Whether ``clause`` has a word that names a payment method, and whether it says "free" of this case (not of
+    an allowance, nor under a condition)."""
+    free = bool(_FREE.search(clause)) and not _ALLOWANCE.search(clause) and not _CONDITIONAL.search(clause)
+    return bool(_METHOD_HINT.search(clause)), free
 
 
 _CONDITIONAL = re.compile(r"\b(?:if|unless|would|could|whether)\b")
@@ -621,35 +630,46 @@ def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern:
 
 def _reasons(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
+    durations, excuse, departed, insurance = _reason_words(sentence)
     # A time limit said as a rule ("more than 30 days before departure") is the policy's or a tool's, not made up.
-    for match in _DURATION.finditer(digits(sentence)):
-        said = f"{match.group(1)} {match.group(2).rstrip('s')}"
-        if said not in shown.durations:
-            found.append(("invented_reason", match.group(0)))
-    if _EXCUSE.search(sentence):
-        found.append(("invented_reason", _EXCUSE.search(sentence).group(0)))
-    if _DEPARTED.search(sentence) and not ({"flying", "landed"} & shown.terms_of_rows):
-        found.append(("invented_reason", _DEPARTED.search(sentence).group(0)))
+    found += [("invented_reason", span) for said, span in durations if said not in shown.durations]
+    if excuse:
+        found.append(("invented_reason", excuse))
+    if departed and not ({"flying", "landed"} & shown.terms_of_rows):
+        found.append(("invented_reason", departed))
     insured = shown.insurance
-    if insured and _INSURED.search(sentence) and not re.search(r"\bif\b", sentence, re.I):
+    if insured and insurance is not None:
+        says_none, says_some = insurance
         lowered = sentence.lower()
         named = [rid for rid in insured if rid.lower() in lowered] or (list(insured) if len(insured) == 1 else [])
         for rid in named:
-            says_none = bool(_NO_INSURANCE.search(sentence))
-            says_some = (
-                bool(
-                    re.search(
-                        r"\b(?:has|have|with|includes?|bought|purchased) (?:travel )?insurance\b|"
-                        r"\bis insured\b",
-                        lowered,
-                    )
-                )
-                and not says_none
-                and not _RULE.search(lowered)  # "only allowed when the booking has insurance" is a rule
-            )
             if (says_none and insured[rid]) or (says_some and not insured[rid]):
                 found.append(("invented_reason", f"insurance of {rid}"))
     return found
+
+
+_HAS_INSURANCE = re.compile(r"\b(?:has|have|with|includes?|bought|purchased) (?:travel )?insurance\b|\bis insured\b")
+
+
+@lru_cache(maxsize=8192)  # the words of a reason are the sentence's; what they are checked against is the record's
+def _reason_words(
+    sentence: str,
+) -> tuple[tuple[tuple[str, str], ...], str | None, str | None, tuple[bool, bool] | None]:
+    """What ``sentence`` gives as reasons: its time limits ("30 day", as said), an excuse, "already departed", and
+    whether it says a booking has no insurance or has some (None when it speaks of none, or only of a case: "if")."""
+    durations = tuple(
+        (f"{match.group(1)} {match.group(2).rstrip('s')}", match.group(0))
+        for match in _DURATION.finditer(digits(sentence))
+    )
+    excuse, departed = _EXCUSE.search(sentence), _DEPARTED.search(sentence)
+    insurance = None
+    if _INSURED.search(sentence) and not re.search(r"\bif\b", sentence, re.I):
+        lowered = sentence.lower()
+        says_none = bool(_NO_INSURANCE.search(sentence))
+        # "only allowed when the booking has insurance" is a rule
+        says_some = bool(_HAS_INSURANCE.search(lowered)) and not says_none and not _RULE.search(lowered)
+        insurance = (says_none, says_some)
+    return durations, excuse and excuse.group(0), departed and departed.group(0), insurance
 
 
 def _claims(

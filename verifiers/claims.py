@@ -188,10 +188,13 @@ def _fact_terms(
 
 def mentions_term(text: str, terms: tuple[str, ...], aliases: dict[str, tuple[str, ...]]) -> bool:
     """Whether ``text`` says any of ``terms`` or their aliases at all: the cheap test before reading them."""
+    return bool(terms) and _mentions(text, terms, tuple(aliases.values()))
+
+
+@lru_cache(maxsize=8192)
+def _mentions(text: str, terms: tuple[str, ...], aliases: tuple[tuple[str, ...], ...]) -> bool:
     lowered = fold(text)
-    return bool(terms) and (
-        bool(_terms_pattern(terms).search(lowered)) or any(_any_of(p).search(lowered) for p in aliases.values())
-    )
+    return bool(_terms_pattern(terms).search(lowered)) or any(_any_of(p).search(lowered) for p in aliases)
 
 
 @lru_cache(maxsize=64)

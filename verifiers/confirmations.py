@@ -231,6 +231,7 @@ def _uses(text: str, word: str) -> bool:
     return bool(re.search(rf"(?<![\w-]){re.escape(word)}{_ENDINGS}(?![\w-])", text))
 
 
+@lru_cache(maxsize=8192)  # grounding and consent ask it of the same messages
 def asks_for_decision(text: str) -> bool:
     return bool(_ASKS.search(text.lower()))
 

@@ -95,6 +95,12 @@ _CORRECTION = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)  # pure readings of a message's words are kept: a task's rollouts repeat most messages
+def _account_amounts(text: str) -> tuple[float, ...]:
+    """The amounts of the clauses of ``text`` that say what an account holds or paid."""
+    return tuple(a for clause in _CLAUSE.split(text) if _ACCOUNT_VALUE.search(clause) for a in amounts_in(clause))
+
+
 def corrected(text: str) -> str:
     """The message as it stands after its last self-correction: what came before it was taken back."""
     found = list(_CORRECTION.finditer(text))
@@ -106,6 +112,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?\n])")
 _EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|such as|looks like|like|format)\b", re.I)
 
 
+@lru_cache(maxsize=8192)
 def statements_only(text: str) -> str:
     """``text`` without its questions and what follows an example marker in a sentence."""
     kept = []
@@ -386,9 +393,7 @@ class GroundingVerifier(RecordVerifier):
             # What an account holds or paid is the account's: the policy's money ("a $100 certificate") is no source.
             claims += [
                 {"step": index, "kind": "amount", "value": a}
-                for clause in _CLAUSE.split(text)
-                if _ACCOUNT_VALUE.search(clause)
-                for a in amounts_in(clause)
+                for a in _account_amounts(text)
                 if cents(a) in policy and not seen.has_number(a, moved)
             ]
             if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown

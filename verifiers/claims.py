@@ -305,7 +305,7 @@ class Row:
     def has_amount(self, value: float) -> bool:
         """A number of the row (a JSON number, not a digit string such as a zip code) within a cent of ``value``."""
         if self._amounts is None:
-            self._amounts = set(_numbers(self.values))
+            self._amounts = json_cents(self.values)
         return cents(value) in self._amounts
 
     def fields(self) -> dict[str, set[str]]:
@@ -328,15 +328,20 @@ def _collect(value: object, key: str | None, out: dict[str, set[str]]) -> None:
         out[key].add(fold(value))
 
 
-def _numbers(value: object) -> Iterator[int]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _numbers(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _numbers(item)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        yield cents(value)
+def json_cents(value: object) -> set[int]:
+    """Every JSON number inside ``value`` (not a digit string such as a zip code), in cents. Walked with a stack:
+    grounding reads every row each write leaves, and nested generators cost more than the walk."""
+    found: set[int] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, (int, float)) and not isinstance(item, bool):
+            found.add(cents(item))
+    return found
 
 
 def _nested_rows(value: object) -> Iterator[dict]:

@@ -56,6 +56,7 @@ from verifiers.claims import (
     fact_terms_in,
     fold,
     ids_in,
+    json_cents,
     mentions_term,
     row_clauses,
     seen_before,
@@ -127,15 +128,6 @@ def statements_only(text: str) -> str:
 def denied_amount(text: str, amount: float) -> bool:
     """The message takes the amount back: "the fee is $40.00, not $80"."""
     return bool(re.search(rf"\bnot\s+(?:\$|usd\s?){int(amount)}(?:\.{cents(amount) % 100:02d})?\b", text, re.I))
-
-
-def cents_in(value: Any) -> set[int]:
-    """Every JSON number inside ``value``, in cents."""
-    if isinstance(value, dict):
-        return {c for item in value.values() for c in cents_in(item)}
-    if isinstance(value, list):
-        return {c for item in value for c in cents_in(item)}
-    return {cents(value)} if isinstance(value, (int, float)) and not isinstance(value, bool) else set()
 
 
 def worked_out(amount: float, shown: list[float]) -> bool:
@@ -366,7 +358,7 @@ class GroundingVerifier(RecordVerifier):
         first_write = min((e["step"] for e in ctx.write_log if e["ok"] and e.get("access") == "write"), default=None)
         # The values the writes leave in the rows they change: a new fare said of the reservation it will be.
         after_writes = {
-            c for entry in ctx.write_log for _, after in (entry.get("rows") or {}).values() for c in cents_in(after)
+            c for entry in ctx.write_log for _, after in (entry.get("rows") or {}).values() for c in json_cents(after)
         }
         word_items = tuple((getattr(env, "action_words", {}) or {}).items())
         aliases = {t: p for t, p in (getattr(env, "phrasings", {}) or {}).items() if t in terms}

@@ -102,6 +102,7 @@ def _account_amounts(text: str) -> tuple[float, ...]:
     return tuple(a for clause in _CLAUSE.split(text) if _ACCOUNT_VALUE.search(clause) for a in amounts_in(clause))
 
 
+@lru_cache(maxsize=8192)
 def corrected(text: str) -> str:
     """The message as it stands after its last self-correction: what came before it was taken back."""
     found = list(_CORRECTION.finditer(text))

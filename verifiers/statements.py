@@ -367,6 +367,7 @@ class StatementsVerifier(RecordVerifier):
         shown = _Shown(catalogue=catalogue_of(ctx))
         shown.durations |= _durations(getattr(env, "policy", "") or "")
         values = dict(tool_values(ctx))
+        products = _products(shown.catalogue)
         problems: list[dict] = []
         messages: list[str] = []
         for index, step in enumerate(ctx.record.trajectory):
@@ -388,7 +389,7 @@ class StatementsVerifier(RecordVerifier):
                         + _legs(sentence, shown)
                         + _counts(sentence, shown, done, words, reported)
                     )
-                    found += _items(sentence, shown, done) + _payments(sentence, shown, done, reported, about)
+                    found += _items(sentence, shown, done, products) + _payments(sentence, shown, done, reported, about)
                     found += [*_hedges(sentence, terms), *_reasons(sentence, shown)]
                     found += _claims(sentence, done, words, transferred)
                 problems += [{"step": index, "kind": kind, "value": value} for kind, value in found]
@@ -519,13 +520,23 @@ _FREE_BAGS = re.compile(r"\b(?:free|included|includes|allowance|allowed|complime
 _SEGMENT = re.compile(r"->|→|=>|[,;]|\b(?:and|or|for|to|into|instead of|replaced by|becomes?|in place of|versus|vs)\b")
 
 
-def _items(sentence: str, shown: _Shown, done: _Writes) -> list[tuple[str, Any]]:
-    catalogue = shown.catalogue
-    lowered = fold(sentence)
+def _products(catalogue: Catalogue) -> dict[str, list[dict[str, str]]]:
+    """{folded product name: the options of each of its items, in item order}: built once per record, asked of
+    every sentence (a product's many variants share one name)."""
     products: dict[str, list[dict[str, str]]] = {}
     for name, options in catalogue.items.values():
-        if name and fold(name) in lowered:
+        if name:
             products.setdefault(fold(name), []).append(options)
+    return products
+
+
+def _items(
+    sentence: str, shown: _Shown, done: _Writes, every: dict[str, list[dict[str, str]]]
+) -> list[tuple[str, Any]]:
+    """``every``: the catalogue's ``_products``."""
+    catalogue = shown.catalogue
+    lowered = fold(sentence)
+    products = {name: variants for name, variants in every.items() if name in lowered}
     if not products:
         return []
     found: list[tuple[str, Any]] = []

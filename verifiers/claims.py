@@ -135,12 +135,22 @@ def hedged(text: str, start: int, end: int, terms: Iterable[str] = ()) -> bool:
     clause_start = max((text.rfind(mark, 0, start) for mark in ".;:!?\n"), default=-1) + 1
     if _HEDGES.search(text, clause_start, start):
         return True
-    others = "|".join(re.escape(fold(t)) for t in terms if fold(t) != fold(text[start:end]))
-    if not others:
+    patterns = _or_patterns(tuple(terms), fold(text[start:end]))
+    if patterns is None:
         return False
+    before, after = patterns
+    return bool(before.search(fold(text[clause_start:start])) or after.match(fold(text[end : end + 40])))
+
+
+@lru_cache(maxsize=1024)  # built per term said, from every other term: the same few for a whole run
+def _or_patterns(terms: tuple[str, ...], said: str) -> tuple[re.Pattern, re.Pattern] | None:
+    """The patterns of ``said`` joined by "or" to another of ``terms`` (before it, after it); None without others."""
+    others = "|".join(re.escape(fold(t)) for t in terms if fold(t) != said)
+    if not others:
+        return None
     before = re.compile(rf"(?:{others})\s*,?\s+or\s+(?:maybe |perhaps |possibly )?$")
     after = re.compile(rf"\s*,?\s+or\s+(?:maybe |perhaps |possibly |else )?(?:{others})\b")
-    return bool(before.search(fold(text[clause_start:start])) or after.match(fold(text[end : end + 40])))
+    return before, after
 
 
 def fact_terms_in(

@@ -37,6 +37,7 @@ Evidence: ``claims``, up to MAX_EVIDENCE of {step, kind, value}.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from functools import lru_cache
 from typing import Any
 
@@ -238,7 +239,21 @@ def _words(text: str) -> frozenset[str]:
 _BRACKET = re.compile(r"\(([^()]*)\)")
 
 
-def misattributed(index: int, text: str, seen: Seen, allowed: set[int]) -> list[dict]:
+class _AfterWrites:
+    """``cents in`` it: among ``base`` or the numbers of the ``rows`` a write left, those walked on the first question:
+    a write's rows can hold a whole flight schedule, and most records never ask."""
+
+    def __init__(self, base: set[int], rows: list[Any]) -> None:
+        self._base, self._rows = base, rows
+        self._cents: set[int] | None = None
+
+    def __contains__(self, value: object) -> bool:
+        if self._cents is None:
+            self._cents = self._base | {c for row in self._rows for c in json_cents(row)}
+        return value in self._cents
+
+
+def misattributed(index: int, text: str, seen: Seen, allowed: Container[int]) -> list[dict]:
     """What a clause says of the one row it names (read before) that is another row's or no row's: an amount
     no read of the row holds ("You paid $406.72 for order #R9" when #R9's details show 512.10; "#R9 is now
     paid with the new method ($8,954.00)") unless ``allowed`` (moved, policy), or an id that another row of
@@ -357,10 +372,9 @@ class GroundingVerifier(RecordVerifier):
         changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
         ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}
         first_write = min((e["step"] for e in ctx.write_log if e["ok"] and e.get("access") == "write"), default=None)
-        # The values the writes leave in the rows they change: a new fare said of the reservation it will be.
-        after_writes = {
-            c for entry in ctx.write_log for _, after in (entry.get("rows") or {}).values() for c in json_cents(after)
-        }
+        # Money a clause may say of a row besides its reads: money moved, the policy's, and the values the writes
+        # leave in the rows they change (a new fare said of the reservation it will be).
+        allowed = _AfterWrites(may_move, [after for e in ctx.write_log for _, after in (e.get("rows") or {}).values()])
         word_items = tuple((getattr(env, "action_words", {}) or {}).items())
         aliases = {t: p for t, p in (getattr(env, "phrasings", {}) or {}).items() if t in terms}
         claims: list[dict] = []
@@ -392,7 +406,7 @@ class GroundingVerifier(RecordVerifier):
             if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown
                 history = first_write is None or index < first_write
                 claims += [c for c in misstated_movements(index, text, may_move, history) if c not in claims]
-            claims += misattributed(index, text, seen, may_move | after_writes)
+            claims += misattributed(index, text, seen, allowed)
             claims += unread_rows(index, text, terms, seen)
             if changed:  # with no write, "now" is not a change the agent made
                 claims += changes_elsewhere(index, text, seen, changed)

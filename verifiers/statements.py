@@ -687,23 +687,32 @@ def _claims(
     sentence: str, done: _Writes, words: dict[str, tuple[str, ...]], transferred: bool
 ) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
-    if _TRANSFER_CLAIM.search(sentence) and not transferred:
+    transfer, deed = _said_done(sentence)
+    if transfer and not transferred:
         found.append(("claimed_undone", "transfer to a human"))
-    for match in _DONE.finditer(sentence):
-        verb = next(group for group in match.groups() if group).lower()
-        if verb in _READ_VERBS:
-            continue
-        clause = _clause_at(sentence, match.start())
+    if deed is not None:
+        verb, clause, mine = deed
         tools = proposed_tools(clause, words)
         unique = {t for t in tools if any(_word(fold(clause), fold(w)) for w in words[t] if _only_of(w, t, words))}
         claimed = unique or tools
         if claimed and not claimed & done.tools:
             found.append(("claimed_undone", f"{verb}: {', '.join(sorted(claimed))}"))
-        elif not claimed and match.group("mine") and (not done.tools or not _GENERIC_DONE.match(verb)):
+        elif not claimed and mine and (not done.tools or not _GENERIC_DONE.match(verb)):
             # "I've opened a review", "I've escalated it": no write does that ("I've updated it" may be any write)
             found.append(("claimed_undone", verb))
-        break
     return found
+
+
+@lru_cache(maxsize=8192)  # the claim is in the words; which writes were done is the record's
+def _said_done(sentence: str) -> tuple[bool, tuple[str, str, bool] | None]:
+    """Whether ``sentence`` says the user was transferred, and its first deed that is not a read: (verb, the clause
+    that holds it, said of the agent itself: "I've opened")."""
+    transfer = bool(_TRANSFER_CLAIM.search(sentence))
+    for match in _DONE.finditer(sentence):
+        verb = next(group for group in match.groups() if group).lower()
+        if verb not in _READ_VERBS:
+            return transfer, (verb, _clause_at(sentence, match.start()), bool(match.group("mine")))
+    return transfer, None
 
 
 _ONLY_CAN = re.compile(r"\bonly\b[^.]{0,60}\bcan\b", re.I)

@@ -37,13 +37,18 @@ def digits(text: str) -> str:
 
 def amounts_said(text: str) -> list[float]:
     """Every amount of money ``text`` states, in digits or in words."""
+    return list(_amounts_said(text))
+
+
+@lru_cache(maxsize=8192)  # grounding, confirmations and the constraints read the same messages
+def _amounts_said(text: str) -> tuple[float, ...]:
     converted = digits(text)
     found = list(amounts_in(text))
     for dollars, cents in _DOLLARS.findall(converted):
         value = float(dollars.replace(",", "")) + (int(cents) / 100 if cents else 0.0)
         found.append(round(value, 2))
     found += [int(cents) / 100 for cents in _CENTS.findall(_DOLLARS.sub(" ", converted))]
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
 def numbers_said(text: str) -> set[int]:

@@ -135,12 +135,22 @@ def hedged(text: str, start: int, end: int, terms: Iterable[str] = ()) -> bool:
     clause_start = max((text.rfind(mark, 0, start) for mark in ".;:!?\n"), default=-1) + 1
     if _HEDGES.search(text, clause_start, start):
         return True
-    others = "|".join(re.escape(fold(t)) for t in terms if fold(t) != fold(text[start:end]))
-    if not others:
+    patterns = _or_patterns(tuple(terms), fold(text[start:end]))
+    if patterns is None:
         return False
+    before, after = patterns
+    return bool(before.search(fold(text[clause_start:start])) or after.match(fold(text[end : end + 40])))
+
+
+@lru_cache(maxsize=1024)  # built per term said, from every other term: the same few for a whole run
+def _or_patterns(terms: tuple[str, ...], said: str) -> tuple[re.Pattern, re.Pattern] | None:
+    """The patterns of ``said`` joined by "or" to another of ``terms`` (before it, after it); None without others."""
+    others = "|".join(re.escape(fold(t)) for t in terms if fold(t) != said)
+    if not others:
+        return None
     before = re.compile(rf"(?:{others})\s*,?\s+or\s+(?:maybe |perhaps |possibly )?$")
     after = re.compile(rf"\s*,?\s+or\s+(?:maybe |perhaps |possibly |else )?(?:{others})\b")
-    return bool(before.search(fold(text[clause_start:start])) or after.match(fold(text[end : end + 40])))
+    return before, after
 
 
 def fact_terms_in(
@@ -149,12 +159,22 @@ def fact_terms_in(
     """(asserted, denied) fact terms of ``text`` (see the module docstring); a longer term hides the shorter
     ones inside it. ``aliases``: other words that say a term (the environment's phrasings: "on its way" says
     processed), asserted where neither denied nor hedged nor a rule."""
+    if not terms:
+        return set(), set()
+    asserted, denied = _fact_terms(text, tuple(terms), tuple((aliases or {}).items()))
+    return set(asserted), set(denied)
+
+
+# Grounding reads each message whole and again clause by clause, and the rollouts of a task repeat most messages:
+# what a text says depends on the text and the environment's words only, so it is read once.
+@lru_cache(maxsize=16384)
+def _fact_terms(
+    text: str, terms: tuple[str, ...], aliases: tuple[tuple[str, tuple[str, ...]], ...]
+) -> tuple[frozenset[str], frozenset[str]]:
     asserted: set[str] = set()
     denied: set[str] = set()
-    if not terms:
-        return asserted, denied
     lowered = fold(text)
-    for term, patterns in (aliases or {}).items():
+    for term, patterns in aliases:
         for match in _any_of(patterns).finditer(lowered):
             if not preceded_by_negation(lowered, match.start(), rules=True) and not hedged(
                 lowered, match.start(), match.end()
@@ -173,15 +193,18 @@ def fact_terms_in(
             denied.add(term)
         elif not preceded_by_negation(lowered, match.start(), rules=True) and not _category(lowered, matches, index):
             asserted.add(term)
-    return asserted, denied
+    return frozenset(asserted), frozenset(denied)
 
 
 def mentions_term(text: str, terms: tuple[str, ...], aliases: dict[str, tuple[str, ...]]) -> bool:
     """Whether ``text`` says any of ``terms`` or their aliases at all: the cheap test before reading them."""
+    return bool(terms) and _mentions(text, terms, tuple(aliases.values()))
+
+
+@lru_cache(maxsize=8192)
+def _mentions(text: str, terms: tuple[str, ...], aliases: tuple[tuple[str, ...], ...]) -> bool:
     lowered = fold(text)
-    return bool(terms) and (
-        bool(_terms_pattern(terms).search(lowered)) or any(_any_of(p).search(lowered) for p in aliases.values())
-    )
+    return bool(_terms_pattern(terms).search(lowered)) or any(_any_of(p).search(lowered) for p in aliases)
 
 
 @lru_cache(maxsize=64)
@@ -227,6 +250,12 @@ _SHAPE = str.maketrans(string.digits + string.ascii_uppercase + string.ascii_low
 def shape(token: str) -> str:
     """What kind of name a token is: "#R1234567" -> "#A9999999", "JGJFJJ" -> "AAAAAA", "ZA441" -> "AA999"."""
     return token.translate(_SHAPE)
+
+
+@lru_cache(maxsize=16384)  # every check asks for the names of the same clauses, at every step of a conversation
+def _shaped_names(text: str) -> tuple[tuple[str, str], ...]:
+    """The name-like tokens of ``text``, each with its shape."""
+    return tuple((token, shape(token)) for token in _NAME.findall(text))
 
 
 # The comma of "Monday, June 23" is inside a date, not between clauses.
@@ -286,7 +315,7 @@ class Row:
     def has_amount(self, value: float) -> bool:
         """A number of the row (a JSON number, not a digit string such as a zip code) within a cent of ``value``."""
         if self._amounts is None:
-            self._amounts = set(_numbers(self.values))
+            self._amounts = json_cents(self.values)
         return cents(value) in self._amounts
 
     def fields(self) -> dict[str, set[str]]:
@@ -309,15 +338,20 @@ def _collect(value: object, key: str | None, out: dict[str, set[str]]) -> None:
         out[key].add(fold(value))
 
 
-def _numbers(value: object) -> Iterator[int]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _numbers(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _numbers(item)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        yield cents(value)
+def json_cents(value: object) -> set[int]:
+    """Every JSON number inside ``value`` (not a digit string such as a zip code), in cents. Walked with a stack:
+    grounding reads every row each write leaves, and nested generators cost more than the walk."""
+    found: set[int] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, (int, float)) and not isinstance(item, bool):
+            found.add(cents(item))
+    return found
 
 
 def _nested_rows(value: object) -> Iterator[dict]:
@@ -379,7 +413,8 @@ class Seen:
         that was read and shown verbatim before (airline reservations "JGJFJJ" and flights "ZA441" have too few
         digits to look like ids). Each check of a message asks for its clauses' names: read once per text."""
         if text not in self._names:
-            shaped = [t for t in _NAME.findall(text) if shape(t) in self.name_shapes] if self.name_shapes else []
+            shapes = self.name_shapes
+            shaped = [t for t, its_shape in _shaped_names(text) if its_shape in shapes] if shapes else []
             if shaped and self._raw_text is None:
                 self._raw_text = "\n".join(self._raw)
             shaped = [t for t in shaped if t in self._raw_text]

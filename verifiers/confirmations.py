@@ -17,7 +17,6 @@ action): the first is an incomplete confirmation, the second a confirmation of s
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -159,10 +158,22 @@ def tool_values(ctx: Any) -> list[tuple[int, Any]]:
         values = []
         for index, step in enumerate(ctx.record.trajectory):
             if isinstance(step, TextObservation) and step.source == "tool" and step.content[:1] in "{[":
-                with contextlib.suppress(orjson.JSONDecodeError):
-                    values.append((index, orjson.loads(step.content)))
+                value = _json_value(step.content)
+                if value is not _NOT_JSON:
+                    values.append((index, value))
         ctx.memo["tool_values"] = values
     return ctx.memo["tool_values"]
+
+
+_NOT_JSON = object()
+
+
+@lru_cache(maxsize=4096)  # the same result (a user's profile) comes back in every rollout of a task; read only
+def _json_value(content: str) -> Any:
+    try:
+        return orjson.loads(content)
+    except orjson.JSONDecodeError:
+        return _NOT_JSON
 
 
 def catalogue_of(ctx: Any) -> Catalogue:
@@ -220,6 +231,7 @@ def _uses(text: str, word: str) -> bool:
     return bool(re.search(rf"(?<![\w-]){re.escape(word)}{_ENDINGS}(?![\w-])", text))
 
 
+@lru_cache(maxsize=8192)  # grounding and consent ask it of the same messages
 def asks_for_decision(text: str) -> bool:
     return bool(_ASKS.search(text.lower()))
 

@@ -37,6 +37,7 @@ Evidence: ``claims``, up to MAX_EVIDENCE of {step, kind, value}.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from functools import lru_cache
 from typing import Any
 
@@ -56,6 +57,7 @@ from verifiers.claims import (
     fact_terms_in,
     fold,
     ids_in,
+    json_cents,
     mentions_term,
     row_clauses,
     seen_before,
@@ -95,6 +97,13 @@ _CORRECTION = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)  # pure readings of a message's words are kept: a task's rollouts repeat most messages
+def _account_amounts(text: str) -> tuple[float, ...]:
+    """The amounts of the clauses of ``text`` that say what an account holds or paid."""
+    return tuple(a for clause in _CLAUSE.split(text) if _ACCOUNT_VALUE.search(clause) for a in amounts_in(clause))
+
+
+@lru_cache(maxsize=8192)
 def corrected(text: str) -> str:
     """The message as it stands after its last self-correction: what came before it was taken back."""
     found = list(_CORRECTION.finditer(text))
@@ -106,6 +115,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?\n])")
 _EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|such as|looks like|like|format)\b", re.I)
 
 
+@lru_cache(maxsize=8192)
 def statements_only(text: str) -> str:
     """``text`` without its questions and what follows an example marker in a sentence."""
     kept = []
@@ -120,15 +130,6 @@ def statements_only(text: str) -> str:
 def denied_amount(text: str, amount: float) -> bool:
     """The message takes the amount back: "the fee is $40.00, not $80"."""
     return bool(re.search(rf"\bnot\s+(?:\$|usd\s?){int(amount)}(?:\.{cents(amount) % 100:02d})?\b", text, re.I))
-
-
-def cents_in(value: Any) -> set[int]:
-    """Every JSON number inside ``value``, in cents."""
-    if isinstance(value, dict):
-        return {c for item in value.values() for c in cents_in(item)}
-    if isinstance(value, list):
-        return {c for item in value for c in cents_in(item)}
-    return {cents(value)} if isinstance(value, (int, float)) and not isinstance(value, bool) else set()
 
 
 def worked_out(amount: float, shown: list[float]) -> bool:
@@ -181,11 +182,13 @@ def contradictions(
     if not mentions_term(text, terms, aliases or {}):
         return []
     found = []
-    for clause, names in _scopes(text, seen):
-        if RULE_WORDS & set(WORD.findall(clause.lower())):
+    own_aliases = {t: aliases[t] for t in terms if t in (aliases or {})}
+    for clause, whole, prefix in _scopes(text):
+        if RULE_WORDS & _words(clause):
             continue
-        asserted, denied = fact_terms_in(clause, terms, {t: aliases[t] for t in terms if t in (aliases or {})})
-        names = names if asserted or denied else []
+        asserted, denied = fact_terms_in(clause, terms, own_aliases)
+        # The rows a scope names matter only when it states a term: most scopes state none.
+        names = _scope_names(seen, clause, whole, prefix) if asserted or denied else []
         shown_by_one = {
             t for t in asserted for token in names for read in seen.row_reads(token)[:1] if fold(t) in read.text
         }
@@ -205,25 +208,52 @@ def contradictions(
     return found
 
 
-def _scopes(text: str, seen: Seen) -> list[tuple[str, list[str]]]:
-    """Each clause's words outside its brackets with the rows named there, and each bracket with the rows it
-    names or else the row just before it: "For GECBAE (ZA574, landed) you paid $960" says "landed" of ZA574 and
-    "For ZA273 (reservation BGCDBF) was cancelled" says "cancelled" of ZA273."""
-    scopes = []
+@lru_cache(maxsize=8192)  # the scopes of a message are in its words alone
+def _scopes(text: str) -> tuple[tuple[str, str | None, str | None], ...]:
+    """Each clause's words outside its brackets (with the whole clause), and each bracket (with the clause's words
+    before it), as (scope, clause, prefix): what ``_scope_names`` reads the rows from."""
+    scopes: list[tuple[str, str | None, str | None]] = []
     for clause in row_clauses(text):
-        outside = unbracketed(clause)
-        scopes.append((outside, seen.names_in(outside) or seen.names_in(clause)))
-        for bracket in _BRACKET.finditer(clause):
-            prefix = unbracketed(clause[: bracket.start()])
-            before = sorted(seen.names_in(prefix), key=prefix.rfind)[-1:]
-            scopes.append((bracket.group(1), seen.names_in(bracket.group(1)) or before))
-    return scopes
+        scopes.append((unbracketed(clause), clause, None))
+        scopes += [
+            (bracket.group(1), None, unbracketed(clause[: bracket.start()])) for bracket in _BRACKET.finditer(clause)
+        ]
+    return tuple(scopes)
+
+
+def _scope_names(seen: Seen, scope: str, clause: str | None, prefix: str | None) -> list[str]:
+    """The rows a scope is about: those named outside the brackets (else anywhere in the clause), and for a
+    bracket those it names or else the row just before it: "For GECBAE (ZA574, landed) you paid $960" says
+    "landed" of ZA574 and "For ZA273 (reservation BGCDBF) was cancelled" says "cancelled" of ZA273."""
+    if prefix is None:
+        return seen.names_in(scope) or seen.names_in(clause)
+    return seen.names_in(scope) or sorted(seen.names_in(prefix), key=prefix.rfind)[-1:]
+
+
+@lru_cache(maxsize=16384)
+def _words(text: str) -> frozenset[str]:
+    """The lower-case words of ``text`` (to meet a set of rule or hedge words)."""
+    return frozenset(WORD.findall(text.lower()))
 
 
 _BRACKET = re.compile(r"\(([^()]*)\)")
 
 
-def misattributed(index: int, text: str, seen: Seen, allowed: set[int]) -> list[dict]:
+class _AfterWrites:
+    """``cents in`` it: among ``base`` or the numbers of the ``rows`` a write left, those walked on the first question:
+    a write's rows can hold a whole flight schedule, and most records never ask."""
+
+    def __init__(self, base: set[int], rows: list[Any]) -> None:
+        self._base, self._rows = base, rows
+        self._cents: set[int] | None = None
+
+    def __contains__(self, value: object) -> bool:
+        if self._cents is None:
+            self._cents = self._base | {c for row in self._rows for c in json_cents(row)}
+        return value in self._cents
+
+
+def misattributed(index: int, text: str, seen: Seen, allowed: Container[int]) -> list[dict]:
     """What a clause says of the one row it names (read before) that is another row's or no row's: an amount
     no read of the row holds ("You paid $406.72 for order #R9" when #R9's details show 512.10; "#R9 is now
     paid with the new method ($8,954.00)") unless ``allowed`` (moved, policy), or an id that another row of
@@ -271,7 +301,7 @@ def changes_elsewhere(index: int, text: str, seen: Seen, changed: set[str]) -> l
     trajectory changed. Not a condition nor a denial ("if you want, #R2 can be updated")."""
     found = []
     for clause in row_clauses(text):
-        if not _CHANGE.search(clause) or _HEDGES & set(WORD.findall(clause.lower())):
+        if not _CHANGE.search(clause) or _HEDGES & _words(clause):
             continue
         found += [
             {"step": index, "kind": "unchanged_row", "value": token}
@@ -296,17 +326,26 @@ def misstated_movements(index: int, text: str, moved: set[int], history: bool = 
     With ``history`` (no write yet), money said of the past ("the $474.18 was refunded") is an earlier
     movement a tool showed, which grounding checks like any amount."""
     found = []
-    for clause in _CLAUSE.split(text):
-        amounts = amounts_in(clause)
-        words = set(WORD.findall(clause.lower()))
-        if not amounts or not _MOVEMENT.search(clause) or words & _HEDGES:
+    for amounts, past, arithmetic in _movements(text):
+        if history and past:
             continue
-        if history and words & _PAST_MOVEMENT:
-            continue
-        if cents(sum(amounts)) in moved or (_ARITHMETIC.search(clause) and any(cents(a) in moved for a in amounts)):
+        if cents(sum(amounts)) in moved or (arithmetic and any(cents(a) in moved for a in amounts)):
             continue
         found += [{"step": index, "kind": "amount", "value": a} for a in amounts if cents(a) not in moved]
     return found
+
+
+@lru_cache(maxsize=8192)  # every step's message is read with other moved money, the words stay the same
+def _movements(text: str) -> tuple[tuple[tuple[float, ...], bool, bool], ...]:
+    """(amounts, said of the past, with arithmetic) of each clause of ``text`` that says money moves, unhedged."""
+    found = []
+    for clause in _CLAUSE.split(text):
+        amounts = amounts_in(clause)
+        words = _words(clause)
+        if not amounts or not _MOVEMENT.search(clause) or words & _HEDGES:
+            continue
+        found.append((tuple(amounts), bool(words & _PAST_MOVEMENT), bool(_ARITHMETIC.search(clause))))
+    return tuple(found)
 
 
 class GroundingVerifier(RecordVerifier):
@@ -333,10 +372,9 @@ class GroundingVerifier(RecordVerifier):
         changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
         ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}
         first_write = min((e["step"] for e in ctx.write_log if e["ok"] and e.get("access") == "write"), default=None)
-        # The values the writes leave in the rows they change: a new fare said of the reservation it will be.
-        after_writes = {
-            c for entry in ctx.write_log for _, after in (entry.get("rows") or {}).values() for c in cents_in(after)
-        }
+        # Money a clause may say of a row besides its reads: money moved, the policy's, and the values the writes
+        # leave in the rows they change (a new fare said of the reservation it will be).
+        allowed = _AfterWrites(may_move, [after for e in ctx.write_log for _, after in (e.get("rows") or {}).values()])
         word_items = tuple((getattr(env, "action_words", {}) or {}).items())
         aliases = {t: p for t, p in (getattr(env, "phrasings", {}) or {}).items() if t in terms}
         claims: list[dict] = []
@@ -362,15 +400,13 @@ class GroundingVerifier(RecordVerifier):
             # What an account holds or paid is the account's: the policy's money ("a $100 certificate") is no source.
             claims += [
                 {"step": index, "kind": "amount", "value": a}
-                for clause in _CLAUSE.split(text)
-                if _ACCOUNT_VALUE.search(clause)
-                for a in amounts_in(clause)
+                for a in _account_amounts(text)
                 if cents(a) in policy and not seen.has_number(a, moved)
             ]
             if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown
                 history = first_write is None or index < first_write
                 claims += [c for c in misstated_movements(index, text, may_move, history) if c not in claims]
-            claims += misattributed(index, text, seen, may_move | after_writes)
+            claims += misattributed(index, text, seen, allowed)
             claims += unread_rows(index, text, terms, seen)
             if changed:  # with no write, "now" is not a change the agent made
                 claims += changes_elsewhere(index, text, seen, changed)

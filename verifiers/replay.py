@@ -31,7 +31,7 @@ from environments.base import ToolResult
 from schemas.record import VerifierResult
 from verifiers.base import CheckContext, RecordVerifier
 from verifiers.initial_state import InitialStateError, build_environment
-from verifiers.trajectory_view import pair_calls
+from verifiers.trajectory_view import call_pairs
 
 EXCERPT = 300
 
@@ -65,7 +65,7 @@ class ReplayVerifier(RecordVerifier):
             return self.result(False, reasons=[exc.code], evidence={"detail": str(exc)})
         access = {t.name: t.access for t in env.tools()}
         mode = ctx.spec.get("replay_compare", "json")
-        pairs, _ = pair_calls(record.trajectory)
+        pairs, _ = call_pairs(ctx)
         mismatch, errors = None, 0
         for pair in pairs:
             call = pair.call

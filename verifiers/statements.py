@@ -215,8 +215,9 @@ def _durations(text: str) -> frozenset[str]:
     return frozenset(f"{n} {unit.rstrip('s')}" for n, unit in _DURATION.findall(converted))
 
 
-def _numbers(text: str) -> set[int]:
-    return {int(n) for n in re.findall(r"(?<![\d.])\d{1,2}(?![\d.])", digits(text))}
+@lru_cache(maxsize=8192)  # a user's turn comes back in every rollout of its task
+def _numbers(text: str) -> frozenset[int]:
+    return frozenset({int(n) for n in re.findall(r"(?<![\d.])\d{1,2}(?![\d.])", digits(text))})
 
 
 def _walk(value: Any, shown: _Shown) -> None:
@@ -366,6 +367,7 @@ class StatementsVerifier(RecordVerifier):
         shown = _Shown(catalogue=catalogue_of(ctx))
         shown.durations |= _durations(getattr(env, "policy", "") or "")
         values = dict(tool_values(ctx))
+        products = _products(shown.catalogue)
         problems: list[dict] = []
         messages: list[str] = []
         for index, step in enumerate(ctx.record.trajectory):
@@ -387,8 +389,8 @@ class StatementsVerifier(RecordVerifier):
                         + _legs(sentence, shown)
                         + _counts(sentence, shown, done, words, reported)
                     )
-                    found += _items(sentence, shown, done) + _payments(sentence, shown, done, reported, about)
-                    found += _hedges(sentence, terms, shown) + _reasons(sentence, shown)
+                    found += _items(sentence, shown, done, products) + _payments(sentence, shown, done, reported, about)
+                    found += [*_hedges(sentence, terms), *_reasons(sentence, shown)]
                     found += _claims(sentence, done, words, transferred)
                 problems += [{"step": index, "kind": kind, "value": value} for kind, value in found]
         problems += [{"step": None, "kind": "refusal_unsaid", "value": g} for g in _unsaid(ctx, messages)]
@@ -401,8 +403,9 @@ class StatementsVerifier(RecordVerifier):
         )
 
 
-def _clauses(sentence: str) -> list[str]:
-    return [clause for clause in _CLAUSE.split(sentence) if clause.strip()]
+@lru_cache(maxsize=16384)  # dates, legs and payments each split the same sentence
+def _clauses(sentence: str) -> tuple[str, ...]:
+    return tuple(clause for clause in _CLAUSE.split(sentence) if clause.strip())
 
 
 def _dates(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
@@ -462,17 +465,15 @@ def _counts(
     the clause is about, that write's; otherwise one the tools, the writes or the user showed."""
     found: list[tuple[str, Any]] = []
     for clause in row_clauses(sentence):
-        converted = digits(clause).replace("both", "2")
-        counted = [(kind, match) for kind, pattern in _COUNT_PATTERNS for match in pattern.finditer(converted)]
+        counted = _counted(clause)
         if not counted:
             continue
         rows = [row for row in shown.row_counts if row.lower() in clause.lower()]
         # before any write, "4 bags now" is the row as it is; after one, "now" is what a write left
         talks = _WRITE_TALK.search(clause) or (reported and (_NOW.search(clause) or not _BEFORE.search(clause)))
         about = proposed_tools(clause, words) & set(done.by_tool) if talks else set()
-        for kind, match in counted:
-            count = int(match.group(1))
-            if kind == "bags" and match.group(2) in _PAID_BAGS:  # "2 paid bags" are counted as paid bags
+        for kind, count, qualifier in counted:
+            if kind == "bags" and qualifier in _PAID_BAGS:  # "2 paid bags" are counted as paid bags
                 continue
             if rows:
                 own = set().union(
@@ -493,6 +494,19 @@ _COUNT_PATTERNS = tuple(
     (kind, re.compile(rf"(?<![$\d.,])\b(\d{{1,2}})\s+(?:([a-z-]+)\s+)?(?:{nouns})\b"))
     for kind, nouns in _COUNTED.items()
 )
+
+
+@lru_cache(maxsize=16384)  # most clauses count nothing; the rollouts of a task repeat most messages
+def _counted(clause: str) -> tuple[tuple[str, int, str | None], ...]:
+    """(kind, count, the word before the noun) of every count ``clause`` says ("2 paid bags": bags, 2, "paid")."""
+    converted = digits(clause).replace("both", "2")
+    return tuple(
+        (kind, int(match.group(1)), match.group(2))
+        for kind, pattern in _COUNT_PATTERNS
+        for match in pattern.finditer(converted)
+    )
+
+
 _MORE = re.compile(r"\b(?:more|additional|extra|another|new|added|adds?|adding)\b", re.I)
 _PAID_BAGS = frozenset({"paid", "extra", "chargeable", "non-free", "nonfree"})
 # A clause that talks of what a write does or did ("set to 4 bags", "will be"; "now has" once one is done), not
@@ -506,13 +520,23 @@ _FREE_BAGS = re.compile(r"\b(?:free|included|includes|allowance|allowed|complime
 _SEGMENT = re.compile(r"->|→|=>|[,;]|\b(?:and|or|for|to|into|instead of|replaced by|becomes?|in place of|versus|vs)\b")
 
 
-def _items(sentence: str, shown: _Shown, done: _Writes) -> list[tuple[str, Any]]:
-    catalogue = shown.catalogue
-    lowered = fold(sentence)
+def _products(catalogue: Catalogue) -> dict[str, list[dict[str, str]]]:
+    """{folded product name: the options of each of its items, in item order}: built once per record, asked of
+    every sentence (a product's many variants share one name)."""
     products: dict[str, list[dict[str, str]]] = {}
     for name, options in catalogue.items.values():
-        if name and fold(name) in lowered:
+        if name:
             products.setdefault(fold(name), []).append(options)
+    return products
+
+
+def _items(
+    sentence: str, shown: _Shown, done: _Writes, every: dict[str, list[dict[str, str]]]
+) -> list[tuple[str, Any]]:
+    """``every``: the catalogue's ``_products``."""
+    catalogue = shown.catalogue
+    lowered = fold(sentence)
+    products = {name: variants for name, variants in every.items() if name in lowered}
     if not products:
         return []
     found: list[tuple[str, Any]] = []
@@ -549,9 +573,10 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool, about
     rows = [row for row in shown.payers if row.lower() in lowered]
     found: list[tuple[str, Any]] = []
     for clause in _clauses(lowered):
-        names_any = _METHOD_HINT.search(clause) or any(m.lower() in clause for m in catalogue.methods)
+        hint, free = _payment_words(clause)
+        names_any = hint or any(m.lower() in clause for m in catalogue.methods)
         named = {m for m in catalogue.methods if catalogue.names_method(clause, m)} if names_any else set()
-        if _FREE.search(clause) and charged and not _ALLOWANCE.search(clause) and not _CONDITIONAL.search(clause):
+        if free and charged:
             found.append(("misstated_free", clause.strip()[:80]))
         if not named or len(named) == len(catalogue.methods) > 1:  # no method named, or "card" of a wallet of cards
             continue
@@ -570,6 +595,14 @@ def _payments(sentence: str, shown: _Shown, done: _Writes, reported: bool, about
     return found
 
 
+@lru_cache(maxsize=16384)  # the words are the clause's; the methods and charges they meet are the record's
+def _payment_words(clause: str) -> tuple[bool, bool]:
+    """Whether ``clause`` has a word that names a payment method, and whether it says "free" of this case (not of
+    an allowance, nor under a condition)."""
+    free = bool(_FREE.search(clause)) and not _ALLOWANCE.search(clause) and not _CONDITIONAL.search(clause)
+    return bool(_METHOD_HINT.search(clause)), free
+
+
 _CONDITIONAL = re.compile(r"\b(?:if|unless|would|could|whether)\b")
 _ONLY_RULE = re.compile(r"\b(?:only|must|policy|allowed)\b|\bcan(?:not|'?t)?\b(?! see\b)")
 # Words without which a clause names no payment method (a kind, a brand, "ending in", the original method).
@@ -583,15 +616,16 @@ _RULE = re.compile(
 )
 
 
-def _hedges(sentence: str, terms: tuple[str, ...], shown: _Shown) -> list[tuple[str, Any]]:
+@lru_cache(maxsize=8192)  # a guess is in the words alone; the rollouts of a task repeat most sentences
+def _hedges(sentence: str, terms: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     lowered = fold(sentence)
     if not terms or _RULE.search(lowered):
-        return []
+        return ()
     for match in _terms_pattern(terms).finditer(lowered):
         # "not delayed or cancelled" denies both; "delayed or cancelled" guesses
         if hedged(lowered, match.start(), match.end(), terms) and not preceded_by_negation(lowered, match.start()):
-            return [("hedged_fact", match.group(0))]
-    return []
+            return (("hedged_fact", match.group(0)),)
+    return ()
 
 
 _DURATION = re.compile(
@@ -607,58 +641,78 @@ def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern:
 
 def _reasons(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
+    durations, excuse, departed, insurance = _reason_words(sentence)
     # A time limit said as a rule ("more than 30 days before departure") is the policy's or a tool's, not made up.
-    for match in _DURATION.finditer(digits(sentence)):
-        said = f"{match.group(1)} {match.group(2).rstrip('s')}"
-        if said not in shown.durations:
-            found.append(("invented_reason", match.group(0)))
-    if _EXCUSE.search(sentence):
-        found.append(("invented_reason", _EXCUSE.search(sentence).group(0)))
-    if _DEPARTED.search(sentence) and not ({"flying", "landed"} & shown.terms_of_rows):
-        found.append(("invented_reason", _DEPARTED.search(sentence).group(0)))
+    found += [("invented_reason", span) for said, span in durations if said not in shown.durations]
+    if excuse:
+        found.append(("invented_reason", excuse))
+    if departed and not ({"flying", "landed"} & shown.terms_of_rows):
+        found.append(("invented_reason", departed))
     insured = shown.insurance
-    if insured and _INSURED.search(sentence) and not re.search(r"\bif\b", sentence, re.I):
+    if insured and insurance is not None:
+        says_none, says_some = insurance
         lowered = sentence.lower()
         named = [rid for rid in insured if rid.lower() in lowered] or (list(insured) if len(insured) == 1 else [])
         for rid in named:
-            says_none = bool(_NO_INSURANCE.search(sentence))
-            says_some = (
-                bool(
-                    re.search(
-                        r"\b(?:has|have|with|includes?|bought|purchased) (?:travel )?insurance\b|"
-                        r"\bis insured\b",
-                        lowered,
-                    )
-                )
-                and not says_none
-                and not _RULE.search(lowered)  # "only allowed when the booking has insurance" is a rule
-            )
             if (says_none and insured[rid]) or (says_some and not insured[rid]):
                 found.append(("invented_reason", f"insurance of {rid}"))
     return found
+
+
+_HAS_INSURANCE = re.compile(r"\b(?:has|have|with|includes?|bought|purchased) (?:travel )?insurance\b|\bis insured\b")
+
+
+@lru_cache(maxsize=8192)  # the words of a reason are the sentence's; what they are checked against is the record's
+def _reason_words(
+    sentence: str,
+) -> tuple[tuple[tuple[str, str], ...], str | None, str | None, tuple[bool, bool] | None]:
+    """What ``sentence`` gives as reasons: its time limits ("30 day", as said), an excuse, "already departed", and
+    whether it says a booking has no insurance or has some (None when it speaks of none, or only of a case: "if")."""
+    durations = tuple(
+        (f"{match.group(1)} {match.group(2).rstrip('s')}", match.group(0))
+        for match in _DURATION.finditer(digits(sentence))
+    )
+    excuse, departed = _EXCUSE.search(sentence), _DEPARTED.search(sentence)
+    insurance = None
+    if _INSURED.search(sentence) and not re.search(r"\bif\b", sentence, re.I):
+        lowered = sentence.lower()
+        says_none = bool(_NO_INSURANCE.search(sentence))
+        # "only allowed when the booking has insurance" is a rule
+        says_some = bool(_HAS_INSURANCE.search(lowered)) and not says_none and not _RULE.search(lowered)
+        insurance = (says_none, says_some)
+    return durations, excuse and excuse.group(0), departed and departed.group(0), insurance
 
 
 def _claims(
     sentence: str, done: _Writes, words: dict[str, tuple[str, ...]], transferred: bool
 ) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
-    if _TRANSFER_CLAIM.search(sentence) and not transferred:
+    transfer, deed = _said_done(sentence)
+    if transfer and not transferred:
         found.append(("claimed_undone", "transfer to a human"))
-    for match in _DONE.finditer(sentence):
-        verb = next(group for group in match.groups() if group).lower()
-        if verb in _READ_VERBS:
-            continue
-        clause = _clause_at(sentence, match.start())
+    if deed is not None:
+        verb, clause, mine = deed
         tools = proposed_tools(clause, words)
         unique = {t for t in tools if any(_word(fold(clause), fold(w)) for w in words[t] if _only_of(w, t, words))}
         claimed = unique or tools
         if claimed and not claimed & done.tools:
             found.append(("claimed_undone", f"{verb}: {', '.join(sorted(claimed))}"))
-        elif not claimed and match.group("mine") and (not done.tools or not _GENERIC_DONE.match(verb)):
+        elif not claimed and mine and (not done.tools or not _GENERIC_DONE.match(verb)):
             # "I've opened a review", "I've escalated it": no write does that ("I've updated it" may be any write)
             found.append(("claimed_undone", verb))
-        break
     return found
+
+
+@lru_cache(maxsize=8192)  # the claim is in the words; which writes were done is the record's
+def _said_done(sentence: str) -> tuple[bool, tuple[str, str, bool] | None]:
+    """Whether ``sentence`` says the user was transferred, and its first deed that is not a read: (verb, the clause
+    that holds it, said of the agent itself: "I've opened")."""
+    transfer = bool(_TRANSFER_CLAIM.search(sentence))
+    for match in _DONE.finditer(sentence):
+        verb = next(group for group in match.groups() if group).lower()
+        if verb not in _READ_VERBS:
+            return transfer, (verb, _clause_at(sentence, match.start()), bool(match.group("mine")))
+    return transfer, None
 
 
 _ONLY_CAN = re.compile(r"\bonly\b[^.]{0,60}\bcan\b", re.I)

@@ -26,7 +26,7 @@ from jsonschema.exceptions import SchemaError
 from schemas.record import Tool, VerifierResult
 from schemas.steps import ApiAction, CodeAction, MessageAction
 from verifiers.base import CheckContext, RecordVerifier
-from verifiers.trajectory_view import is_tool_result, pair_calls
+from verifiers.trajectory_view import call_pairs, is_tool_result
 
 MAX_ISSUES = 20
 
@@ -69,7 +69,7 @@ class StructureVerifier(RecordVerifier):
             return self.result(False, reasons=["empty_trajectory"], evidence={"tool_calls": 0})
         issues: list[dict[str, Any]] = []
         tools = ctx.tools()
-        pairs, orphans = pair_calls(trajectory)
+        pairs, orphans = call_pairs(ctx)
         self._check_calls(pairs, tools, issues)
         issues += [{"step": i, "code": "orphan_tool_result", "detail": trajectory[i].tool_call_id} for i in orphans]
         self._check_answered(trajectory, pairs, issues)

@@ -55,6 +55,14 @@ def pair_calls(trajectory: list) -> tuple[list[CallPair], list[int]]:
     return pairs, orphans
 
 
+def call_pairs(ctx) -> tuple[list[CallPair], list[int]]:
+    """``pair_calls`` of a CheckContext's record, once per record (ctx.memo): structure and replay both read it.
+    Read only."""
+    if "call_pairs" not in ctx.memo:
+        ctx.memo["call_pairs"] = pair_calls(ctx.record.trajectory)
+    return ctx.memo["call_pairs"]
+
+
 def agent_messages(trajectory: list) -> list[str]:
     return [step.content for step in trajectory if isinstance(step, MessageAction)]
 

@@ -78,8 +78,11 @@ def test_the_error_says_what_was_wrong_in_bounded_length():
 
 def test_a_tool_whose_schema_is_broken_ends_the_rollout_with_that_reason():
     task = balance_task()
-    lookup = next(tool for tool in task.environment.tools if tool.name == LOOKUP["name"])
-    lookup.parameters = {"type": "object", "properties": {"zip": {"type": 7}}}
+    broken = {"type": "object", "properties": {"zip": {"type": 7}}}
+    task.environment.tools = [  # copies: E's Tool objects are shared with every other task of the world
+        tool.model_copy(update={"parameters": broken}) if tool.name == LOOKUP["name"] else tool
+        for tool in task.environment.tools
+    ]
     record = roll([task], k=1)[0][0]  # the oracle (an llm agent cannot even build its request)
     assert record.details["end_reason"] == "tool_schema_invalid" and record.details["tool_errors"] == 0
     assert record.trajectory[-1].content == IVO  # E ran the call (it checks with its own schema) and answered

@@ -5,7 +5,9 @@ This is the conversational format TRL's SFTTrainer reads (``messages`` +
 are JSON objects, as chat templates expect them; ``arguments_as_strings``
 writes them as JSON strings instead, as the OpenAI API and its fine-tuning
 files want. Messages are exactly training.render's, so a trainer fed this file
-sees what aceforge's own SFT stage trains on.
+sees what aceforge's own SFT stage trains on. A failed call's assistant turn keeps
+training.render's ``"weight": 0``: OpenAI fine-tuning then puts no loss on it; TRL's
+SFTTrainer does not read the key (its assistant-only loss trains on every assistant turn).
 """
 
 from __future__ import annotations

@@ -14,7 +14,9 @@ assistant-side turns (gpt, function_call) at even ones, so:
 - consecutive turns of one side are joined with a blank line;
 - a conversation the agent opens (a greeting) starts with an empty ``human`` turn;
 - text an assistant turn says alongside its calls has no place in a
-  ``function_call`` turn: it is left out and counted (``call_text_dropped``).
+  ``function_call`` turn: it is left out and counted (``call_text_dropped``);
+- the format has no per-turn loss mask, so a failed call's turn (``"weight": 0``, training.render)
+  and its error are left out, so as not to train on the mistake, and counted (``failed_call_turns_dropped``).
 """
 
 from __future__ import annotations
@@ -39,9 +41,15 @@ def _calls_value(tool_calls: list[dict[str, Any]]) -> str:
 
 def _turns(messages: list[dict[str, Any]], notes: Counter) -> list[dict[str, str]]:
     turns: list[dict[str, Any]] = []
+    dropped: set[str] = set()  # ids of the calls of untrained turns: their results go too
     for message in messages:
         role = message["role"]
-        if role == "assistant" and message.get("tool_calls"):
+        if message.get("weight") == 0:
+            notes["failed_call_turns_dropped"] += 1
+            dropped.update(call["id"] for call in message.get("tool_calls", []))
+        elif role == "tool" and message["tool_call_id"] in dropped:
+            continue
+        elif role == "assistant" and message.get("tool_calls"):
             notes["call_text_dropped"] += bool(message["content"])
             turns.append({"from": "function_call", "value": _calls_value(message["tool_calls"])})
         elif role == "tool":
@@ -111,4 +119,5 @@ def export_sharegpt(records: Iterable[AgentRecord], output: Path) -> dict[str, A
         "written": written,
         **stats.as_dict(),
         "call_text_dropped": notes["call_text_dropped"],
+        "failed_call_turns_dropped": notes["failed_call_turns_dropped"],
     }

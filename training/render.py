@@ -12,13 +12,21 @@ The messages are what every trainer and exporter sees (OpenAI chat shape):
 - a tool result is a ``tool`` message carrying the ``tool_call_id`` of the call
   it answers (results without ids answer the oldest open call, as in verifiers/).
 
+A failed call -- to a tool E lacks, or with arguments that fail its schema, answered by an error
+(verifiers/structure.py ``refused_bad_call``; a rollout goes on after one, as in τ-bench) -- is
+rendered with its error, and its assistant turn carries ``"weight": 0`` (OpenAI fine-tuning's
+per-message "no loss"): ``tokenize_chat`` gives its tokens no loss, so the recovery is learned and
+the mistake is not. A turn that holds a failed call among good ones is not trained on as a whole.
+
 Assistant text is stripped of surrounding whitespace, so a turn tokenizes the
 same way in the whole conversation as after a generation prompt (no
 retokenization drift between SFT, RL and evaluation).
 
 A record that cannot be rendered raises RenderError with a stable reason code:
-``tool_without_spec`` (a call to a tool E does not declare), ``tool_result_without_call``,
-``unsupported_step`` (images), ``no_assistant_turn`` (nothing to learn from).
+``tool_without_spec`` (a call to a tool E does not declare, not answered by an error), ``tool_result_without_call``,
+``unsupported_step`` (images), ``no_assistant_turn`` (nothing to learn from), ``turn_mask_unaligned``
+(the template's loss spans do not map one-to-one onto the assistant turns, so a failed call's turn
+cannot be masked).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from typing import Any
 from generators.llm.tool_calls import normalize_tools
 from schemas.record import AgentRecord
 from schemas.steps import ApiAction, CodeAction, ImageObservation, MessageAction, TextObservation, WebObservation
+from verifiers.structure import refused_bad_call
 from verifiers.trajectory_view import pair_calls
 
 
@@ -64,6 +73,8 @@ def record_to_chat(record: AgentRecord) -> Chat:
     known = {tool["function"]["name"] for tool in tools or []}
     pairs, orphans = pair_calls(record.trajectory)
     call_ids = {pair.step: pair.call.tool_call_id or f"call_{pair.step}" for pair in pairs}
+    by_name = {tool.name: tool for tool in record.environment.tools}
+    failed = {pair.step for pair in pairs if refused_bad_call(pair, by_name)}
     answers = {pair.result_step: pair.step for pair in pairs if pair.result_step is not None}
     system = [record.environment.policy] if record.environment.policy else []
     messages: list[dict[str, Any]] = []
@@ -71,7 +82,7 @@ def record_to_chat(record: AgentRecord) -> Chat:
     last_action: Any = None
     for index, step in enumerate(record.trajectory):
         if isinstance(step, ApiAction):
-            if step.function not in known:
+            if step.function not in known and index not in failed:
                 raise RenderError(
                     "tool_without_spec", f"step {index} calls {step.function!r}, which E does not declare"
                 )
@@ -87,6 +98,8 @@ def record_to_chat(record: AgentRecord) -> Chat:
                 turn = {"role": "assistant", "content": _join(step.reasoning)}
                 messages.append(turn)
             turn.setdefault("tool_calls", []).append(call)
+            if index in failed:
+                turn["weight"] = 0
         elif isinstance(step, (MessageAction, CodeAction)):
             messages.append({"role": "assistant", "content": _action_text(step)})
         elif isinstance(step, TextObservation) and step.source == "system" and not messages:
@@ -145,7 +158,26 @@ def tokenize_chat(tokenizer: Any, chat: Chat, template: str) -> dict[str, list[i
         return_dict=True,
         return_assistant_tokens_mask=True,
     )
-    return {"input_ids": list(out["input_ids"]), "assistant_masks": list(out["assistant_masks"])}
+    mask = list(out["assistant_masks"])
+    _unmask_untrained_turns(mask, chat.messages)
+    return {"input_ids": list(out["input_ids"]), "assistant_masks": mask}
+
+
+def _unmask_untrained_turns(mask: list[int], messages: list[dict[str, Any]]) -> None:
+    """No loss on the tokens of assistant turns with ``"weight": 0`` (in place). The template marks each assistant
+    turn as one run of loss tokens (its {% generation %} block), so the k-th run is the k-th assistant turn."""
+    untrained = [message.get("weight") == 0 for message in messages if message["role"] == "assistant"]
+    if not any(untrained):
+        return
+    runs = [i for i in range(len(mask)) if mask[i] and (i == 0 or not mask[i - 1])]
+    if len(runs) != len(untrained):
+        raise RenderError("turn_mask_unaligned", f"{len(runs)} loss spans for {len(untrained)} assistant turns")
+    for start, skip in zip(runs, untrained):
+        end = start
+        while end < len(mask) and mask[end]:
+            end += 1
+        if skip:
+            mask[start:end] = [0] * (end - start)
 
 
 def prompt_ids(tokenizer: Any, messages: list[dict[str, Any]], tools: list[dict] | None, template: str) -> list[int]:

@@ -51,6 +51,7 @@ SKIP_REASONS = {
     "tool_result_without_call": "have a tool result that answers no call",
     "unsupported_step": "hold images or other steps with no text",
     "no_assistant_turn": "have no assistant turn to learn from",
+    "turn_mask_unaligned": "have a failed call whose turn the chat template does not mark apart (it would be learned)",
 }
 
 

@@ -14,6 +14,10 @@ state the replay never reached), ``replay_error`` (the environment raised),
 rebuilt), ``state_hash_mismatch`` (``v.spec["final_state_hash"]`` differs),
 ``tool_error`` (only with ``v.spec["allow_tool_errors"] = false``: a call failed).
 
+A call to an unknown tool, or with arguments that fail the schema, answered by an error is not replayed:
+the rollout refused it before E saw it (verifiers/structure.py ``refused_bad_call``), so it changed
+nothing and its error text is the rollout's, not E's. It counts as a failed call.
+
 Evidence: ``final_state_hash``, ``calls``, ``tool_errors``, ``mismatch``
 ({step, tool, recorded, replayed}) for the first mismatch. The replayed
 environments and a per-call log (step, tool, ok, access, changed) are left
@@ -31,6 +35,7 @@ from environments.base import ToolResult
 from schemas.record import VerifierResult
 from verifiers.base import CheckContext, RecordVerifier
 from verifiers.initial_state import InitialStateError, build_environment
+from verifiers.structure import refused_bad_call
 from verifiers.trajectory_view import call_pairs
 
 EXCERPT = 300
@@ -66,13 +71,15 @@ class ReplayVerifier(RecordVerifier):
         access = {t.name: t.access for t in env.tools()}
         mode = ctx.spec.get("replay_compare", "json")
         pairs, _ = call_pairs(ctx)
+        tools = ctx.tools()
         mismatch, errors = None, 0
         for pair in pairs:
             call = pair.call
             is_write = access.get(call.function) == "write"
             before = env.state_hash() if is_write else None
+            refused = refused_bad_call(pair, tools)
             try:
-                replayed = env.call(call.function, call.kwargs)
+                replayed = ToolResult(ok=False) if refused else env.call(call.function, call.kwargs)
             except Exception as exc:  # the protocol forbids raising; a buggy environment must not crash us
                 return self.result(
                     False,
@@ -94,6 +101,7 @@ class ReplayVerifier(RecordVerifier):
             )
             if (
                 mismatch is None
+                and not refused  # never ran: its recorded error is the rollout's, there is nothing to compare
                 and pair.result is not None
                 and not same_observation(pair.result.content, replayed, mode)
             ):

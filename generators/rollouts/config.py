@@ -33,7 +33,8 @@ class RolloutBudget(StageConfig):
     max_turns: int = Field(30, ge=1)
     """Most agent turns in one rollout (a turn: one reply, its tool calls or one message); then end_reason max_turns."""
     max_tool_errors: int = Field(5, ge=1)
-    """Most failed tool calls in one rollout; then end_reason max_tool_errors."""
+    """Most failed tool calls in one rollout (refused by E, or to an unknown tool or with arguments that fail the
+    schema: each answered with an error, the agent goes on); then end_reason max_tool_errors."""
     max_tokens: int = Field(8192, ge=1)
     """Most generated tokens in one rollout, agent and simulated user together; then end_reason max_tokens."""
 

@@ -3,14 +3,17 @@
 The user opens; then the agent and the user take turns. An agent turn is one
 model reply (or one scripted action): tool calls, which the environment
 answers at once (the agent then acts again), or a message to the user (the
-user then replies). A rollout ends with one reason code (``end_reason``):
+user then replies). A call to a tool E lacks, or with arguments that fail the tool's JSON schema, never reaches E: it
+is answered at once with an error observation that says what was wrong (verifiers/structure.py
+``call_error``), counts as a failed call, and the agent acts again, as in τ-bench; the verifier
+records it as a recovered error. A rollout ends with one reason code (``end_reason``):
 
 - the user ends it: ``done``, ``transfer``, ``out_of_scope`` (the simulator's stop marker);
-- a budget: ``max_turns`` (agent turns), ``max_tool_errors`` (failed calls), ``max_tokens``
-  (generated tokens, agent and simulated user together);
-- something went wrong with this sample, and only this one: ``unknown_tool`` / ``invalid_arguments``
-  (a call to a tool E lacks, or arguments that fail its schema; the call and the environment's
-  error are recorded first), ``malformed_output`` (a reply that is neither a call nor a message),
+- a budget: ``max_turns`` (agent turns), ``max_tool_errors`` (failed calls: refused by E, or bad as
+  above), ``max_tokens`` (generated tokens, agent and simulated user together);
+- something went wrong with this sample, and only this one: ``tool_schema_invalid`` (E declares a
+  tool whose schema is not valid JSON Schema, so no call of it can be checked; the call and E's answer
+  are recorded first), ``malformed_output`` (a reply that is neither a call nor a message),
   ``empty_reply``, ``context_overflow`` (the prompt outgrew the model), ``backend_error``,
   ``user_never_stopped`` (the agent finished and the simulated user went on), ``bad_scenario``
   (q.user_scenario is not in the contract's shape), ``no_gold_actions`` (the oracle has nothing to follow),
@@ -32,7 +35,7 @@ from generators.rollouts.scenario import leaks_everything
 from schemas.generation import GenerationResult, SamplingParams
 from schemas.record import AgentRecord, Tool
 from schemas.steps import ApiAction, MessageAction, TextObservation
-from verifiers.structure import argument_errors
+from verifiers.structure import call_error
 
 Waiting = Literal["user", "agent"]
 USER_STOPS = ("done", "transfer", "out_of_scope")
@@ -167,25 +170,24 @@ class Conversation:
     def _call(self, name: str, arguments: dict[str, Any]) -> None:
         call_id = f"call_{len(self.steps)}"  # unique within τ, whatever ids the model invented
         self.steps.append(ApiAction(function=name, kwargs=arguments, tool_call_id=call_id))
-        result = self.env.call(name, arguments)
-        self.steps.append(TextObservation(content=result.as_text(), source="tool", name=name, tool_call_id=call_id))
-        tool = self.context.by_name.get(name)
-        if tool is None:
-            self.end("unknown_tool")
-        elif self._bad_arguments(tool, arguments):
-            self.end("invalid_arguments")
-        elif not result.ok:
+        problem, broken = None, False
+        try:
+            problem = call_error(self.context.by_name, name, arguments)
+        except SchemaError:  # E declares a broken schema: no call of it can be checked
+            broken = True
+        if problem is None:
+            result = self.env.call(name, arguments)
+            ok, text = result.ok, result.as_text()
+        else:  # not run: an E that does not check its arguments would act on them
+            ok, text = False, f"Error: {problem}"
+        self.steps.append(TextObservation(content=text, source="tool", name=name, tool_call_id=call_id))
+        if broken:
+            self.end("tool_schema_invalid")
+        elif not ok:
             self.tool_errors += 1
             if self.tool_errors >= self.budget.max_tool_errors:
                 self.end("max_tool_errors")
         self.waiting = None if self.finished else "agent"
-
-    @staticmethod
-    def _bad_arguments(tool: Tool, arguments: dict[str, Any]) -> bool:
-        try:
-            return bool(argument_errors(tool, arguments))
-        except SchemaError:  # E declares a broken schema: no call of it can be checked
-            return True
 
     def _check_budget(self) -> None:
         if self.finished:

@@ -57,6 +57,19 @@ def literal_record(record_id: str = "lit-1") -> AgentRecord:
     )
 
 
+def record_with_a_failed_call(call: ApiAction, error: str) -> AgentRecord:
+    """``literal_record`` where the agent first makes ``call`` (a bad one, id "c0"), is told ``error``, then goes on."""
+    record = literal_record("slip")
+    record.trajectory[1:1] = [call, TextObservation(content=error, source="tool", tool_call_id="c0")]
+    return record
+
+
+BAD_TYPE_CALL = ApiAction(function="get_order", kwargs={"order_id": 12}, tool_call_id="c0")
+BAD_TYPE_ERROR = "Error: invalid arguments for get_order: order_id: 12 is not of type 'string'"
+UNKNOWN_CALL = ApiAction(function="track_parcel", kwargs={"order_id": "12"}, tool_call_id="c0")
+UNKNOWN_ERROR = "Error: unknown tool 'track_parcel'"
+
+
 # (user id, email, pending order to cancel) in the seed-0, 20-user retail world.
 RETAIL_CANCEL = ("umar_xu_3769", "umar.xu3769@mail.test", "#R2119897")
 

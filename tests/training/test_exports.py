@@ -9,7 +9,16 @@ import pyarrow.parquet as pq
 from schemas.io import write_records
 from schemas.steps import ApiAction
 from tests.pipelines.cli_helpers import invoke, last_json
-from tests.training.helpers import CANCEL_TOOL, ORDER_TOOL, literal_record, oracle_rollout, retail_cancel_task
+from tests.training.helpers import (
+    CANCEL_TOOL,
+    ORDER_TOOL,
+    UNKNOWN_CALL,
+    UNKNOWN_ERROR,
+    literal_record,
+    oracle_rollout,
+    record_with_a_failed_call,
+    retail_cancel_task,
+)
 from training.export_openai import export_openai
 from training.export_sharegpt import export_sharegpt
 from training.export_verl import export_verl
@@ -99,6 +108,18 @@ def test_sharegpt_export_alternates_sides_with_function_calls_and_observations(t
             "columns": {"messages": "conversations", "system": "system", "tools": "tools"},
         },
     }
+
+
+def test_a_failed_call_is_weighted_zero_in_openai_chat_and_left_out_of_sharegpt(tmp_path):
+    record = record_with_a_failed_call(UNKNOWN_CALL, UNKNOWN_ERROR)
+    export_openai([record], tmp_path / "chat.jsonl")
+    [row] = _lines(tmp_path / "chat.jsonl")
+    assert [m.get("weight") for m in row["messages"] if m["role"] == "assistant"] == [0, None, None, None, None]
+    assert row["messages"][3]["content"] == UNKNOWN_ERROR
+    summary = export_sharegpt([record, literal_record()], tmp_path / "agent.jsonl")
+    slip, clean = _lines(tmp_path / "agent.jsonl")
+    assert slip["conversations"] == clean["conversations"]  # no per-turn mask in the format: the slip is dropped
+    assert summary["failed_call_turns_dropped"] == 1
 
 
 def test_sharegpt_export_opens_an_agent_first_conversation_with_an_empty_human_turn(tmp_path):

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from schemas.steps import ApiAction, ImageObservation, TextObservation
-from tests.training.helpers import literal_record
+from tests.training.helpers import (
+    BAD_TYPE_CALL,
+    BAD_TYPE_ERROR,
+    UNKNOWN_CALL,
+    UNKNOWN_ERROR,
+    literal_record,
+    record_with_a_failed_call,
+)
 from training.render import RenderError, RenderStats, prompt_ids, record_to_chat, render_records, tokenize_chat
 
 
@@ -146,3 +155,25 @@ def test_whole_conversation_equals_turns_rendered_incrementally(smol_tokenizer, 
         completion = smol_tokenizer.encode(completion_text.removesuffix("\n"), add_special_tokens=False)
         rebuilt = prompt + completion
     assert rebuilt + smol_tokenizer.encode("\n", add_special_tokens=False) == full
+
+
+@pytest.mark.parametrize(("call", "error"), [(BAD_TYPE_CALL, BAD_TYPE_ERROR), (UNKNOWN_CALL, UNKNOWN_ERROR)])
+def test_a_failed_call_and_its_error_are_rendered_with_no_loss_on_the_call(
+    call, error, smol_tokenizer, training_template
+):
+    chat = record_to_chat(record_with_a_failed_call(call, error))
+    failed = {"id": "c0", "type": "function", "function": {"name": call.function, "arguments": call.kwargs}}
+    assert chat.messages[2:4] == [
+        {"role": "assistant", "content": "", "tool_calls": [failed], "weight": 0},
+        {"role": "tool", "tool_call_id": "c0", "name": call.function, "content": error},
+    ]
+    assert chat.messages[4]["tool_calls"] == [_call("c1", "get_order", "12")] and "weight" not in chat.messages[4]
+    tokens = tokenize_chat(smol_tokenizer, chat, training_template)
+    ids, mask = tokens["input_ids"], tokens["assistant_masks"]
+    # the recovery and the rest are learned exactly as without the slip; the slip is context only
+    assert _loss_spans(smol_tokenizer, ids, mask) == _loss_spans(
+        smol_tokenizer, *tokenize_chat(smol_tokenizer, record_to_chat(literal_record()), training_template).values()
+    )
+    unmasked = smol_tokenizer.decode([t for t, bit in zip(ids, mask) if not bit])
+    assert f'{{"name": "{call.function}", "arguments": {json.dumps(call.kwargs)}}}' in unmasked
+    assert error in unmasked

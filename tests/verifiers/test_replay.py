@@ -122,3 +122,21 @@ def test_an_environment_that_raises_is_a_replay_error():
     verdict, _ = replay(bank_record(good_trajectory()), factory=lambda name, **kw: Exploding(**kw))
     assert verdict.reasons == ["replay_error"]
     assert verdict.evidence["detail"] == "RuntimeError: boom"
+
+
+def test_a_bad_call_refused_before_it_ran_is_not_replayed():
+    # The toy bank does not check arguments: replayed, amount "30" would raise (str < float) or act on them.
+    trajectory = good_trajectory()
+    trajectory[1:1] = [
+        call("transfer", "c0", source="a1", target="a2", amount="30"),
+        result("c0", "Error: invalid arguments for transfer: amount: '30' is not of type 'number'"),
+    ]
+    verdict, ctx = replay(bank_record(trajectory))
+    assert (verdict.passed, verdict.reasons) == (True, [])
+    assert (verdict.evidence["calls"], verdict.evidence["tool_errors"]) == (3, 1)
+    assert ctx.final_env.state()["accounts"]["a2"]["balance"] == 50.0
+    assert [(e["step"], e["ok"], e["changed"]) for e in ctx.write_log] == [
+        (1, False, False),
+        (3, True, True),
+        (5, True, False),
+    ]

@@ -48,6 +48,29 @@ def test_a_structure_failure_stops_the_chain_with_score_zero():
     assert [s["verifier"] for s in verdict.evidence["stages"]] == ["structure"]
 
 
+def _after_a_bad_call(rest: list) -> list:
+    """A transfer with a string amount, answered by an error (as a rollout answers it), then ``rest``."""
+    bad = call("transfer", "c0", source="a1", target="a2", amount="30")
+    error = result("c0", "Error: invalid arguments for transfer: amount: '30' is not of type 'number'")
+    return [bad, error, *rest]
+
+
+def test_a_bad_call_answered_by_an_error_and_then_put_right_passes_with_the_error_recorded():
+    verdict = verify_record(bank_record(_after_a_bad_call(good_trajectory()[1:]), GOAL), bank_factory)
+    assert (verdict.passed, verdict.score, verdict.reasons) == (True, 1.0, [])
+    assert verdict.evidence["structure"]["recovered_errors"] == {"count": 1, "steps": [0]}
+    assert verdict.evidence["replay"]["tool_errors"] == 1
+
+
+def test_a_bad_call_never_put_right_fails_on_the_end_state():
+    verdict = verify_record(
+        bank_record(_after_a_bad_call([say("Sorry, I could not move the money.")]), GOAL), bank_factory
+    )
+    assert verdict.passed is False
+    assert verdict.reasons == ["constraint_failed:a2_balance", "constraint_failed:a1_paid", "constraint_failed:told"]
+    assert verdict.evidence["structure"]["recovered_errors"] == {"count": 1, "steps": [0]}
+
+
 def test_a_trajectory_through_a_state_it_never_reached_fails_in_replay():
     trajectory = [call("transfer", "c1", source="a3", target="a2", amount=30), result("c1", "done"), say("a2 has 50")]
     verdict = verify_record(bank_record(trajectory, GOAL), bank_factory)

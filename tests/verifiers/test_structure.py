@@ -107,3 +107,19 @@ def test_tools_come_from_the_named_environment_when_e_lists_none():
     record.environment.name = "casino"
     verdict = StructureVerifier().check(CheckContext(record=record, env_factory=bank_factory))
     assert verdict.reasons == ["unknown_tool"]
+
+
+def test_bad_calls_answered_by_an_error_are_recovered_errors_not_issues():
+    trajectory = [
+        user("Please move 30 from a1 to a2."),
+        call("drain_account", "e1", account_id="a1"),
+        result("e1", "Error: unknown tool 'drain_account'"),
+        call("transfer", "e2", source="a1", target="a2", amount="30"),
+        result("e2", "Error: invalid arguments for transfer: amount: '30' is not of type 'number'"),
+        *good_trajectory()[1:],
+    ]
+    verdict = check(trajectory)
+    assert (verdict.passed, verdict.reasons) == (True, [])
+    assert verdict.evidence["recovered_errors"] == {"count": 2, "steps": [1, 3]}
+    assert verdict.evidence["tool_calls"] == 4
+    assert check(good_trajectory()).evidence["recovered_errors"] == {"count": 0, "steps": []}

@@ -17,8 +17,6 @@ END_REASONS = {
     "max_turns",
     "max_tool_errors",
     "max_tokens",
-    "unknown_tool",
-    "invalid_arguments",
     "malformed_output",
     "empty_reply",
     "context_overflow",

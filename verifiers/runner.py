@@ -146,16 +146,21 @@ def chain_version(chain: list[RecordVerifier]) -> str:
 
 
 def verify_record(
-    record: AgentRecord, env_factory: EnvFactory | None = default_env_factory, model: Generator | None = None
+    record: AgentRecord,
+    env_factory: EnvFactory | None = default_env_factory,
+    model: Generator | None = None,
+    first_failure: bool = False,
 ) -> VerifierResult:
-    """Run the record's chain and combine the stage results into one VerifierResult."""
-    return run_chain(plan(record), CheckContext(record=record, env_factory=env_factory, model=model))
+    """Run the record's chain and combine the stage results into one VerifierResult; ``first_failure``: stop at
+    the first stage that fails (a gate that only needs to know whether it passes, not every reason)."""
+    ctx = CheckContext(record=record, env_factory=env_factory, model=model)
+    return run_chain(plan(record), ctx, first_failure)
 
 
-def run_chain(chain: list[RecordVerifier], ctx: CheckContext) -> VerifierResult:
+def run_chain(chain: list[RecordVerifier], ctx: CheckContext, first_failure: bool = False) -> VerifierResult:
     """Run any chain of stages on ctx's record by the stopping rules above, and combine the results. When the
     rules leave the record undecided (nothing failed, something could not be decided) and a judge model is
-    given, the judge decides it."""
+    given, the judge decides it. ``first_failure``: stop at the first failed stage."""
     if ctx.model is not None and not any(stage.needs_model for stage in chain):
         chain = [*chain, make_verifier(JUDGE)]
         ctx.memo["judge_decides_only"] = True
@@ -168,6 +173,8 @@ def run_chain(chain: list[RecordVerifier], ctx: CheckContext) -> VerifierResult:
             break  # the costly check is not spent on a trajectory already rejected
         given = not stage.missing(ctx)
         results.append(_run_stage(stage, ctx))
+        if first_failure and results[-1].passed is False:
+            break
         if _stops_chain(stage, results[-1]) or (given and results[-1].passed is None and not undecided(results[-1])):
             stopped = True
             break

@@ -57,7 +57,9 @@ def gold_trajectory(env: ToolWorld, opening: str, actions: list[dict], reply: st
     return steps, env.state_hash()
 
 
-def verify_trajectory(environment: Environment, task: Task, steps: list[Step], env_factory: Callable) -> VerifierResult:
+def verify_trajectory(
+    environment: Environment, task: Task, steps: list[Step], env_factory: Callable, first_failure: bool = False
+) -> VerifierResult:
     record = AgentRecord(
         id="gold",
         environment=environment,
@@ -66,7 +68,7 @@ def verify_trajectory(environment: Environment, task: Task, steps: list[Step], e
         verifier=Verifier(kind="constraints"),
         source=Source(dataset="gold", format="gold"),
     )
-    return verify_record(record, env_factory)
+    return verify_record(record, env_factory, first_failure=first_failure)
 
 
 def solve(

@@ -52,5 +52,6 @@ def reject_if_trivial(
     for name, agent in TRIVIAL_AGENTS.items():
         reset()
         steps = [TextObservation(content=draft.opening(), source="user"), *agent(env, draft)]
-        if verify_trajectory(environment, draft.task(), steps, env_factory).passed:
+        # Only whether it passes matters: the chain stops at the first failed stage.
+        if verify_trajectory(environment, draft.task(), steps, env_factory, first_failure=True).passed:
             raise Rejected(f"trivial_pass:{name}", f"the {name} agent passes this task")

@@ -209,3 +209,17 @@ def test_a_judge_whose_backend_fails_leaves_the_verdict_undecided_never_failed()
     assert (verdict.passed, verdict.score, verdict.origin) == (None, None, "undecided")
     assert verdict.reasons == ["judge_error"]
     assert verdict.provenance == "undecided"
+
+
+def test_a_gate_that_stops_at_the_first_failure_gets_the_same_pass_or_fail():
+    """Synthesis's trivial-agent gate only needs pass or fail: the chain may stop at the first failed stage."""
+    failing = [call("transfer", "c1", source="a1", target="a2", amount=30), result("c1", "done"), say("done")]
+    full = verify_record(bank_record(failing, GOAL), bank_factory)
+    quick = verify_record(bank_record(failing, GOAL), bank_factory, first_failure=True)
+    ran = lambda verdict: [stage["verifier"] for stage in verdict.evidence["stages"]]  # noqa: E731
+    assert full.passed is quick.passed is False and quick.reasons == ["constraint_failed:told"]
+    assert ran(quick)[-1] == "constraints" and len(ran(quick)) < len(ran(full))
+    passing = verify_record(bank_record(good_trajectory(), GOAL), bank_factory, first_failure=True)
+    assert passing.passed is True and ran(passing) == ran(
+        verify_record(bank_record(good_trajectory(), GOAL), bank_factory)
+    )

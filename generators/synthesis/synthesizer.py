@@ -200,30 +200,27 @@ def synthesize_drafts(
     solved: list[tuple[TaskDraft, GoldRun, random.Random]] = []
     seen: set[str] = set()
     levels = level_sequence(mix, n, sample_rng("levels", synth.domain.name, seed))
-    attempts = ((slot, attempt) for slot in range(n) for attempt in range(max_attempts))
-    done: set[int] = set()
-    for slot, attempt in young_collections_only(attempts):
-        if slot in done:
-            continue
-        stats.made += 1
-        rng = sample_rng("synth", synth.domain.name, seed, slot, attempt)
-        try:
-            draft = synth.draft(rng, *constraint_range, kinds, LEVELS[levels[slot]])
-            if levels[slot] == BEHAVING:
-                draft.behaviours = assign_behaviours(
-                    draft, rng, alternative_goal(synth.domain, synth.world, draft, rng)
-                )
-            gold = synth.solve(draft)
-        except Rejected as exc:
-            stats.reject(exc.code)
-            continue
-        if not first_of_its_kind(draft, seen, stats):
-            continue
-        draft.level = levels[slot]
-        done.add(slot)
-        solved.append((draft, gold, rng))
-        if on_progress:
-            on_progress(len(solved), n)
+    for slot in young_collections_only(range(n)):
+        for attempt in range(max_attempts):
+            stats.made += 1
+            rng = sample_rng("synth", synth.domain.name, seed, slot, attempt)
+            try:
+                draft = synth.draft(rng, *constraint_range, kinds, LEVELS[levels[slot]])
+                if levels[slot] == BEHAVING:
+                    draft.behaviours = assign_behaviours(
+                        draft, rng, alternative_goal(synth.domain, synth.world, draft, rng)
+                    )
+                gold = synth.solve(draft)
+            except Rejected as exc:
+                stats.reject(exc.code)
+                continue
+            if not first_of_its_kind(draft, seen, stats):
+                continue
+            draft.level = levels[slot]
+            solved.append((draft, gold, rng))
+            if on_progress:
+                on_progress(len(solved), n)
+            break
     return solved
 
 

@@ -18,7 +18,7 @@ from generators.synthesis.airline.facts import (
 )
 from generators.synthesis.airline.writes import AddBags, Compensation
 from generators.synthesis.conditions import conditional_goal
-from generators.synthesis.fuzzify import describe_payment, describe_reservation
+from generators.synthesis.fuzzify import describe_payment
 from generators.synthesis.goals import GoalSpec, call, money, not_called, says
 from generators.synthesis.phrasings import phrase
 
@@ -27,6 +27,13 @@ class _Kept(GoalSpec):
     """The branch where nothing is changed: the agent checks, writes nothing and says why."""
 
     kind, outcome = "bags_kept", "read"
+
+
+def kept(world, rid: str, reply: str, constraints: list[dict], core: int = 1):
+    """The goal of the branch that changes nothing on reservation ``rid``: read it, write nothing, say ``reply``."""
+    return reservation_goal(
+        world, _Kept(), {"reservation_id": rid}, request="", summary="", reply=reply, constraints=constraints, core=core
+    )
 
 
 class BagIfFree(GoalSpec):
@@ -50,23 +57,20 @@ class BagIfFree(GoalSpec):
         if holds:
             taken = AddBags().build(world, {"reservation_id": rid, "total_baggages": total, "payment_id": mid}, rng)
         else:
-            kept = res["total_baggages"]
-            taken = reservation_goal(
+            bags = res["total_baggages"]
+            taken = kept(
                 world,
-                _Kept(),
-                {"reservation_id": rid},
-                request="",
-                summary="",
-                reply=f"Another checked bag on reservation {rid} would cost {money(BAG_FEE)}, so I have left it at "
-                f"{kept} checked bag{'s' if kept != 1 else ''}.",
-                constraints=[
+                rid,
+                f"Another checked bag on reservation {rid} would cost {money(BAG_FEE)}, so I have left it at "
+                f"{bags} checked bag{'s' if bags != 1 else ''}.",
+                [
                     not_called("bags_kept", "update_reservation_baggages", reservation_id=rid),
                     says("fee", number=BAG_FEE),
                 ],
                 core=2,
             )
         pay_ref = describe_payment(world, user["user_id"], mid)
-        ref = describe_reservation(world, rid)
+        trip = taken.known_info["reservation"]
         return conditional_goal(
             self,
             taken,
@@ -74,8 +78,8 @@ class BagIfFree(GoalSpec):
             row=f"reservations.{rid}",
             condition="one more checked bag is free",
             holds=holds,
-            request=phrase(self.kind, rng, res=ref.text),
-            summary=f"one more checked bag on {ref.text} only if it is free",
+            request=phrase(self.kind, rng, res=trip),
+            summary=f"one more checked bag on {trip} only if it is free",
             known_info={"payment": pay_ref.text},
             references=[pay_ref],
         )
@@ -115,22 +119,19 @@ class CompensationIfCancelled(GoalSpec):
         else:
             first = res["flights"][0]
             status = leg_entry(world, first)["status"]
-            taken = reservation_goal(
+            taken = kept(
                 world,
-                _Kept(),
-                {"reservation_id": rid},
-                request="",
-                summary="",
-                reply=f"No flight of reservation {rid} was cancelled; flight {first['flight_number']} on "
+                rid,
+                f"No flight of reservation {rid} was cancelled; flight {first['flight_number']} on "
                 f"{first['date']} is {status}.",
-                constraints=[
+                [
                     says("status", text=status),
                     not_called("no_certificate", "send_certificate", user_id=params["user_id"]),
                 ],
             )
             taken.actions += legs
             taken.reads = [f"reservations.{rid}", *(f"flights.{leg['flight_number']}" for leg in res["flights"])]
-        ref = describe_reservation(world, rid)
+        trip = taken.known_info["reservation"]
         return conditional_goal(
             self,
             taken,
@@ -138,10 +139,9 @@ class CompensationIfCancelled(GoalSpec):
             row=f"reservations.{rid}",
             condition="a flight of the trip was cancelled",
             holds=holds,
-            request=phrase(self.kind, rng, res=ref.text),
-            summary=f"compensation if a flight of {ref.text} was cancelled, else its first flight's status",
+            request=phrase(self.kind, rng, res=trip),
+            summary=f"compensation if a flight of {trip} was cancelled, else its first flight's status",
             known_info={},
-            references=[ref],
         )
 
 

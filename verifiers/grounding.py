@@ -127,9 +127,17 @@ def statements_only(text: str) -> str:
     return "".join(kept)
 
 
+_DENIED = re.compile(r"\bnot\s+(?:\$|usd\s?)(\d+)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def _denied_dollars(text: str) -> frozenset[str]:
+    return frozenset(_DENIED.findall(text))
+
+
 def denied_amount(text: str, amount: float) -> bool:
-    """The message takes the amount back: "the fee is $40.00, not $80"."""
-    return bool(re.search(rf"\bnot\s+(?:\$|usd\s?){int(amount)}(?:\.{cents(amount) % 100:02d})?\b", text, re.I))
+    """The message takes the amount back: "the fee is $40.00, not $80" (the whole dollars are compared)."""
+    return str(int(amount)) in _denied_dollars(text)
 
 
 def worked_out(amount: float, shown: list[float]) -> bool:

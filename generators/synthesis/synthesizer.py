@@ -147,7 +147,7 @@ class TaskSynthesizer:
         self.gold_env.reset(seed=self.db_seed)
         gold = solve(self.gold_env, self.environment, draft, self.env_factory)
         reset = lambda: self.gold_env.reset(seed=self.db_seed)  # noqa: E731
-        reject_if_trivial(self.gold_env, reset, self.environment, draft, self.env_factory)
+        reject_if_trivial(self.gold_env, reset, self.environment, draft, self.env_factory, gold.verdict)
         return gold
 
 

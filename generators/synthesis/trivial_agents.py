@@ -7,6 +7,10 @@ through the same verifier chain, and a task any of them passes is rejected (``tr
 - ``refuse``: "Sorry, I cannot help with that.", no tool call;
 - ``read_only``: makes the gold's read calls (identity lookups included), then refuses as above.
 
+The agents never write, so a task whose gold run changes rows is one they all fail at final_state (the
+rows the gold changes stay as they were): the gate runs them only on tasks whose gold changes nothing (a
+lookup and an answer), where what they say is all that is judged.
+
 ``synth tasks`` prints how many gold-solved drafts a trivial agent passed (the trivial-pass rate; the
 target is 0 once these rejections are made, so a rate above 0 says the verifier lets work go unchecked).
 """
@@ -19,7 +23,7 @@ from environments.tool_world import ToolWorld
 from generators.synthesis.drafts import TaskDraft
 from generators.synthesis.goals import Rejected
 from generators.synthesis.gold_solver import verify_trajectory
-from schemas.record import Environment
+from schemas.record import Environment, VerifierResult
 from schemas.steps import ApiAction, MessageAction, Step, TextObservation
 
 REFUSAL = "Sorry, I cannot help with that."
@@ -46,9 +50,17 @@ TRIVIAL_AGENTS: dict[str, Callable[[ToolWorld, TaskDraft], list[Step]]] = {
 
 
 def reject_if_trivial(
-    env: ToolWorld, reset: Callable[[], None], environment: Environment, draft: TaskDraft, env_factory: Callable
+    env: ToolWorld,
+    reset: Callable[[], None],
+    environment: Environment,
+    draft: TaskDraft,
+    env_factory: Callable,
+    gold: VerifierResult,
 ) -> None:
-    """Raise ``Rejected("trivial_pass:<agent>")`` when a trivial agent passes the draft."""
+    """Raise ``Rejected("trivial_pass:<agent>")`` when a trivial agent passes the draft whose gold run got
+    the verdict ``gold``."""
+    if (gold.evidence.get("final_state") or {}).get("gold_rows"):
+        return  # the gold changes rows no trivial agent touches: final_state fails each of them
     for name, agent in TRIVIAL_AGENTS.items():
         reset()
         steps = [TextObservation(content=draft.opening(), source="user"), *agent(env, draft)]

@@ -7,16 +7,24 @@ from __future__ import annotations
 import pytest
 
 from environments.registry import get_environment
+from generators.synthesis import trivial_agents
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.domains import get_domain
 from generators.synthesis.fuzzify import resolve
 from generators.synthesis.goals import World
+from generators.synthesis.gold_solver import verify_trajectory
 from generators.synthesis.stages import run_tasks
+from generators.synthesis.stats import SynthStats
+from generators.synthesis.synthesizer import TaskSynthesizer, synthesize_drafts
+from generators.synthesis.trivial_agents import TRIVIAL_AGENTS, reject_if_trivial
+from schemas.record import VerifierResult
+from schemas.steps import TextObservation
 from tests.generators.synthesis.helpers import gold_verdict, references, rollout_of
 from verifiers.runner import verify_record
 
 DOMAINS = ("retail", "airline")
 SEEDS = range(4)
+FAILED = VerifierResult(passed=False, score=0.0, verifier="chain")
 CONSTRAINT_KINDS = {"message_contains", "state_equals", "state_delta", "no_write_outside", "action_not_called"}
 
 
@@ -171,3 +179,28 @@ def test_synthesized_tasks_and_their_rollouts_name_the_aceforge_version_that_mad
     tasks, _ = run_tasks(SynthTasksConfig(n=2, seed=1), "unit")
     rollouts = list(run_rollouts(tasks, RolloutConfig(agent="oracle", k=1), None, "unit"))
     assert {r.lineage.pipeline_version for r in [*tasks, *rollouts]} == {version("aceforge")}
+
+
+def test_the_trivial_gate_runs_its_agents_only_where_the_gold_changes_no_row(monkeypatch):
+    """The agents never write, so a task whose gold changes rows fails each of them at final_state: checked
+    here on real drafts of the default mix, and the gate then skips them (it runs them on lookups only)."""
+    synth = TaskSynthesizer("retail", 500)
+    drafts = synthesize_drafts(synth, 12, (1, 5), synth.domain.kinds(), 5, 20, SynthStats())
+    writes = [(d, g) for d, g, _ in drafts if g.verdict.evidence["final_state"]["gold_rows"]]
+    lookups = [(d, g) for d, g, _ in drafts if not g.verdict.evidence["final_state"]["gold_rows"]]
+    assert writes and lookups
+    for draft, _ in writes:
+        for agent in TRIVIAL_AGENTS.values():
+            synth.gold_env.reset(seed=synth.db_seed)
+            steps = [TextObservation(content=draft.opening(), source="user"), *agent(synth.gold_env, draft)]
+            verdict = verify_trajectory(synth.environment, draft.task(), steps, synth.env_factory)
+            assert verdict.passed is False and "missing_change" in verdict.reasons
+    chains = []
+    monkeypatch.setattr(trivial_agents, "verify_trajectory", lambda *a, **k: chains.append(a) or FAILED)
+    reset = lambda: synth.gold_env.reset(seed=synth.db_seed)  # noqa: E731
+    for draft, gold in writes:
+        reject_if_trivial(synth.gold_env, reset, synth.environment, draft, synth.env_factory, gold.verdict)
+    assert chains == []
+    draft, gold = lookups[0]
+    reject_if_trivial(synth.gold_env, reset, synth.environment, draft, synth.env_factory, gold.verdict)
+    assert len(chains) == len(TRIVIAL_AGENTS)

@@ -65,7 +65,8 @@ class _Message:
 # A decision a simulator records beside a user turn -> (decision, withdraws the change, an explicit yes). Besides
 # the decisions of verifiers/decisions.py: ``insist`` (pushing back on a refusal: "Are you sure? Could you check
 # again?") decides nothing about a change; ``change_request`` (the user changed their mind and asks for something
-# else) withdraws whatever was proposed before it, like a "never mind".
+# else) withdraws whatever was proposed before it, like a "never mind"; ``choose`` (naming one of the options the agent listed) decides nothing
+# about a change.
 RECORDED = {
     "consent": ("consent", False, True),
     "refusal": ("refusal", True, False),
@@ -73,6 +74,7 @@ RECORDED = {
     "none": ("none", False, False),
     "insist": ("none", False, False),
     "change_request": ("refusal", True, False),
+    "choose": ("none", False, False),
 }
 
 

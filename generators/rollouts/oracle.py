@@ -8,7 +8,9 @@ gives one detail at a time); before a write whose tool asks for the user's
 confirmation it describes the call and the money it moves (tried in a scratch
 copy of the world) and waits for a yes, asking again when the user turns it
 down (a user who changed their mind: the gold already follows the final
-request), up to MAX_CONFIRMATIONS times; it makes one call per turn. Its last
+request), up to MAX_CONFIRMATIONS times; before the call that carries an
+option the user chooses (a ``choose_option`` behaviour) it lists the options
+and lets the user pick; it makes one call per turn. Its last
 message is the task's ``gold_reply`` when the synthesizer wrote one, else one
 built from q's ``message_contains`` constraints, with the transfer notice when
 the gold actions hand the user over. A task that refuses something leaves the
@@ -24,6 +26,7 @@ from typing import Any
 from environments.base import ToolEnvironment
 from generators.rollouts.actors import AgentPolicy
 from generators.rollouts.conversation import AgentTurn, Conversation
+from generators.rollouts.scenario import behaviour_of
 from schemas.generation import GenerationResult
 from schemas.record import Tool
 from schemas.steps import ApiAction, TextObservation
@@ -82,6 +85,16 @@ def confirmation(name: str, arguments: dict[str, Any], amounts: list[float]) -> 
     return f"I will {describe_call(name, arguments)}{money}. Do you confirm that I should proceed (yes/no)?"
 
 
+def options_message(options: list[str]) -> str:
+    """What a careful agent says to a user who chooses: the options found, and the question."""
+    return f"These are available: {'; '.join(f'the {option}' for option in options)}. Which one would you like?"
+
+
+def carries(arguments: dict[str, Any], value: Any) -> bool:
+    """Whether one of the call's arguments is ``value`` or a list holding it."""
+    return any(v == value or (isinstance(v, list) and value in v) for v in arguments.values())
+
+
 def scratch_copy(conv: Conversation) -> ToolEnvironment | None:
     """A fresh environment brought to the conversation's current state by replaying its calls."""
     try:
@@ -137,6 +150,10 @@ class OracleAgent(AgentPolicy):
         if missing and len(missing) < state["asked"].get(index, len(missing) + 1):
             state["asked"][index] = len(missing)
             return AgentTurn(message=f"Could you please tell me your {', '.join(map(humanize, missing))}?")
+        choice = behaviour_of(conv.context.scenario, "choose_option")
+        if choice and not state.get("listed") and carries(action["arguments"], choice.get("value")):
+            state["listed"] = True
+            return AgentTurn(message=options_message(choice["options"]))
         asked = state["confirmed"].get(index, 0)
         if needs_confirmation(conv.context.by_name.get(action["name"])) and (
             asked == 0 or (asked < MAX_CONFIRMATIONS and last_turn_refused(conv))

@@ -147,6 +147,14 @@ class Voice:
         """Accepting a refusal said twice, and ending."""
         return "I see. Thank you for checking." if not self.terse else "I see. Thanks."
 
+    def choose(self, option: str) -> str:
+        """Naming the option chosen among those the agent listed."""
+        if self.terse:
+            return f"The {option}."
+        if self.register == "formal":
+            return f"I would like the {option}, please."
+        return f"The {option} sounds good!" if self.register == "casual" else f"I'll take the {option}."
+
     def change(self, request: str, declines: bool) -> str:
         """A change of mind: the new request (first person, 'I want to ...'); ``declines``: it answers a request
         to confirm the first one, which it turns down first."""

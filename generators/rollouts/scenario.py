@@ -89,6 +89,15 @@ def slot_words(slot: str) -> set[str]:
     return {word for word in words(slot.replace("_", " ")) if len(word) > 2 and not word.isdigit()}
 
 
+def withheld(text: str, behaviours: list[dict[str, Any]]) -> str:
+    """``text`` without what a ``choose_option`` user chooses later: "the Lamp with color red" becomes "another
+    Lamp" (the request names no option until the agent lists them)."""
+    for behaviour in behaviours:
+        if behaviour.get("kind") == "choose_option":
+            text = text.replace(f"the {behaviour['choice']}", behaviour["instead"])
+    return text
+
+
 def behaviour_of(scenario: dict[str, Any], kind: str) -> dict[str, Any] | None:
     """The scenario's behaviour of this kind (``scenario["behaviours"]``), or None."""
     behaviours = scenario.get("behaviours") if isinstance(scenario, dict) else None

@@ -18,7 +18,9 @@ Behaviours (``scenario["behaviours"]``, generators/synthesis/behaviours.py), eac
   decision ``insist``); the next message that is not a question is accepted and ends the conversation;
 - ``change_mind``: the opening asks for ``first_request`` in place of ``request``; the next turn says the user
   changed their mind and asks for ``request`` (decision ``change_request``), declining first when it answers a
-  request to confirm, and answering the agent's question when it asked one.
+  request to confirm, and answering the agent's question when it asked one;
+- ``choose_option``: the first agent message that names ``choice`` (or its id, ``value``) among the options it
+  lists gets the user's pick (decision ``choose``); one that proposes the choice for confirmation gets a yes.
 
 The same conversation always gets the same answers: the default simulator for tests and CPU runs.
 """
@@ -98,6 +100,11 @@ def capitalised_or_not(change: dict[str, Any]) -> list[tuple[str, str]]:
     return [(request, first), (request[:1].upper() + request[1:], first[:1].upper() + first[1:])]
 
 
+def names_choice(lowered: str, choice: dict[str, Any]) -> bool:
+    """Whether an agent message (lower case) names the option the user chooses, by description or by id."""
+    return str(choice.get("choice", "")).lower() in lowered or str(choice.get("value", "")).lower() in lowered
+
+
 def opening(scenario: dict[str, Any]) -> str:
     """The user's first message: the reason (with a change of mind's first request in place of the real one), in
     the first person and the words of the user's traits."""
@@ -134,6 +141,11 @@ class ScriptedUser(UserSimulator):
             if asks and not confirming:
                 text = f"{text} {self._answer(scenario, voice, state, words(message))}"
             return UserTurn(text=text, decision="change_request")
+        choice = behaviour_of(scenario, "choose_option")
+        if choice and not state.get("chose") and names_choice(lowered, choice):
+            state["chose"] = True
+            if not (asks and CONFIRMATION.search(lowered)):
+                return UserTurn(text=voice.choose(choice["choice"]), decision="choose")
         if behaviour_of(scenario, "insist_once") and not state.get("insisted") and REFUSES.search(lowered):
             state["insisted"] = True
             return UserTurn(text=voice.insist(), decision="insist")

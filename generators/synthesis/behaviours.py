@@ -5,10 +5,15 @@
 - ``{"kind": "change_mind", "goal": i, "first_request": ..., "request": ...}`` (goal i writes): the user
   first asks for ``first_request``, another version of goal i (same kind, other rows), and at its next turn
   says it changed its mind and asks for ``request``, goal i's own request; the gold follows the final request,
-  so an agent that carries out the first one changes rows the task leaves alone and fails.
+  so an agent that carries out the first one changes rows the task leaves alone and fails;
+- ``{"kind": "choose_option", "goal": i, "value": ..., "choice": ..., "options": [...], "instead": ...}`` (goal i
+  has an option to choose, GoalSpec.choice: the new variant of a one-item swap): the request and what the user
+  knows say ``instead`` ("another Lamp") in place of the choice; when the agent lists the options, the user
+  names ``choice``; the gold writes ``value``, so an agent that picks for the user without asking is right
+  only by luck.
 
 The scripted user follows them (generators/rollouts/scripted_user.py), the LLM user reads them as instructions
-(``rules``), and the user's turns record what they decide (``insist``, ``change_request``: verifiers/consent.py).
+(``rules``), and the user's turns record what they decide (``insist``, ``change_request``, ``choose``: verifiers/consent.py).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from generators.rollouts.scenario import withheld
 from generators.synthesis.drafts import TaskDraft, conflict
 from generators.synthesis.goals import Domain, Goal, Rejected, World
 
@@ -42,11 +48,24 @@ def alternative_goal(domain: Domain, world: World, draft: TaskDraft, rng: random
     return None
 
 
+def choosable_goal(domain: Domain, world: World, draft: TaskDraft) -> tuple[int, dict[str, Any]] | None:
+    """(i, goal i's choice: GoalSpec.choice) for the first goal of the draft with an option to choose, or None."""
+    for i, goal in enumerate(draft.goals):
+        choice = domain.specs[goal.kind].choice(world, goal.params) if goal.kind in domain.specs else None
+        if choice is not None:
+            return i, choice
+    return None
+
+
 def assign_behaviours(
-    draft: TaskDraft, rng: random.Random, alternative: tuple[int, Goal] | None = None
+    draft: TaskDraft,
+    rng: random.Random,
+    alternative: tuple[int, Goal] | None = None,
+    choosable: tuple[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """One behaviour that fits the draft, drawn with ``rng`` (none when nothing fits): ``change_mind`` when an
-    ``alternative`` (alternative_goal) is given, ``insist_once`` when a goal is refused."""
+    ``alternative`` (alternative_goal) is given, ``insist_once`` when a goal is refused, ``choose_option`` when
+    a goal has an option to choose (choosable_goal; its request and known info then withhold the choice)."""
     fitting: list[dict[str, Any]] = []
     if alternative is not None:
         index, other = alternative
@@ -54,7 +73,14 @@ def assign_behaviours(
         fitting.append({"kind": "change_mind", "goal": index, "first_request": other.request, "request": request})
     if any(goal.outcome == "refusal" for goal in draft.goals):
         fitting.append({"kind": "insist_once"})
-    return [rng.choice(fitting)] if fitting else []
+    if choosable is not None:
+        fitting.append({"kind": "choose_option", "goal": choosable[0], **choosable[1]})
+    picked = [rng.choice(fitting)] if fitting else []
+    if picked and picked[0]["kind"] == "choose_option":
+        goal = draft.goals[picked[0]["goal"]]
+        goal.request = withheld(goal.request, picked)
+        goal.known_info = {slot: withheld(value, picked) for slot, value in goal.known_info.items()}
+    return picked
 
 
 def rules(behaviours: list[dict[str, Any]]) -> list[str]:
@@ -71,5 +97,10 @@ def rules(behaviours: list[dict[str, Any]]) -> list[str]:
                 f"In your first message, ask for this instead: {behaviour['first_request']}. In your next message, "
                 f"say you changed your mind and ask for what you really want: {behaviour['request']} (if the agent "
                 "just asked you to confirm the first request, say no)."
+            )
+        elif behaviour.get("kind") == "choose_option":
+            said.append(
+                f"Do not name the {behaviour['instead'].removeprefix('another ')} you want at first: ask which "
+                f"ones are available. When the agent lists them, choose the {behaviour['choice']}."
             )
     return said

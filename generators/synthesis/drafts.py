@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from generators.rollouts.scenario import withheld
 from generators.synthesis.goals import Goal, Identity, Rejected, identity_as_dict, identity_from_dict, not_called
 from schemas.record import Task
 from verifiers.constraint_checks import PERMISSIONS, is_subset
@@ -61,10 +62,11 @@ class TaskDraft:
         return text[:1].upper() + text[1:] + "."
 
     def opening(self) -> str:
-        """What the user says first in a gold run: the request and what they know (who they are, what they want)."""
+        """What the user says first in a gold run: the request and what they know (who they are, what they want),
+        without an option the user chooses later (behaviours.py ``choose_option``)."""
         known = {**self.identity.known_info, **{k: v for goal in self.goals for k, v in goal.known_info.items()}}
         facts = " ".join(f"My {key.replace('_', ' ')} is {value}." for key, value in known.items())
-        return f"{self.instruction()} {facts}".strip()
+        return withheld(f"{self.instruction()} {facts}".strip(), self.behaviours)
 
     def task(self) -> Task:
         """q as the verifier reads it: constraints, gold actions and the goals (for grounded refusals)."""

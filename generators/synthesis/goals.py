@@ -162,6 +162,12 @@ class GoalSpec:
         """The goal for these parameters (``rng`` only chooses among equivalent descriptions)."""
         raise NotImplementedError
 
+    def choice(self, world: World, params: dict[str, Any]) -> dict[str, Any] | None:
+        """What of these parameters a user may choose among options the agent lists (behaviours.py
+        ``choose_option``): {"value": the argument value chosen, "choice": its description, "options": the
+        descriptions the agent lists, "instead": how the user asks before choosing}; None: nothing to choose."""
+        return None
+
 
 @dataclass(frozen=True)
 class Domain:

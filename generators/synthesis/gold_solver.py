@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from environments.tool_world import ToolWorld
-from generators.rollouts.oracle import confirmation
+from generators.rollouts.oracle import carries, confirmation, options_message
+from generators.rollouts.persona import Voice
 from generators.rollouts.scripted_user import YES
 from generators.synthesis.drafts import TaskDraft
 from generators.synthesis.goals import Rejected
@@ -35,11 +36,22 @@ class GoldRun:
     verdict: VerifierResult
 
 
-def gold_trajectory(env: ToolWorld, opening: str, actions: list[dict], reply: str) -> tuple[list[Step], str]:
+def gold_trajectory(
+    env: ToolWorld, opening: str, actions: list[dict], reply: str, choice: dict | None = None
+) -> tuple[list[Step], str]:
     """Run ``actions`` in ``env`` (already reset) and record them as a careful agent would; returns τ and the
-    final state hash. Before each write the agent names the call and the money it moves and the user says yes."""
+    final state hash. Before each write the agent names the call and the money it moves and the user says yes;
+    before the call that carries the option a user chooses (``choice``: a choose_option behaviour) the agent
+    lists the options and the user names theirs."""
     steps: list[Step] = [TextObservation(content=opening, source="user")]
     for index, action in enumerate(actions):
+        if choice and carries(action["arguments"], choice["value"]):
+            steps.append(MessageAction(content=options_message(choice["options"])))
+            pick = Voice({}).choose(choice["choice"])
+            steps.append(
+                TextObservation(content=pick, source="user", decision={"kind": "choose", "about": len(steps) - 1})
+            )
+            choice = None
         result = env.call(action["name"], action["arguments"])
         if not result.ok:
             raise Rejected(f"gold_call_failed:{action['name']}", result.error or "")
@@ -75,8 +87,9 @@ def solve(
     env: ToolWorld, environment: Environment, draft: TaskDraft, env_factory: Callable, reply: str | None = None
 ) -> GoldRun:
     """The verified gold run of one draft, or ``Rejected`` with the reason it cannot be one."""
+    choice = next((b for b in draft.behaviours if b.get("kind") == "choose_option"), None)
     steps, final_hash = gold_trajectory(
-        env, draft.opening(), draft.gold_actions(), draft.reply() if reply is None else reply
+        env, draft.opening(), draft.gold_actions(), draft.reply() if reply is None else reply, choice
     )
     verdict = verify_trajectory(environment, draft.task(), steps, env_factory)
     if not verdict.passed:

@@ -20,7 +20,7 @@ from environments.record_env import to_record_environment
 from environments.registry import get_environment
 from environments.state_store import cycle_collector_paused
 from environments.tool_world import ToolWorld
-from generators.synthesis.behaviours import alternative_goal, assign_behaviours
+from generators.synthesis.behaviours import alternative_goal, assign_behaviours, choosable_goal
 from generators.synthesis.domains import get_domain
 from generators.synthesis.drafts import GUARDS, TaskDraft, conflict
 from generators.synthesis.goals import Goal, Identity, Rejected, World
@@ -208,7 +208,10 @@ def synthesize_drafts(
                 draft = synth.draft(rng, *constraint_range, kinds, LEVELS[levels[slot]])
                 if levels[slot] == BEHAVING:
                     draft.behaviours = assign_behaviours(
-                        draft, rng, alternative_goal(synth.domain, synth.world, draft, rng)
+                        draft,
+                        rng,
+                        alternative_goal(synth.domain, synth.world, draft, rng),
+                        choosable_goal(synth.domain, synth.world, draft),
                     )
                 gold = synth.solve(draft)
             except Rejected as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from generators.synthesis.fuzzify import describe_item, describe_payment, describe_variant, yours
-from generators.synthesis.goals import GoalSpec, World, equals, money, not_called, says
+from generators.synthesis.goals import GoalSpec, Rejected, World, equals, money, not_called, says
 from generators.synthesis.phrasings import phrase
 from generators.synthesis.retail.orders import gift_card_deltas, order_goal, orders_of
 
@@ -68,6 +68,35 @@ def swapped_products(world: World, params: dict) -> list[str]:
     return [by_id[old]["product_id"] for old in params["item_ids"]]
 
 
+MAX_OPTIONS = 4  # variants the agent lists to a user who chooses (the chosen one among them)
+
+
+def swap_choice(world: World, params: dict) -> dict | None:
+    """The first swapped item's new variant, when its product has other available variants: the user may choose
+    it among those the agent lists (the chosen one and up to three others, by id), asking first for "another
+    <product>"."""
+    old_id, new_id = params["item_ids"][0], params["new_item_ids"][0]
+    product_id = next(
+        item["product_id"] for item in world.row("orders", params["order_id"])["items"] if item["item_id"] == old_id
+    )
+    product = world.row("products", product_id)
+    others = sorted(vid for vid, v in product["variants"].items() if v["available"] and vid not in (old_id, new_id))
+    if not others:
+        return None
+    try:
+        texts = {
+            vid: describe_variant(world, product_id, vid).text for vid in sorted([new_id, *others[: MAX_OPTIONS - 1]])
+        }
+    except Rejected:  # an option without a description of its own cannot be told apart
+        return None
+    return {
+        "value": new_id,
+        "choice": texts[new_id],
+        "options": list(texts.values()),
+        "instead": f"another {product['name']}",
+    }
+
+
 def difference_text(difference: float) -> str:
     if difference > 0:
         return f"you pay {money(difference)} more"
@@ -79,6 +108,9 @@ class ExchangeDelivered(GoalSpec):
 
     def sample(self, world, user_id, rng):
         return sample_swap(world, user_id, "delivered", rng)
+
+    def choice(self, world, params):
+        return swap_choice(world, params)
 
     def build(self, world, params, rng):
         oid, method = params["order_id"], params["payment_method_id"]
@@ -112,6 +144,9 @@ class ModifyPendingItems(GoalSpec):
 
     def sample(self, world, user_id, rng):
         return sample_swap(world, user_id, "pending", rng)
+
+    def choice(self, world, params):
+        return swap_choice(world, params)
 
     def build(self, world, params, rng):
         oid, method = params["order_id"], params["payment_method_id"]

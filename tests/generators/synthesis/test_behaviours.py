@@ -4,15 +4,17 @@ the decisions are recorded, and an agent that carries out the first request of a
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
 
 from generators.rollouts.oracle import CHECKED_AGAIN
 from generators.rollouts.scripted_user import in_first_person, sentence
-from generators.synthesis.behaviours import alternative_goal, assign_behaviours
+from generators.synthesis.behaviours import alternative_goal, assign_behaviours, choosable_goal, rules
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.drafts import TaskDraft, conflict
+from generators.synthesis.fuzzify import describe_variant
 from generators.synthesis.records import Provenance, Solved, finish_records
 from generators.synthesis.stats import SynthStats
 from generators.synthesis.synthesizer import TaskSynthesizer, synthesize_drafts
@@ -125,3 +127,51 @@ def test_a_user_who_insists_once_gets_the_refusal_again_and_accepts_it(solved):
         messages = [s.content for s in record.trajectory if isinstance(s, MessageAction)]
         assert messages[-1].startswith(CHECKED_AGAIN) and not messages[-2].startswith(CHECKED_AGAIN)
         assert record.details["end_reason"] == "done"
+
+
+def test_a_user_who_chooses_among_the_options_the_agent_lists(solved):
+    """The request withholds the new variant ("another Office Chair"); the oracle lists the options before the
+    write that carries it, the scripted user names its choice (decision ``choose``), the gold writes it; an
+    agent that picks another option fails; the LLM user is told the same."""
+    synth, cfg, drafts = solved
+    found = [(d, r, c) for d, _, r in drafts if (c := choosable_goal(synth.domain, synth.world, d))]
+    if synth.domain.name == "airline":
+        assert found == []  # no airline goal has an option to choose
+        return
+    draft, rng, (index, choice) = next(
+        (copy.deepcopy(d), r, c) for d, r, c in found if all(g.outcome != "refusal" for g in d.goals)
+    )
+    draft.behaviours = assign_behaviours(draft, rng, None, (index, choice))
+    assert draft.behaviours[0]["kind"] == "choose_option"  # the only behaviour that fits
+    assert f"the {choice['choice']}" not in draft.goals[index].request + draft.opening()
+    assert choice["instead"] in draft.goals[index].request and len(choice["options"]) >= 2
+    gold = synth.solve(draft)
+    task = task_of(synth, cfg, draft, gold, rng)
+    (record,), _ = roll([task], k=1)
+    turns = user_turns(record)
+    assert choice["choice"].lower() not in turns[0].content.lower()
+    (chose,) = [turn for turn in turns if turn.decision["kind"] == "choose"]
+    listed = record.trajectory[record.trajectory.index(chose) - 1]
+    assert all(option in listed.content for option in choice["options"]) and choice["choice"] in chose.content
+    result = record.verifier.result
+    assert (result.passed, result.reasons, record.details["end_reason"]) == (True, [], "done")
+    assert verify_record(unrecorded(record)).passed
+    other = next(text for text in choice["options"] if text != choice["choice"])
+    params = draft.goals[index].params
+    order = synth.world.row("orders", params["order_id"])
+    product = next(item["product_id"] for item in order["items"] if item["item_id"] == params["item_ids"][0])
+    others = [
+        vid
+        for vid in synth.world.row("products", product)["variants"]
+        if vid != choice["value"] and describe_variant(synth.world, product, vid).text in choice["options"]
+    ]
+    assert len(others) == len(choice["options"]) - 1
+    for other in others:  # picked for the user: another row state, or a call the world refuses
+        picked = [
+            {**a, "arguments": {**a["arguments"], "new_item_ids": [other]}} if "new_item_ids" in a["arguments"] else a
+            for a in task.task.expected_outputs["gold_actions"]
+        ]
+        verdict = verify_record(rollout_of(task, picked))
+        assert verdict.passed is False and {"wrong_change", "missing_change"} & set(verdict.reasons)
+    (rule,) = rules(draft.behaviours)
+    assert "Do not name" in rule and choice["choice"] in rule

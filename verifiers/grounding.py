@@ -261,11 +261,15 @@ class _AfterWrites:
         return value in self._cents
 
 
-def misattributed(index: int, text: str, seen: Seen, allowed: Container[int]) -> list[dict]:
+def misattributed(
+    index: int, text: str, seen: Seen, allowed: Container[int], planned: Container[str] = frozenset()
+) -> list[dict]:
     """What a clause says of the one row it names (read before) that is another row's or no row's: an amount
     no read of the row holds ("You paid $406.72 for order #R9" when #R9's details show 512.10; "#R9 is now
     paid with the new method ($8,954.00)") unless ``allowed`` (moved, policy), or an id that another row of
-    its kind holds and it does not ("The tracking number of order #R9 is TRK1", TRK1 being #R8's)."""
+    its kind holds and it does not ("The tracking number of order #R9 is TRK1", TRK1 being #R8's) unless
+    ``planned``: an argument of a write the message proposes ("exchange ... order #R9 ... payment method
+    gift_card_1" pays the difference with a card that paid another order; it says nothing of #R9's past)."""
     found = []
     for clause in row_clauses(text):
         tokens = seen.names_in(clause)
@@ -283,6 +287,7 @@ def misattributed(index: int, text: str, seen: Seen, allowed: Container[int]) ->
             {"step": index, "kind": "misattributed", "value": f"{token}: {other}"}
             for other in tokens
             if other != token
+            and other not in planned
             and not any(fold(other) in row.text for row in reads)
             and any(fold(other) in row.text for row in others)
         ]
@@ -379,6 +384,14 @@ class GroundingVerifier(RecordVerifier):
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
         changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
         ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}
+        # What the writes are called with: the ids a request to confirm names as the change's arguments.
+        arguments = {
+            token
+            for step in ctx.record.trajectory
+            if isinstance(step, ApiAction) and step.function in writes
+            for value in step.kwargs.values()
+            for token in argument_ids(value)
+        }
         first_write = min((e["step"] for e in ctx.write_log if e["ok"] and e.get("access") == "write"), default=None)
         # Money a clause may say of a row besides its reads: money moved, the policy's, and the values the writes
         # leave in the rows they change (a new fare said of the reservation it will be).
@@ -414,7 +427,7 @@ class GroundingVerifier(RecordVerifier):
             if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown
                 history = first_write is None or index < first_write
                 claims += [c for c in misstated_movements(index, text, may_move, history) if c not in claims]
-            claims += misattributed(index, text, seen, allowed)
+            claims += misattributed(index, text, seen, allowed, arguments if asks_for_decision(text) else frozenset())
             claims += unread_rows(index, text, terms, seen)
             if changed:  # with no write, "now" is not a change the agent made
                 claims += changes_elsewhere(index, text, seen, changed)

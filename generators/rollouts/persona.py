@@ -153,7 +153,7 @@ class Voice:
             return f"The {option}."
         if self.register == "formal":
             return f"I would like the {option}, please."
-        return f"The {option} sounds good!" if self.register == "casual" else f"I'll take the {option}."
+        return f"I will go with the {option}!" if self.register == "casual" else f"I'll take the {option}."
 
     def change(self, request: str, declines: bool) -> str:
         """A change of mind: the new request (first person, 'I want to ...'); ``declines``: it answers a request

@@ -152,6 +152,22 @@ def test_what_a_clause_says_of_its_row_is_that_rows():
     ]
 
 
+def test_an_id_a_request_to_confirm_passes_to_the_write_says_nothing_of_the_row():
+    """A request to confirm an exchange of order #R1000001 paid with paypal_2926022 proposes a call: that method
+    paid order #R1000002, and the request says nothing of how #R1000001 was paid (seen in synthesis: 8 % of
+    retail gold runs were rejected for it)."""
+    paid = lambda order, method: {**order, "payment_history": [{"payment_method_id": method}]}  # noqa: E731
+    seen = seen_after(paid(ORDER_1, "paypal_1720026"), paid(ORDER_2, "paypal_2926022"))
+    proposal = (
+        "I will exchange delivered order items (order id #R1000001, item ids ['6900548851'], new item ids "
+        "['2519289936'], payment method id paypal_2926022), which moves $5.74. Do you confirm (yes/no)?"
+    )
+    claim = [{"step": 5, "kind": "misattributed", "value": "#R1000001: paypal_2926022"}]
+    assert misattributed(5, proposal, seen, set(), planned={"paypal_2926022"}) == []
+    assert misattributed(5, proposal, seen, set()) == claim  # not an argument of a write: a claim
+    assert misattributed(5, "Order #R1000001 was paid with paypal_2926022.", seen, set()) == claim
+
+
 def test_a_row_only_listed_has_no_values_to_state():
     seen = seen_after(USER, RESERVATION)
     assert unread_rows(4, "Reservation HKAAAB is cancelled.", AIRLINE, seen) == [

@@ -258,7 +258,7 @@ def test_the_scripted_users_recorded_decisions_and_the_text_rules_agree_on_every
     turns = [s for r in rollouts for s in r.trajectory if isinstance(s, TextObservation) and s.source == "user"]
     assert turns and all(turn.decision is not None for turn in turns)
     assert (
-        {"consent", "none", "insist", "change_request"}
+        {"consent", "none", "insist", "change_request", "choose"}
         >= {turn.decision["kind"] for turn in turns}
         >= {
             "consent",

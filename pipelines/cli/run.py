@@ -141,17 +141,14 @@ def _run(cfg: PipelineConfig, workers: int, verbose: bool) -> None:
         )
         if stage in made  # a failed stage has no output to point to
     ]
-    say(
-        "\n".join(
-            [
-                f"data: {home}",
-                f"catalog: {catalog_path()}  (try: aceforge catalog list; "
-                f'aceforge catalog sql "SELECT count(*) FROM {example}")',
-                *outputs,
-                f"ui: aceforge ui  (DAGSTER_HOME={dagster_home()})",
-            ]
-        )
-    )
+    for line in [  # one say a line: say writes a newline out as "\n" (it prints one-line messages)
+        f"data: {home}",
+        f"catalog: {catalog_path()}  (try: aceforge catalog list; "
+        f'aceforge catalog sql "SELECT count(*) FROM {example}")',
+        *outputs,
+        f"ui: aceforge ui  (DAGSTER_HOME={dagster_home()})",
+    ]:
+        say(line)
     failed_sources = [o for o in sources if not o.ok]
     for o in failed_sources:
         say(f"{o.source}: {o.error or 'quarantine rate over the limit'}")

@@ -58,6 +58,7 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
         cells = [c.strip() for c in row.strip("│ ").split("│")]
         assert cells[2:5] == [str(read), str(converted), str(quarantined)] and cells[6:] == ["passed", "ok"], row
     assert f"catalog: {data_home / 'catalog.duckdb'}" in first.stderr
+    assert f"\ndata: {data_home}\n" in first.stderr and "\\n" not in first.stderr  # one line each, no "\n" written out
     catalog = Catalog()
     rows = {e.name: (e.rows, e.version) for e in catalog.list_datasets()}
     for source, (_, converted, quarantined) in DEMO.items():

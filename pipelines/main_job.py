@@ -39,6 +39,7 @@ from pipelines.assets.ingest import ASSET_NAME
 from pipelines.assets.progress import progress_of
 from pipelines.assets.resources import StorageResource
 from pipelines.catalog_names import JOB_ASSETS
+from pipelines.interrupts import Interrupts
 from pipelines.pipeline_config import PipelineConfig
 from pipelines.storage_complaints import storage_complaints_held
 from schemas.disk import disk_full
@@ -373,11 +374,19 @@ def run_pipeline(
     what is left would publish a dataset silently missing that source.
     """
     jobs = PipelineJobs(cfg, str(entries_dir) if entries_dir else None, str(data_home()), log_level, workers)
-    with storage_complaints_held(), instance or DagsterInstance.get() as instance:
+    with storage_complaints_held(), instance or DagsterInstance.get() as instance, Interrupts() as interrupts:
+
+        def execute(name: str, partition: str | None) -> tuple[JobExecutionResult, dict[str, float]]:
+            with interrupts.job():
+                done = jobs.execute(instance, name, partition, progress)
+            if interrupts.requested:  # Ctrl-C or SIGTERM: nothing more is launched (pipelines/interrupts.py)
+                raise KeyboardInterrupt
+            return done
+
         progress("ingest: converting the catalog sources ...")
         sources = []
         for key in jobs.partitions("ingest"):
-            sources.append(_source_outcome(key, jobs.execute(instance, "ingest", key, progress)[0]))
+            sources.append(_source_outcome(key, execute("ingest", key)[0]))
             stop_if_disk_full(sources[-1].source, sources[-1].error)
         if not all(o.ok for o in sources):
             return sources, []
@@ -386,7 +395,7 @@ def run_pipeline(
             for partition in jobs.partitions(name) if name == "synthesize" else [None]:
                 where = f"[{partition}]" if partition else ""
                 progress(f"{name}{where}: {', '.join(JOB_ASSETS[name])} ...")
-                result, seconds = jobs.execute(instance, name, partition, progress)
+                result, seconds = execute(name, partition)
                 outcomes = _stage_outcomes(result.all_events, JOB_ASSETS[name], partition, seconds)
                 for outcome in outcomes:
                     if outcome.seconds is None:  # never started: no line was said for it

@@ -30,6 +30,7 @@ _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 USAGE = 2  # bad arguments: unknown format, missing input, bad option
 FAILED = 1  # the command ran but produced nothing usable
+INTERRUPTED = 130  # Ctrl-C or SIGTERM, as shells report a command killed by SIGINT (128 + 2)
 
 
 def shown(text: str, multiline: bool = False) -> str:

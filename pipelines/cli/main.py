@@ -8,13 +8,14 @@ and a light command such as ``formats`` do not pay for importing every stage
 """
 
 import importlib
+import signal
 from typing import Any, NamedTuple
 
 import typer
 from typer import _click
 from typer.core import TyperCommand, TyperGroup
 
-from pipelines.cli.common import FAILED, USAGE, say_error
+from pipelines.cli.common import FAILED, INTERRUPTED, USAGE, say, say_error
 from schemas.plugins import PluginError
 from schemas.versions import SchemaError
 
@@ -89,6 +90,9 @@ class LazyCommands(TyperGroup):
         except SchemaError as exc:  # a record file of a newer aceforge, or of no record schema: one line, any command
             say_error(str(exc))
             raise typer.Exit(FAILED) from None
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the `with` blocks on the way out stopped engines and clusters
+            say("interrupted: the work in hand stopped and nothing more was launched; run the command again to resume")
+            raise typer.Exit(INTERRUPTED) from None
 
 
 app = typer.Typer(
@@ -105,7 +109,14 @@ def root() -> None:
     """aceforge: convert, synthesize, verify, score and select agent trajectories as (E, q, τ, v) records."""
 
 
+def _terminate_as_interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM does what Ctrl-C does (Dagster stops the step in hand, KeyboardInterrupt unwinds the rest): the
+    current SIGINT handler is Dagster's during a step, Python's default (KeyboardInterrupt) elsewhere."""
+    signal.raise_signal(signal.SIGINT)
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate_as_interrupt)
     try:
         app()
     except PluginError as exc:  # a plug-in that failed to load: one line naming it, not a traceback

@@ -58,6 +58,8 @@ def message_parts(content: Any, where: str) -> tuple[str, list[str], str | None,
     reasoning: list[str] = []
     calls: list[dict[str, Any]] = []
     for i, part in enumerate(content):
+        if part is None:  # a null part says nothing (ATIF writers emit one for an empty result)
+            continue
         if isinstance(part, str):
             texts.append(part)
             continue

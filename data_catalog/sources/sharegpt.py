@@ -14,9 +14,10 @@ that nothing ran stays in its MessageAction, and a record with no block that
 ran is ``plain``. User turns are ``source="user"``, except environment
 output: in every dialect but ``plain`` a turn framed as output
 ("Observation:", "The output of the OS:", "Execution result:") is
-``source="environment"`` with the frame stripped, and in ``react`` any turn
-that answers an ApiAction or CodeAction is too (alfworld's feedback has no
-frame; ADP labels it user).
+``source="environment"`` with the frame stripped, and so is any turn that
+answers an ApiAction or CodeAction (alfworld's feedback and CodeAct's bare
+output have no frame; ADP labels them user; mini_swe_agent labels them
+environment too).
 
 Tool calls written as text in a turn (``<tool_call>``, ``<function=...>``;
 option ``text_calls``) and calls listed beside a turn (``actions``, with
@@ -252,12 +253,13 @@ def _framed_user(text: str, steps: list[dict]) -> dict:
     return observation(text, "user")
 
 
-def _react_user(text: str, steps: list[dict]) -> dict:
-    """Framed output, or any turn that answers an action (alfworld's feedback has no frame): environment."""
+def _answering_user(text: str, steps: list[dict]) -> dict:
+    """Framed output, or any turn that answers an action (alfworld's feedback, CodeAct's bare output have no
+    frame): environment, in every dialect that has actions, as mini_swe_agent labels the reply to a command."""
     if steps and steps[-1]["class_"] in ACTION_KINDS:
         framed = ENV_PREFIX.match(text)
         return observation(text[framed.end() :] if framed else text, "environment")
     return _framed_user(text, steps)
 
 
-_USER_STEPS = {"plain": _plain_user, "react": _react_user, "codeact": _framed_user, "markdown": _framed_user}
+_USER_STEPS = {"plain": _plain_user, "react": _answering_user, "codeact": _answering_user, "markdown": _answering_user}

@@ -83,6 +83,13 @@ def message_parts(content: Any, where: str) -> tuple[str, list[str], str | None,
 _NATIVE_CALL_FIELDS = ("tool_calls", "tool_call_id", "function_call")
 
 
+def bare_messages(value: Any) -> list[dict[str, Any]] | None:
+    """``value`` when it is a bare list of role messages (``json.dump(messages)``: one conversation), else None."""
+    if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m for m in value):
+        return value
+    return None
+
+
 def openai_signals(messages: list[Any]) -> int:
     """How surely role/content messages are OpenAI chat rather than a ShareGPT-like conversation:
     3 when they carry OpenAI's own call fields (tool_calls, tool_call_id, function_call), which only

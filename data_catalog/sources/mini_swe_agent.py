@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, Detected, each_object, register
-from data_catalog.sources.chat_common import Calls, content_parts, parse_arguments
+from data_catalog.sources.chat_common import Calls, bare_messages, content_parts, parse_arguments
 from data_catalog.sources.step_dicts import call_step, code, message, observation
 from data_catalog.sources.text_actions import text_around
 from data_catalog.sources.text_tool_calls import text_calls
@@ -48,6 +48,14 @@ _THOUGHT = "THOUGHT:"
 _SAVED_SUFFIXES = (".traj.json", ".traj", ".json")
 
 _CONSUMED = ("id", "instance_id", "model", "messages", "patch", "verified")
+
+
+_OWN_MARKS = ("```mswea_bash_command", "<returncode>", "```bash")
+
+
+def _has_own_marks(messages: list[dict[str, Any]]) -> bool:
+    """Whether messages carry what mini-swe-agent writes: its command blocks or its <returncode> observations."""
+    return any(isinstance(m.get("content"), str) and any(mark in m["content"] for mark in _OWN_MARKS) for m in messages)
 
 
 def _reasoning(text: str) -> str | None:
@@ -134,8 +142,8 @@ class MiniSweAgentConverter(Converter):
 
     @staticmethod
     def sniff(value: Any) -> Detected | None:
-        if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m for m in value):
-            return 1, "a bare list of messages"
+        if bare_messages(value):  # any chat's json.dump(messages) looks so: only mini-swe-agent's own marks say it is
+            return (3, "a bare list of mini-swe-agent messages") if _has_own_marks(value) else None
         if not isinstance(value, dict) or not isinstance(value.get("messages"), list) or "task_id" in value:
             return None
         if "verified" in value or ("instance_id" in value and "patch" in value):
@@ -145,7 +153,7 @@ class MiniSweAgentConverter(Converter):
         return None
 
     def items(self, document: Any, source: str = "-") -> Iterable[Any]:
-        if isinstance(document, list) and document and all(isinstance(m, dict) and "role" in m for m in document):
+        if bare_messages(document):
             return [{"messages": document}]  # one conversation, not a list of records
         if isinstance(document, dict) and "trajectory_format" in document and (saved := _saved_id(source)):
             return [{"saved_as": saved, **document}]

@@ -38,6 +38,7 @@ from data_catalog.sources.chat_common import (
     TEXT_CALLS_OPTION,
     Calls,
     ChatConverter,
+    bare_messages,
     call_steps,
     chat_data,
     message_parts,
@@ -167,7 +168,8 @@ class OpenAIChatConverter(ChatConverter):
     description = "OpenAI chat-completions conversations (messages with tool_calls / role tool, tools?, id?)."
     options = TEXT_CALLS_OPTION
     layouts = (
-        "{messages: [{role, content, tool_calls?, tool_call_id?}], tools | available_tools | functions?, id?}",
+        "{messages: [{role, content, tool_calls?, tool_call_id?}], tools | available_tools | functions?, id?}, "
+        "or a bare JSON list of such messages (one conversation)",
         "tool calls written in content: Hermes <tool_call>{...}</tool_call> + <tool_response>; "
         "OpenHands / SWE-smith <function=name><parameter=k>v</parameter></function> + OBSERVATION: turns",
         "calls listed beside a message: actions: [{API_name, API_params}], thoughts",
@@ -175,19 +177,26 @@ class OpenAIChatConverter(ChatConverter):
 
     @staticmethod
     def sniff(value: Any) -> Detected | None:
-        messages = value.get("messages") if isinstance(value, dict) else None
+        bare = bare_messages(value)
+        messages = value.get("messages") if isinstance(value, dict) else bare
         if not isinstance(messages, list) or not messages or not isinstance(messages[0], dict):
             return None
         if "role" not in messages[0]:
             return None
         signals = openai_signals(messages)
+        kind = "a bare list of " if bare else ""
         if signals == 3:
-            return 3, "chat completions with tool_calls"
+            return 3, f"{kind}chat completions with tool_calls"
         return (
-            (2, "messages with tool turns, calls written as text or content parts")
+            (2, f"{kind}messages with tool turns, calls written as text or content parts")
             if signals
-            else (1, "role/content messages")
+            else (1, f"{kind}role/content messages")
         )
+
+    def items(self, document: Any, source: str = "-") -> list[Any]:
+        if bare_messages(document):
+            return [{"messages": document}]  # json.dump(messages): one conversation, not a list of records
+        return list(super().items(document, source))
 
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)
@@ -197,6 +206,7 @@ class OpenAIChatConverter(ChatConverter):
         self.parse_text = value == "auto"
 
     def record_data(self, raw: Any) -> dict[str, Any]:
+        raw = {"messages": raw} if bare_messages(raw) else raw
         messages = require(raw, "messages", list)
         tools, tool_fields = record_tools(raw)
         steps, prompt_tools, fields = message_steps(messages, self.parse_text)

@@ -34,6 +34,7 @@ from data_catalog.sources.chat_common import (
     TEXT_CALLS_OPTION,
     Calls,
     ChatConverter,
+    bare_messages,
     chat_data,
     json_value,
     message_parts,
@@ -142,6 +143,9 @@ class ShareGPTConverter(ChatConverter):
 
     @staticmethod
     def sniff(value: Any) -> Detected | None:
+        if bare_messages(value):  # read as {messages: value}, so judged as that
+            found = ShareGPTConverter.sniff({"messages": value})
+            return found and (found[0], f"a bare list of {found[1]}")
         if not isinstance(value, dict):
             return None
         key = "conversations" if "conversations" in value else "messages"
@@ -164,7 +168,13 @@ class ShareGPTConverter(ChatConverter):
             raise ValueError(f"option text_calls must be auto or off, not {text_calls!r}")
         self.parse_text = text_calls == "auto"
 
+    def items(self, document: Any, source: str = "-") -> list[Any]:
+        if bare_messages(document):
+            return [{"messages": document}]  # json.dump(messages): one conversation, not a list of records
+        return list(super().items(document, source))
+
     def record_data(self, raw: Any) -> dict[str, Any]:
+        raw = {"messages": raw} if bare_messages(raw) else raw
         key, turns = _turns(raw)
         assistant = [text for role, text, _ in turns if role == "assistant"]
         # Text tool calls are looked for turn by turn only in a record that has some (the cheap test, once).

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+from data_catalog.convert import convert_files
+from data_catalog.formats import detect
 from data_catalog.sources import get_converter
+from schemas.io import read_records
 
 
 def test_atif_observation_with_a_null_content_part_keeps_the_trajectory():
@@ -56,3 +61,37 @@ def test_the_reply_to_a_command_is_environment_in_sharegpt_as_in_mini_swe_agent(
         .trajectory
     )
     assert (mini[2].source, mini[2].content) == (sharegpt[2].source, sharegpt[2].content)
+
+
+def test_a_bare_list_of_openai_messages_is_openai_chat_not_mini_swe_agent(tmp_path):
+    messages = [
+        {"role": "system", "content": "You are a weather bot."},
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "18C"},
+        {"role": "assistant", "content": "18C in Paris."},
+    ]
+    path = tmp_path / "messages.json"
+    path.write_text(json.dumps(messages))
+    detection = detect(str(path))
+    assert (detection.fmt, detection.layout) == ("openai_chat", "a bare list of chat completions with tool_calls")
+    stats = convert_files(detection.fmt, [str(path)], tmp_path / "out.parquet")
+    (record,) = read_records(tmp_path / "out.parquet")
+    assert (stats.read, stats.converted) == (1, 1)
+    assert (record.source.format, record.environment.kind) == ("openai_chat", "tool_use")
+    assert [s.class_ for s in record.trajectory] == [
+        "text_observation",
+        "text_observation",
+        "api_action",
+        "text_observation",
+        "message_action",
+    ]
+    plain = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]
+    path.write_text(json.dumps(plain))
+    assert detect(str(path)).fmt == "sharegpt"  # as {"messages": plain} is

@@ -6,7 +6,8 @@ Layouts:
   model, output, usage}, reward, <the resources server's own metrics>}``;
 - a NeMo Gym task: a rollout's request alone (``responses_create_params``, no response yet);
 - a Responses API response object ``{object: "response", id, output, ...}`` (its input unknown);
-- a conversation as items: ``{input: [items], tools?}``, or a bare JSON array of items.
+- a conversation as items: ``{input: [items], output?: [items], tools?}`` (a response saved
+  without ``object``: its output is read all the same), or a bare JSON array of items.
 
 Items, in order (the request's ``input``, then the response's ``output``):
 
@@ -14,7 +15,9 @@ Items, in order (the request's ``input``, then the response's ``output``):
   ``input_text`` / ``output_text`` / ``input_image``) -> a system or user TextObservation,
   or a MessageAction; ``instructions`` is the first system observation;
 - ``reasoning`` (its ``summary`` / ``content`` texts) -> the reasoning of the next action;
-  an encrypted or empty one says nothing and is counted in details;
+  reasoning no action follows (the run ended, or a user message interrupted it) -> an empty
+  MessageAction carrying it, where it happened; an encrypted or empty one says nothing and is
+  counted in details;
 - ``function_call`` / ``custom_tool_call`` -> ApiAction with its ``call_id`` (a shell tool's
   call: CodeAction(bash), as every format writes it); ``function_call_output`` /
   ``custom_tool_call_output`` -> TextObservation(source="tool") linked to its call;
@@ -38,6 +41,7 @@ _ROLLOUT = ("responses_create_params", "response")
 _CALLS = {"function_call": "arguments", "custom_tool_call": "input"}
 _OUTPUTS = ("function_call_output", "custom_tool_call_output")
 _TEXT_PARTS = frozenset({"input_text", "output_text", "text", "summary_text", "reasoning_text", "refusal"})
+_ITEM_TYPES = frozenset({"message", "reasoning", *_CALLS, *_OUTPUTS})
 
 
 def _text(content: Any, where: str) -> tuple[str, list[str]]:
@@ -72,6 +76,8 @@ class _Items:
     def add(self, item: dict[str, Any], where: str) -> None:
         kind = item.get("type", "message" if "role" in item else None)
         if kind == "message":
+            if item.get("role") != "assistant":
+                self.flush_reasoning()  # the turn was interrupted: its reasoning stays before the interruption
             self._message(item, where)
         elif kind == "reasoning":
             parts = [*(item.get("summary") or []), *(item.get("content") or [])]
@@ -111,10 +117,26 @@ class _Items:
         else:
             raise ConversionError(f"{where}: unknown role {role!r}")
 
+    def flush_reasoning(self) -> None:
+        """Reasoning that no action followed (the run ended, or a user interrupted it) as an empty
+        MessageAction carrying it: the model's thought is kept where it happened."""
+        if self.reasoning:
+            self.steps.append(message("", self._take_reasoning()))
+
     def _take_reasoning(self) -> str | None:
         text = "\n\n".join(self.reasoning) or None
         self.reasoning = []
         return text
+
+
+def _typed_items(items: Any) -> bool:
+    """Whether ``items`` is a list of Responses items: each typed (chat messages have no ``type``), and
+    every type one this format reads or one a call, result or reasoning among them vouches for (an item
+    type it does not read is then refused by name in the conversion)."""
+    if not isinstance(items, list) or not items or not all(isinstance(i, dict) and "type" in i for i in items):
+        return False
+    types = {i["type"] for i in items}
+    return types <= _ITEM_TYPES or bool(types & (_ITEM_TYPES - {"message"}))
 
 
 def _whole_output(output: Any) -> Any:
@@ -162,9 +184,9 @@ class OpenAIResponsesConverter(ChatConverter):
             return 3, "NeMo Gym task (a request, no response yet)"
         if isinstance(value, dict) and value.get("object") == "response" and isinstance(value.get("output"), list):
             return 3, "Responses API response"
-        items = value.get("input") if isinstance(value, dict) else value
-        typed = isinstance(items, list) and items and all(isinstance(i, dict) and "type" in i for i in items)
-        if typed and any(i["type"] in (*_CALLS, *_OUTPUTS, "reasoning") for i in items):
+        if isinstance(value, dict) and "input" in value and _typed_items(value.get("output")):
+            return 3, "Responses input and output items"
+        if _typed_items(value.get("input") if isinstance(value, dict) else value):
             return 3, "Responses items"
         return None
 
@@ -178,7 +200,9 @@ class OpenAIResponsesConverter(ChatConverter):
             raise ConversionError(f"record is {type(raw).__name__}, expected an object")
         rollout = isinstance(raw.get("responses_create_params"), dict)
         request = raw["responses_create_params"] if rollout else raw
-        response = raw.get("response") if rollout else (raw if raw.get("object") == "response" else {})
+        # A response object, or {input, output} saved without "object": either way its output is read.
+        own_output = raw.get("object") == "response" or isinstance(raw.get("output"), list)
+        response = raw.get("response") if rollout else (raw if own_output else {})
         response = response if isinstance(response, dict) else {}
         inputs, outputs = request.get("input"), _whole_output(response.get("output"))
         if isinstance(inputs, str):  # the request's input as one user message
@@ -191,6 +215,7 @@ class OpenAIResponsesConverter(ChatConverter):
         for field, items in (("input", inputs), ("output", outputs)):
             for where, item in each_object(items or [], field):
                 conversation.add(item, where)
+        conversation.flush_reasoning()
         tools = parse_tools(request.get("tools") or response.get("tools"))
         consumed = (*_ROLLOUT, "reward", "input", "output", "tools", "instructions", "id", "object", "model", "usage")
         data = chat_data(self, {**raw, "id": response.get("id") or raw.get("id")}, conversation.steps, tools, consumed)

@@ -95,3 +95,57 @@ def test_a_bare_list_of_openai_messages_is_openai_chat_not_mini_swe_agent(tmp_pa
     plain = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]
     path.write_text(json.dumps(plain))
     assert detect(str(path)).fmt == "sharegpt"  # as {"messages": plain} is
+
+
+_USER_ITEM = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Say hi."}]}
+_ANSWER_ITEM = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Hi!"}]}
+
+
+def test_a_responses_item_list_of_only_messages_is_openai_responses(tmp_path):
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps([_USER_ITEM, _ANSWER_ITEM]))
+    assert detect(str(path)).fmt == "openai_responses"
+    stats = convert_files("openai_responses", [str(path)], tmp_path / "out.parquet")
+    (record,) = read_records(tmp_path / "out.parquet")
+    assert stats.converted == 1 and [s.class_ for s in record.trajectory] == ["text_observation", "message_action"]
+
+
+def test_input_and_output_without_object_response_keeps_the_output(tmp_path):
+    saved = {
+        "input": [_USER_ITEM],
+        "output": [
+            {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"q": "hi"}'},
+            {"type": "function_call_output", "call_id": "c1", "output": "found"},
+            _ANSWER_ITEM,
+        ],
+    }
+    path = tmp_path / "saved.jsonl"
+    path.write_text(json.dumps(saved) + "\n")
+    assert detect(str(path)).fmt == "openai_responses"
+    record = get_converter("openai_responses").convert(saved)
+    assert [(s.class_, getattr(s, "function", None) or s.content) for s in record.trajectory] == [
+        ("text_observation", "Say hi."),
+        ("api_action", "lookup"),
+        ("text_observation", "found"),
+        ("message_action", "Hi!"),
+    ]
+
+
+def test_reasoning_is_kept_where_it_happened():
+    thought = {"type": "reasoning", "summary": [{"type": "summary_text", "text": "Greet back."}]}
+    interrupted = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Stop."}]}
+    items = [
+        _USER_ITEM,
+        thought,
+        interrupted,
+        _ANSWER_ITEM,
+        {**thought, "summary": [{"type": "summary_text", "text": "Done."}]},
+    ]
+    record = get_converter("openai_responses").convert({"input": items})
+    assert [(s.class_, s.content, getattr(s, "reasoning", None)) for s in record.trajectory] == [
+        ("text_observation", "Say hi.", None),
+        ("message_action", "", "Greet back."),
+        ("text_observation", "Stop.", None),
+        ("message_action", "Hi!", None),
+        ("message_action", "", "Done."),
+    ]

@@ -17,7 +17,7 @@ import orjson
 
 from data_catalog.sources.base import ConversionError, Converter, each_object, require_content
 from data_catalog.sources.instructions import task_instruction
-from data_catalog.sources.step_dicts import call_step, image, observation
+from data_catalog.sources.step_dicts import SHELL_OPTIONS, call_step, image, observation, take_shell_options
 from data_catalog.sources.text_tool_calls import framed_observation, may_have_calls, text_calls, tool_responses
 from schemas.record import AgentRecord, Tool, VerifierResult
 
@@ -309,12 +309,15 @@ def chat_data(
     are kept in details. A boolean ``resolved`` (SWE-smith: the patch passed the tests) is the verdict.
     ``AgentRecord.model_validate`` of it is the record."""
     require_content(steps)
+    shell_options = take_shell_options(steps)
     original = raw.get("id")
     original_id = None if original in (None, "") else str(original)
     verifier = resolved_verdict(raw.get("resolved"))
     extra = {k: v for k, v in raw.items() if k not in consumed and k != "id" and not (k == "resolved" and verifier)}
     if details:
         extra.update(details)
+    if shell_options:
+        extra[SHELL_OPTIONS] = shell_options
     return {
         "id": converter.record_id(original_id, raw),
         "environment": {"kind": environment_kind(tools, steps), "tools": tools},

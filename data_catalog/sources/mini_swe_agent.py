@@ -37,7 +37,7 @@ from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, Detected, each_object, register
 from data_catalog.sources.chat_common import Calls, bare_messages, content_parts, parse_arguments
-from data_catalog.sources.step_dicts import call_step, code, message, observation
+from data_catalog.sources.step_dicts import SHELL_OPTIONS, call_step, code, message, observation, take_shell_options
 from data_catalog.sources.text_actions import text_around
 from data_catalog.sources.text_tool_calls import text_calls
 from schemas.record import AgentRecord
@@ -178,6 +178,8 @@ class MiniSweAgentConverter(Converter):
             if value:
                 details[key] = value
         details.update((k, v) for k, v in info.items() if k not in ("exit_status", "submission", "model_stats"))
+        if shell_options := take_shell_options(steps):
+            details[SHELL_OPTIONS] = shell_options
         return AgentRecord.model_validate(
             {
                 "id": self.record_id(original, raw),

@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, Detected, register, require
+from data_catalog.sources.step_dicts import SHELL_OPTIONS, take_shell_options
 from data_catalog.sources.tau_common import conversation_steps, tau2_task
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult
 
@@ -217,6 +218,8 @@ class Tau2ResultsConverter(Converter):
         details = {
             k: sim[k] for k in ("trial", "termination_reason", "start_time", "end_time") if sim.get(k) is not None
         }
+        if shell_options := take_shell_options(steps):
+            details[SHELL_OPTIONS] = shell_options
         return AgentRecord(
             id=self.record_id(sim_id, raw),
             environment=Environment(kind="tool_world", name=domain, policy=env_info.get("policy") or sim.get("policy")),

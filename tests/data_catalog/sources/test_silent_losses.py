@@ -149,3 +149,73 @@ def test_reasoning_is_kept_where_it_happened():
         ("message_action", "Hi!", None),
         ("message_action", "", "Done."),
     ]
+
+
+_SHELL_ARGUMENTS = {"command": ["bash", "-lc", "ls -a"], "workdir": "/repo", "timeout_ms": 10000}
+
+
+def _shell_records():
+    arguments = json.dumps(_SHELL_ARGUMENTS)
+    chat = {
+        "messages": [
+            {"role": "user", "content": "List the repo."},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "shell", "arguments": arguments}}],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "."},
+        ]
+    }
+    items = {
+        "input": [
+            {"type": "message", "role": "user", "content": "List the repo."},
+            {"type": "function_call", "call_id": "c1", "name": "shell", "arguments": arguments},
+            {"type": "function_call_output", "call_id": "c1", "output": "."},
+        ]
+    }
+    atif = {
+        "schema_version": "ATIF-v1.5",
+        "session_id": "s",
+        "agent": {"name": "codex"},
+        "steps": [
+            {"step_id": 1, "source": "user", "message": "List the repo."},
+            {
+                "step_id": 2,
+                "source": "agent",
+                "message": "",
+                "tool_calls": [{"tool_call_id": "c1", "function_name": "shell", "arguments": _SHELL_ARGUMENTS}],
+                "observation": {"results": [{"source_call_id": "c1", "content": "."}]},
+            },
+        ],
+    }
+    sharegpt = {
+        "conversations": [
+            {"from": "human", "value": "List the repo."},
+            {"from": "function_call", "value": json.dumps({"name": "shell", "arguments": _SHELL_ARGUMENTS})},
+            {"from": "observation", "value": "."},
+        ]
+    }
+    for fmt, raw in (("openai_chat", chat), ("openai_responses", items), ("atif", atif), ("sharegpt", sharegpt)):
+        yield fmt, get_converter(fmt).convert(raw)
+
+
+def test_a_shell_call_is_a_bash_code_action_in_every_format_whatever_its_other_arguments():
+    for fmt, record in _shell_records():
+        step = record.trajectory[1]
+        assert (step.class_, step.language, step.content) == ("code_action", "bash", "ls -a"), fmt
+        assert record.details["shell_call_options"] == {"1": {"workdir": "/repo", "timeout_ms": 10000}}, fmt
+    plain = get_converter("openai_chat").convert(
+        {
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {"id": "c", "function": {"name": "bash", "arguments": '{"command": ["git", "log", "-1"]}'}}
+                    ],
+                },
+            ]
+        }
+    )
+    assert plain.trajectory[1].content == "git log -1" and "shell_call_options" not in plain.details

@@ -219,3 +219,20 @@ def test_a_shell_call_is_a_bash_code_action_in_every_format_whatever_its_other_a
         }
     )
     assert plain.trajectory[1].content == "git log -1" and "shell_call_options" not in plain.details
+
+
+def test_codex_environment_context_is_not_the_task():
+    context = (
+        "<environment_context>\n  <cwd>/home/me/repo</cwd>\n  <approval_policy>on-request</approval_policy>\n"
+        "  <sandbox_mode>workspace-write</sandbox_mode>\n  <shell>zsh</shell>\n</environment_context>"
+    )
+    agents = "# AGENTS.md instructions for /home/me/repo\n\n<INSTRUCTIONS>\nRun make test.\n</INSTRUCTIONS>"
+    items = [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": agents}]},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": context}]},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Fix the failing test."}]},
+        _ANSWER_ITEM,
+    ]
+    record = get_converter("openai_responses").convert({"input": items})
+    assert record.task.instruction == "Fix the failing test."
+    assert record.trajectory[1].content == context  # kept as the agent saw it

@@ -36,7 +36,14 @@ from pathlib import Path
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, Detected, each_object, register
-from data_catalog.sources.chat_common import Calls, bare_messages, content_parts, parse_arguments
+from data_catalog.sources.chat_common import (
+    ORPHANS_OPTION,
+    Calls,
+    bare_messages,
+    content_parts,
+    keeps_orphans,
+    parse_arguments,
+)
 from data_catalog.sources.step_dicts import SHELL_OPTIONS, call_step, code, message, observation, take_shell_options
 from data_catalog.sources.text_actions import text_around
 from data_catalog.sources.text_tool_calls import text_calls
@@ -90,12 +97,13 @@ def _tool_call_steps(msg: dict[str, Any], text: str, where: str, calls: Calls) -
     return steps
 
 
-def message_steps(messages: list[Any]) -> tuple[list, str, dict[str, Any]]:
-    """The steps of a mini-swe-agent conversation, its task text, and what its exit message says."""
+def message_steps(messages: list[Any], calls: Calls | None = None) -> tuple[list, str, dict[str, Any]]:
+    """The steps of a mini-swe-agent conversation, its task text, and what its exit message says
+    (``calls``: the calls so far, which says whether a result that answers none is kept)."""
     steps: list = []
     task = None
     exit_info: dict[str, Any] = {}
-    calls = Calls()
+    calls = calls or Calls()
     for where, msg in each_object(messages, "messages"):
         role = msg.get("role")
         text, images = content_parts(msg.get("content"), where)
@@ -133,6 +141,7 @@ class MiniSweAgentConverter(Converter):
     description = (
         "mini-swe-agent trajectories: THOUGHT + one bash block per turn as CodeAction, verified as unit-test verdict."
     )
+    options = ORPHANS_OPTION
     layouts = (
         "mini-coder rows: {id, instance_id, model, messages, patch, verified}",
         "mini-swe-agent's save file <instance>.traj.json: {info: {exit_status, submission, ...}, messages, "
@@ -166,7 +175,8 @@ class MiniSweAgentConverter(Converter):
             raise ConversionError("missing field 'messages'")
         if not isinstance(raw["messages"], list):
             raise ConversionError(f"field 'messages' is {type(raw['messages']).__name__}, expected list")
-        steps, instruction, exit_info = message_steps(raw["messages"])
+        calls = Calls(keeps_orphans(self.opts.extra))
+        steps, instruction, exit_info = message_steps(raw["messages"], calls)
         info = raw.get("info") if isinstance(raw.get("info"), dict) else {}
         original = raw.get("id") or raw.get("instance_id") or raw.get("saved_as")
         details = {k: v for k, v in raw.items() if k not in (*_CONSUMED, "saved_as", "info", "trajectory_format")}
@@ -178,6 +188,7 @@ class MiniSweAgentConverter(Converter):
             if value:
                 details[key] = value
         details.update((k, v) for k, v in info.items() if k not in ("exit_status", "submission", "model_stats"))
+        details.update(calls.note())
         if shell_options := take_shell_options(steps):
             details[SHELL_OPTIONS] = shell_options
         return AgentRecord.model_validate(

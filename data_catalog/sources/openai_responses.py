@@ -33,7 +33,15 @@ from __future__ import annotations
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Detected, each_object, register
-from data_catalog.sources.chat_common import Calls, ChatConverter, chat_data, parse_arguments, parse_tools
+from data_catalog.sources.chat_common import (
+    ORPHANS_OPTION,
+    Calls,
+    ChatConverter,
+    chat_data,
+    keeps_orphans,
+    parse_arguments,
+    parse_tools,
+)
 from data_catalog.sources.step_dicts import call_step, image, message, observation
 from schemas.record import VerifierResult
 
@@ -67,9 +75,9 @@ def _text(content: Any, where: str) -> tuple[str, list[str]]:
 class _Items:
     """The steps of a sequence of Responses items."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_orphans: bool = False) -> None:
         self.steps: list[dict[str, Any]] = []
-        self.calls = Calls()
+        self.calls = Calls(keep_orphans)
         self.reasoning: list[str] = []  # reasoning items waiting for the action they lead to
         self.silent_reasoning = 0  # encrypted or empty reasoning items
 
@@ -167,7 +175,7 @@ def reward_verdict(reward: Any, evidence: dict[str, Any], verifier: str) -> dict
 class OpenAIResponsesConverter(ChatConverter):
     name = "openai_responses"
     description = "OpenAI Responses API items (NeMo Gym rollouts): function_call / function_call_output, reward as v."
-    options = {}
+    options = ORPHANS_OPTION
     layouts = (
         "NeMo Gym rollouts: {responses_create_params: {input, tools}, response: {output, usage, model}, reward, ...}"
         " (or the request alone: a task)",
@@ -209,7 +217,7 @@ class OpenAIResponsesConverter(ChatConverter):
             inputs = [{"type": "message", "role": "user", "content": inputs}]
         if not isinstance(inputs, list) and not isinstance(outputs, list):
             raise ConversionError("no Responses items: expected input and/or output lists of items")
-        conversation = _Items()
+        conversation = _Items(keeps_orphans(self.opts.extra))
         if isinstance(request.get("instructions"), str) and request["instructions"]:
             conversation.steps.append(observation(request["instructions"], "system"))
         for field, items in (("input", inputs), ("output", outputs)):
@@ -224,6 +232,7 @@ class OpenAIResponsesConverter(ChatConverter):
         if verdict is not None:  # the rollout's other fields are the reward's evidence, not details
             data["verifier"] = verdict
             data["details"] = {}
+        data["details"].update(conversation.calls.note())
         if conversation.silent_reasoning:
             data["details"]["reasoning_items_without_text"] = conversation.silent_reasoning
         model, usage = response.get("model") or request.get("model"), response.get("usage")

@@ -31,12 +31,14 @@ from typing import Any
 
 from data_catalog.sources.base import ConversionError, ConvertOptions, Detected, register
 from data_catalog.sources.chat_common import (
+    ORPHANS_OPTION,
     TEXT_CALLS_OPTION,
     Calls,
     ChatConverter,
     bare_messages,
     chat_data,
     json_value,
+    keeps_orphans,
     message_parts,
     openai_signals,
     plain_call,
@@ -133,6 +135,7 @@ class ShareGPTConverter(ChatConverter):
     options = {
         "dialect": f"how assistant turns write actions: auto (default, per record), {', '.join(DIALECTS)}",
         **TEXT_CALLS_OPTION,
+        **ORPHANS_OPTION,
     }
     layouts = (
         "{conversations | messages: [{from, value} | {role, content}], system?, tools | available_tools?, id?}",
@@ -167,6 +170,7 @@ class ShareGPTConverter(ChatConverter):
         if text_calls not in ("auto", "off"):
             raise ValueError(f"option text_calls must be auto or off, not {text_calls!r}")
         self.parse_text = text_calls == "auto"
+        self.keep_orphans = keeps_orphans(self.opts.extra)
 
     def items(self, document: Any, source: str = "-") -> list[Any]:
         if bare_messages(document):
@@ -188,7 +192,7 @@ class ShareGPTConverter(ChatConverter):
         tools, tool_fields = record_tools(raw)
         steps: list = [observation(system, "system")] if system else []
         prompts = [system] if system else []
-        calls = Calls()
+        calls = Calls(self.keep_orphans)
         fields: dict[str, dict[str, Any]] = {}
         parse, user_step = ASSISTANT_PARSERS[dialect], _USER_STEPS[dialect]
         for i, (role, text, extra) in enumerate(turns):
@@ -220,7 +224,7 @@ class ShareGPTConverter(ChatConverter):
                 steps.extend(self._tool_steps(text, f"{key}[{i}]", calls))
         if not tools and self.parse_text:
             tools = next((found for prompt in prompts if (found := tools_in_prompt(prompt))), [])
-        details = {"dialect": dialect, **({"turn_fields": fields} if fields else {})}
+        details = {"dialect": dialect, **({"turn_fields": fields} if fields else {}), **calls.note()}
         return chat_data(self, raw, steps, tools, (*_CONSUMED, *tool_fields), details)
 
     def _dialect(self, turns: list[Turn], assistant: list[str], parse_calls: bool) -> str:

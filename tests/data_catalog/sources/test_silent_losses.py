@@ -7,6 +7,7 @@ import json
 from data_catalog.convert import convert_files
 from data_catalog.formats import detect
 from data_catalog.sources import get_converter
+from data_catalog.sources.base import ConvertOptions
 from schemas.io import read_records
 
 
@@ -236,3 +237,31 @@ def test_codex_environment_context_is_not_the_task():
     record = get_converter("openai_responses").convert({"input": items})
     assert record.task.instruction == "Fix the failing test."
     assert record.trajectory[1].content == context  # kept as the agent saw it
+
+
+def test_an_orphan_tool_result_can_be_kept_with_a_note(tmp_path):
+    lines = [
+        {
+            "id": "r1",
+            "messages": [
+                {"role": "user", "content": "Weather?"},
+                {"role": "tool", "tool_call_id": "lost", "content": "stale result"},
+                {"role": "assistant", "content": "Sunny."},
+            ],
+        }
+    ]
+    path = tmp_path / "chats.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    by_default = convert_files("openai_chat", [str(path)], tmp_path / "strict.parquet")
+    assert (by_default.converted, by_default.quarantined) == (0, 1)
+    kept = convert_files(
+        "openai_chat", [str(path)], tmp_path / "kept.parquet", options=ConvertOptions(extra={"orphan_results": "keep"})
+    )
+    (record,) = read_records(tmp_path / "kept.parquet")
+    assert (kept.converted, kept.quarantined) == (1, 0)
+    orphan = record.trajectory[1]
+    assert (orphan.source, orphan.tool_call_id, orphan.content) == ("tool", None, "stale result")
+    assert record.details["orphan_tool_results"] == [
+        "messages[1]: tool result for tool_call_id 'lost' answers no earlier call"
+    ]
+    assert record.trajectory[2].content == "Sunny."

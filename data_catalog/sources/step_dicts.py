@@ -57,7 +57,7 @@ def shell_command(function: str, kwargs: dict[str, Any]) -> tuple[str, dict[str,
     render shell steps alike, whatever else the call says. A command given as an argv list is the
     script of ``bash -lc SCRIPT`` (Codex writes it so) or else the list joined as the shell would read
     it. The other arguments go to the record's details (``SHELL_OPTIONS``), so nothing is lost."""
-    command = kwargs.get("command") if function in SHELL_TOOLS else None
+    command = kwargs.get("command") if function.lower() in SHELL_TOOLS else None  # Claude Code's is "Bash"
     if isinstance(command, list) and command and all(isinstance(word, str) for word in command):
         script = len(command) == 3 and command[0] in _SHELL_PROGRAMS and command[1] in ("-c", "-lc")
         command = command[2] if script else shlex.join(command)

@@ -18,6 +18,7 @@ FORMATS: Registry[type[Converter]] = Registry(
         "adp": "data_catalog.sources.adp:AdpConverter",
         "atif": "data_catalog.sources.atif:AtifConverter",
         "claude_code": "data_catalog.sources.claude_code:ClaudeCodeConverter",
+        "codex_cli": "data_catalog.sources.codex_cli:CodexCliConverter",
         "mini_swe_agent": "data_catalog.sources.mini_swe_agent:MiniSweAgentConverter",
         "openai_chat": "data_catalog.sources.openai_chat:OpenAIChatConverter",
         "openai_responses": "data_catalog.sources.openai_responses:OpenAIResponsesConverter",

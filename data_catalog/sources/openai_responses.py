@@ -21,7 +21,10 @@ Items, in order (the request's ``input``, then the response's ``output``):
 - ``function_call`` / ``custom_tool_call`` -> ApiAction with its ``call_id`` (a shell tool's
   call: CodeAction(bash), as every format writes it); ``function_call_output`` /
   ``custom_tool_call_output`` -> TextObservation(source="tool") linked to its call;
-- any other item type (web_search_call, computer_call, ...) is refused by name.
+- ``local_shell_call`` (its exec action) -> CodeAction(bash), ``local_shell_call_output`` its
+  result; ``web_search_call`` -> ApiAction ``web_search`` with the search action (its results
+  stay inside the API);
+- any other item type (computer_call, file_search_call, ...) is refused by name.
 
 v: a numeric ``reward`` is kind ``reward``, computed by the source: ``passed`` when a reward in
 [0, 1] is 1, undecided for other scales; the rollout's other top-level fields (the server's
@@ -42,14 +45,15 @@ from data_catalog.sources.chat_common import (
     parse_arguments,
     parse_tools,
 )
-from data_catalog.sources.step_dicts import call_step, image, message, observation
+from data_catalog.sources.step_dicts import api_call, call_step, image, message, observation
 from schemas.record import VerifierResult
 
 _ROLLOUT = ("responses_create_params", "response")
 _CALLS = {"function_call": "arguments", "custom_tool_call": "input"}
-_OUTPUTS = ("function_call_output", "custom_tool_call_output")
+_OUTPUTS = ("function_call_output", "custom_tool_call_output", "local_shell_call_output")
 _TEXT_PARTS = frozenset({"input_text", "output_text", "text", "summary_text", "reasoning_text", "refusal"})
-_ITEM_TYPES = frozenset({"message", "reasoning", *_CALLS, *_OUTPUTS})
+_HOSTED = ("local_shell_call", "web_search_call")  # calls the API's own tools make
+_ITEM_TYPES = frozenset({"message", "reasoning", *_CALLS, *_OUTPUTS, *_HOSTED})
 
 
 def _text(content: Any, where: str) -> tuple[str, list[str]]:
@@ -72,12 +76,16 @@ def _text(content: Any, where: str) -> tuple[str, list[str]]:
     return "\n".join(texts), images
 
 
-class _Items:
+class Items:
     """The steps of a sequence of Responses items."""
 
-    def __init__(self, keep_orphans: bool = False) -> None:
+    def __init__(self, keep_orphans: bool = False, raw_arguments: bool = False) -> None:
         self.steps: list[dict[str, Any]] = []
         self.calls = Calls(keep_orphans)
+        # Whether arguments that are not JSON are kept as {"arguments": text}: a harness that logs what the
+        # model wrote (Codex) records such a call, which failed; elsewhere it is a broken record.
+        self.raw_arguments = raw_arguments
+        self.unparsed_arguments = 0
         self.reasoning: list[str] = []  # reasoning items waiting for the action they lead to
         self.silent_reasoning = 0  # encrypted or empty reasoning items
 
@@ -99,10 +107,15 @@ class _Items:
             if not isinstance(name, str):
                 raise ConversionError(f"{where}: {kind} has no name")
             raw = item.get(_CALLS[kind])
-            kwargs = parse_arguments(raw, where) if kind == "function_call" else {"input": raw}
-            call_id = item.get("call_id") or item.get("id")
-            self.calls.add(call_id, name)
-            self.steps.append(call_step(name, kwargs, call_id, self._take_reasoning()))
+            kwargs = self._arguments(raw, where) if kind == "function_call" else {"input": raw}
+            self._call(name, kwargs, item.get("call_id") or item.get("id"))
+        elif kind in _HOSTED:
+            action = item.get("action") if isinstance(item.get("action"), dict) else {}
+            kwargs = {k: v for k, v in action.items() if k != "type" and v is not None}
+            if kind == "local_shell_call":  # its exec action: command, working_directory, timeout_ms, env
+                self._call("shell", kwargs, item.get("call_id") or item.get("id"))
+            else:  # the search runs inside the API: no output item follows
+                self.steps.append(api_call("web_search", kwargs, item.get("id"), self._take_reasoning()))
         elif kind in _OUTPUTS:
             call_id, name = self.calls.answer(item.get("call_id"), where)
             output = item.get("output")
@@ -110,6 +123,19 @@ class _Items:
             self.steps.append(observation(text, "tool", name, call_id))
         else:
             raise ConversionError(f"{where}: unsupported item type {kind!r}")
+
+    def _call(self, name: str, kwargs: dict[str, Any], call_id: Any) -> None:
+        self.calls.add(call_id, name)
+        self.steps.append(call_step(name, kwargs, call_id, self._take_reasoning()))
+
+    def _arguments(self, raw: Any, where: str) -> dict[str, Any]:
+        try:
+            return parse_arguments(raw, where)
+        except ConversionError:
+            if not self.raw_arguments or not isinstance(raw, str):
+                raise
+            self.unparsed_arguments += 1
+            return {"arguments": raw}
 
     def _message(self, item: dict[str, Any], where: str) -> None:
         role = item.get("role")
@@ -217,7 +243,7 @@ class OpenAIResponsesConverter(ChatConverter):
             inputs = [{"type": "message", "role": "user", "content": inputs}]
         if not isinstance(inputs, list) and not isinstance(outputs, list):
             raise ConversionError("no Responses items: expected input and/or output lists of items")
-        conversation = _Items(keeps_orphans(self.opts.extra))
+        conversation = Items(keeps_orphans(self.opts.extra))
         if isinstance(request.get("instructions"), str) and request["instructions"]:
             conversation.steps.append(observation(request["instructions"], "system"))
         for field, items in (("input", inputs), ("output", outputs)):

@@ -17,6 +17,7 @@ from tests.data_catalog.sources.fidelity import Item, assert_faithful
 SAMPLES = Path(__file__).parent / "samples"
 EXPECTED = {  # sample -> (format, layout auto names, records)
     "claude_code/session.jsonl": ("claude_code", "Claude Code session event", 1),
+    "codex_cli/rollout.jsonl": ("codex_cli", "Codex CLI rollout line", 1),
 }
 
 
@@ -29,6 +30,11 @@ def convert(name: str, tmp_path: Path) -> list[AgentRecord]:
 
 def lines(name: str) -> list[dict]:
     return [json.loads(line) for line in (SAMPLES / name).read_text().splitlines() if line.strip()]
+
+
+def _texts(record: AgentRecord) -> list[str]:
+    """The text of every step that has one (thinking must never be one of them)."""
+    return [step.content for step in record.trajectory if hasattr(step, "content")]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -62,7 +68,7 @@ def test_claude_code_session(tmp_path):
     items = [item for e in messages for item in _anthropic_items(e["message"]["role"], e["message"]["content"])]
     assert_faithful(record, items, shell={"Bash": "command"})
     assert sum(item.kind == "thinking" for item in items) == 2 and all(
-        item.text not in [s.content for s in record.trajectory] for item in items if item.kind == "thinking"
+        item.text not in _texts(record) for item in items if item.kind == "thinking"
     )  # thinking is reasoning, never text
     assert record.trajectory[-1].content == messages[-1]["message"]["content"][0]["text"]  # the last answer
     assert (record.source.format, record.source.original_id) == ("claude_code", events[5]["sessionId"])
@@ -73,3 +79,117 @@ def test_claude_code_session(tmp_path):
     first_call = record.trajectory[1]
     assert (first_call.class_, first_call.content) == ("code_action", "bd show spotter-dov")
     assert record.details["shell_call_options"]["1"] == {"description": "Show spotter-dov issue details"}
+
+
+def _responses_items(payload: dict) -> list[Item]:
+    """What one Responses item of a Codex rollout holds."""
+    kind = payload["type"]
+    if kind == "message":
+        texts = [part["text"] for part in payload["content"]]
+        role = {"user": "user", "developer": "system", "assistant": "text"}[payload["role"]]
+        return [Item(role, text) for text in texts]
+    if kind == "reasoning":
+        return [Item("thinking", part["text"]) for part in payload["summary"]]
+    if kind == "function_call":
+        try:
+            arguments = json.loads(payload["arguments"])
+        except json.JSONDecodeError:
+            arguments = {"arguments": payload["arguments"]}
+        return [Item("call", payload["name"], arguments, payload["call_id"])]
+    if kind == "function_call_output":
+        return [Item("result", payload["output"], call_id=payload["call_id"])]
+    raise AssertionError(f"the sample has no {kind} item")
+
+
+def test_codex_cli_rollout(tmp_path):
+    (record,) = convert("codex_cli/rollout.jsonl", tmp_path)
+    events = lines("codex_cli/rollout.jsonl")
+    meta = events[0]["payload"]
+    items = [Item("system", meta["base_instructions"]["text"])]
+    items += [item for e in events if e["type"] == "response_item" for item in _responses_items(e["payload"])]
+    assert_faithful(record, items)
+    thinking = [item.text for item in items if item.kind == "thinking"]
+    assert len(thinking) == 6 and all(t not in _texts(record) for t in thinking)
+    last = next(e["payload"] for e in reversed(events) if e["payload"].get("role") == "assistant")
+    assert record.trajectory[-1].content == last["content"][0]["text"]  # the final answer
+    assert record.source.original_id == meta["id"]
+    assert record.lineage.generator == {
+        "agent": "codex",
+        "version": "0.104.0-alpha.1",
+        "model": "gpt-5.3-codex",
+        "reasoning_effort": "medium",
+    }
+    assert record.lineage.usage["total_tokens"] == 299496  # the last token_count
+    assert record.details["unparsed_arguments"] == 5  # the fixture's arguments are redacted text
+    assert sum(record.details["events_not_steps"].values()) == sum(e["type"] == "event_msg" for e in events)
+
+
+def test_codex_cli_shell_calls_and_environment_context():
+    from data_catalog.sources import get_converter
+
+    context = "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"
+    lines_ = [
+        {"timestamp": "t", "type": "session_meta", "payload": {"id": "s1", "cli_version": "0.46.0", "cwd": "/repo"}},
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": context}]},
+        },
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "Run the tests."}],
+            },
+        },
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {
+                "type": "local_shell_call",
+                "call_id": "c1",
+                "action": {
+                    "type": "exec",
+                    "command": ["bash", "-lc", "pytest -q"],
+                    "working_directory": "/repo",
+                    "timeout_ms": 120000,
+                },
+            },
+        },
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {"type": "local_shell_call_output", "call_id": "c1", "output": "3 passed"},
+        },
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "name": "shell",
+                "call_id": "c2",
+                "arguments": json.dumps({"command": ["git", "status"], "workdir": "/repo"}),
+            },
+        },
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {"type": "function_call_output", "call_id": "c2", "output": "clean"},
+        },
+        {
+            "timestamp": "t",
+            "type": "response_item",
+            "payload": {"type": "reasoning", "summary": [{"type": "summary_text", "text": "All green."}]},
+        },
+    ]
+    record = get_converter("codex_cli").convert(lines_)
+    assert record.task.instruction == "Run the tests."
+    shells = [(s.class_, s.language, s.content) for s in record.trajectory if s.class_ == "code_action"]
+    assert shells == [("code_action", "bash", "pytest -q"), ("code_action", "bash", "git status")]
+    assert record.details["shell_call_options"] == {
+        "2": {"working_directory": "/repo", "timeout_ms": 120000},
+        "4": {"workdir": "/repo"},
+    }
+    assert (record.trajectory[-1].class_, record.trajectory[-1].reasoning) == ("message_action", "All green.")

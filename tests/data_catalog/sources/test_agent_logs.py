@@ -18,6 +18,7 @@ SAMPLES = Path(__file__).parent / "samples"
 EXPECTED = {  # sample -> (format, layout auto names, records)
     "claude_code/session.jsonl": ("claude_code", "Claude Code session event", 1),
     "codex_cli/rollout.jsonl": ("codex_cli", "Codex CLI rollout line", 1),
+    "gemini_cli/session.json": ("gemini_cli", "Gemini CLI session", 1),
 }
 
 
@@ -193,3 +194,77 @@ def test_codex_cli_shell_calls_and_environment_context():
         "4": {"workdir": "/repo"},
     }
     assert (record.trajectory[-1].class_, record.trajectory[-1].reasoning) == ("message_action", "All green.")
+
+
+def _gemini_result(call: dict) -> str:
+    parts = [
+        p["functionResponse"]["response"]["output"] if "functionResponse" in p else p["text"] for p in call["result"]
+    ]
+    return "\n".join(parts)
+
+
+def test_gemini_cli_session(tmp_path):
+    (record,) = convert("gemini_cli/session.json", tmp_path)
+    session = json.loads((SAMPLES / "gemini_cli/session.json").read_text())
+    items = []
+    for msg in session["messages"]:
+        if msg["type"] == "user":
+            items.append(Item("user", msg["content"]))
+            continue
+        items += [Item("thinking", t["description"]) for t in msg.get("thoughts", [])]
+        calls = msg.get("toolCalls", [])
+        items += [Item("call", c["name"], c["args"], c["id"]) for c in calls]
+        items += [Item("result", _gemini_result(c), call_id=c["id"]) for c in calls]
+        if not calls:
+            items.append(Item("text", msg["content"]))
+    assert_faithful(record, items)
+    assert all(item.text not in _texts(record) for item in items if item.kind == "thinking")
+    assert record.source.original_id == session["sessionId"]
+    assert record.lineage.generator == {"agent": "gemini-cli", "model": ["gemini-2.5-pro", "gemini-2.0-flash"]}
+    assert record.lineage.usage["total"] == 8440 + 8515 + 9048
+
+
+def test_gemini_cli_jsonl_log_is_replayed():
+    from data_catalog.sources import get_converter
+
+    log = [
+        {"sessionId": "g1", "projectHash": "h", "startTime": "t0", "kind": "main"},
+        {"id": "u1", "timestamp": "t1", "type": "user", "content": [{"text": "delete the temp files"}]},
+        {"id": "a1", "timestamp": "t2", "type": "gemini", "content": "Sure.", "model": "gemini-2.5-pro"},
+        {"$rewindTo": "u1"},
+        {"id": "u2", "timestamp": "t3", "type": "user", "content": "list the temp files"},
+        {"id": "i1", "timestamp": "t4", "type": "info", "content": "Loaded cached credentials."},
+        {
+            "id": "a2",
+            "timestamp": "t5",
+            "type": "gemini",
+            "content": "",
+            "thoughts": [{"subject": "Listing", "description": "Use the shell.", "timestamp": "t5"}],
+            "toolCalls": [
+                {
+                    "id": "run_shell_command-1",
+                    "name": "run_shell_command",
+                    "args": {"command": "ls /tmp", "description": "List temp files"},
+                    "result": [
+                        {
+                            "functionResponse": {
+                                "id": "run_shell_command-1",
+                                "name": "run_shell_command",
+                                "response": {"output": "a.tmp"},
+                            }
+                        }
+                    ],
+                    "status": "success",
+                }
+            ],
+        },
+        {"$set": {"lastUpdated": "t6"}},
+    ]
+    record = get_converter("gemini_cli").convert(log)
+    assert [(s.class_, getattr(s, "content", None)) for s in record.trajectory] == [
+        ("text_observation", "list the temp files"),
+        ("code_action", "ls /tmp"),
+        ("text_observation", "a.tmp"),
+    ]
+    assert record.trajectory[1].reasoning == "Listing\nUse the shell."
+    assert record.details["events_not_steps"] == {"info": 1} and record.details["lastUpdated"] == "t6"

@@ -20,6 +20,7 @@ FORMATS: Registry[type[Converter]] = Registry(
         "claude_code": "data_catalog.sources.claude_code:ClaudeCodeConverter",
         "codex_cli": "data_catalog.sources.codex_cli:CodexCliConverter",
         "gemini_cli": "data_catalog.sources.gemini_cli:GeminiCliConverter",
+        "inspect_ai": "data_catalog.sources.inspect_ai:InspectAiConverter",
         "mini_swe_agent": "data_catalog.sources.mini_swe_agent:MiniSweAgentConverter",
         "openai_chat": "data_catalog.sources.openai_chat:OpenAIChatConverter",
         "openai_responses": "data_catalog.sources.openai_responses:OpenAIResponsesConverter",

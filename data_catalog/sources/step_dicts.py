@@ -40,7 +40,7 @@ def code(language: str, content: str, reasoning: str | None = None, tool_call_id
 
 
 # Tools that run one shell command: the names agent frameworks give their bash tool.
-SHELL_TOOLS = frozenset({"bash", "execute_bash", "run_shell_command", "shell"})
+SHELL_TOOLS = frozenset({"bash", "execute_bash", "run_shell_command", "shell", "exec_command"})
 
 
 _SHELL_PROGRAMS = frozenset({"bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh"})
@@ -57,13 +57,16 @@ def shell_command(function: str, kwargs: dict[str, Any]) -> tuple[str, dict[str,
     render shell steps alike, whatever else the call says. A command given as an argv list is the
     script of ``bash -lc SCRIPT`` (Codex writes it so) or else the list joined as the shell would read
     it. The other arguments go to the record's details (``SHELL_OPTIONS``), so nothing is lost."""
-    command = kwargs.get("command") if function.lower() in SHELL_TOOLS else None  # Claude Code's is "Bash"
+    if function.lower() not in SHELL_TOOLS:  # Claude Code's is "Bash"
+        return None
+    key = "command" if "command" in kwargs else "cmd"  # Inspect's bash tool and Codex's exec_command say cmd
+    command = kwargs.get(key)
     if isinstance(command, list) and command and all(isinstance(word, str) for word in command):
         script = len(command) == 3 and command[0] in _SHELL_PROGRAMS and command[1] in ("-c", "-lc")
         command = command[2] if script else shlex.join(command)
     if not isinstance(command, str):
         return None
-    return command, {k: v for k, v in kwargs.items() if k != "command"}
+    return command, {k: v for k, v in kwargs.items() if k != key}
 
 
 def call_step(

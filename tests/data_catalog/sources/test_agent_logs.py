@@ -19,6 +19,7 @@ EXPECTED = {  # sample -> (format, layout auto names, records)
     "claude_code/session.jsonl": ("claude_code", "Claude Code session event", 1),
     "codex_cli/rollout.jsonl": ("codex_cli", "Codex CLI rollout line", 1),
     "gemini_cli/session.json": ("gemini_cli", "Gemini CLI session", 1),
+    "inspect_ai/eval_log.json": ("inspect_ai", "Inspect AI eval log", 1),
 }
 
 
@@ -268,3 +269,85 @@ def test_gemini_cli_jsonl_log_is_replayed():
     ]
     assert record.trajectory[1].reasoning == "Listing\nUse the shell."
     assert record.details["events_not_steps"] == {"info": 1} and record.details["lastUpdated"] == "t6"
+
+
+def test_inspect_ai_eval_log(tmp_path):
+    (record,) = convert("inspect_ai/eval_log.json", tmp_path)
+    log = json.loads((SAMPLES / "inspect_ai/eval_log.json").read_text())
+    (sample,) = log["samples"]
+    items = []
+    for msg in sample["messages"]:
+        if msg["role"] == "user":
+            items.append(Item("user", msg["content"]))
+        elif msg["role"] == "tool":
+            items.append(Item("result", msg["content"], call_id=msg["tool_call_id"]))
+        elif msg.get("tool_calls"):
+            items.append(Item("text", msg["content"]))  # the lead-in to its call
+            items += [Item("call", c["function"], c["arguments"], c["id"]) for c in msg["tool_calls"]]
+        else:
+            items.append(Item("text", msg["content"]))
+    assert_faithful(record, items, shell={"bash": "cmd"})
+    assert record.trajectory[-1].content == "done"
+    assert record.source.original_id == "inspect_test_utils/guess_number/0/1"
+    assert record.lineage.generator == {
+        "agent": "inspect_ai",
+        "version": "0.3.135.dev2+g715e750e",
+        "model": "hardcoded/hardcoded",
+        "task": "inspect_test_utils/guess_number",
+        "solvers": ["use_tools", "generate"],
+    }
+    assert record.task.expected_outputs == {"target": sample["target"]}
+    assert (record.verifier.kind, record.verifier.result.score, record.verifier.result.verifier) == (
+        "reward",
+        0.0,
+        "inspect:closeness_log",
+    )
+
+
+def test_inspect_ai_reasoning_images_and_tool_errors():
+    from data_catalog.sources import get_converter
+
+    sample = {
+        "id": "q1",
+        "epoch": 2,
+        "input": "What is in the picture?",
+        "target": "C",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is in the picture?"},
+                    {"type": "image", "image": "data:image/png;base64,AAAA"},
+                ],
+            },
+            {
+                "role": "assistant",
+                "content": [{"type": "reasoning", "reasoning": "Zoom in first."}, {"type": "text", "text": "Zooming."}],
+                "tool_calls": [{"id": "t1", "function": "zoom", "arguments": {"factor": 2}}],
+            },
+            {
+                "role": "tool",
+                "tool_call_id": "t1",
+                "function": "zoom",
+                "content": "",
+                "error": {"type": "timeout", "message": "timed out"},
+            },
+            {
+                "role": "assistant",
+                "content": [{"type": "reasoning", "reasoning": "Guess."}, {"type": "text", "text": "A cat."}],
+            },
+        ],
+        "scores": {"match": {"value": "C", "answer": "A cat."}},
+    }
+    record = get_converter("inspect_ai").convert(sample)
+    assert [s.class_ for s in record.trajectory] == [
+        "text_observation",
+        "image_observation",
+        "api_action",
+        "text_observation",
+        "message_action",
+    ]
+    assert record.trajectory[2].reasoning == "Zoom in first.\n\nZooming."
+    assert (record.trajectory[4].content, record.trajectory[4].reasoning) == ("A cat.", "Guess.")
+    assert record.details["tool_errors"] == [{"tool_call_id": "t1", "type": "timeout", "message": "timed out"}]
+    assert (record.verifier.result.passed, record.verifier.result.score) == (True, 1.0)

@@ -16,6 +16,8 @@ from tests.data_catalog.sources.fidelity import Item, assert_faithful
 
 SAMPLES = Path(__file__).parent / "samples"
 EXPECTED = {  # sample -> (format, layout auto names, records)
+    "anthropic_messages/request.json": ("anthropic_messages", "Anthropic Messages conversation", 1),
+    "anthropic_messages/response.json": ("anthropic_messages", "Anthropic Messages response", 1),
     "claude_code/session.jsonl": ("claude_code", "Claude Code session event", 1),
     "codex_cli/rollout.jsonl": ("codex_cli", "Codex CLI rollout line", 1),
     "gemini_cli/session.json": ("gemini_cli", "Gemini CLI session", 1),
@@ -351,3 +353,61 @@ def test_inspect_ai_reasoning_images_and_tool_errors():
     assert (record.trajectory[4].content, record.trajectory[4].reasoning) == ("A cat.", "Guess.")
     assert record.details["tool_errors"] == [{"tool_call_id": "t1", "type": "timeout", "message": "timed out"}]
     assert (record.verifier.result.passed, record.verifier.result.score) == (True, 1.0)
+
+
+def test_anthropic_messages_request_and_response(tmp_path):
+    (record,) = convert("anthropic_messages/request.json", tmp_path)
+    request = json.loads((SAMPLES / "anthropic_messages/request.json").read_text())
+    items = [item for m in request["messages"] for item in _anthropic_items(m["role"], m["content"])]
+    assert_faithful(record, items)
+    assert [t.name for t in record.environment.tools] == ["get_weather"]
+    assert record.environment.tools[0].parameters == request["tools"][0]["input_schema"]
+    assert record.lineage.generator == {"model": "claude-haiku-4-5"}
+    (answer,) = convert("anthropic_messages/response.json", tmp_path / "response")
+    response = json.loads((SAMPLES / "anthropic_messages/response.json").read_text())
+    assert_faithful(answer, _anthropic_items("assistant", response["content"]))
+    assert answer.source.original_id == response["id"] and answer.lineage.usage == response["usage"]
+
+
+def test_anthropic_thinking_is_reasoning_and_stays_before_an_interruption(tmp_path):
+    messages = [
+        {"role": "user", "content": "Plan the trip."},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "Start with flights.", "signature": "s"}]},
+        {"role": "user", "content": "Stop, hotels first."},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "redacted_thinking", "data": "xyz"},
+                {"type": "text", "text": "Searching hotels."},
+                {"type": "tool_use", "id": "t1", "name": "search_hotels", "input": {"city": "Rome"}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t1",
+                    "content": [{"type": "text", "text": "3 hotels"}],
+                    "is_error": False,
+                }
+            ],
+        },
+    ]
+    path = tmp_path / "messages.json"
+    path.write_text(json.dumps(messages))
+    assert detect(str(path)).fmt == "anthropic_messages"  # a bare list with Anthropic blocks
+    stats = convert_files("anthropic_messages", [str(path)], tmp_path / "out.parquet")
+    (record,) = read_records(tmp_path / "out.parquet")
+    assert stats.converted == 1
+    assert [
+        (s.class_, getattr(s, "content", None), s.reasoning if hasattr(s, "reasoning") else None)
+        for s in record.trajectory
+    ] == [
+        ("text_observation", "Plan the trip.", None),
+        ("message_action", "", "Start with flights."),
+        ("text_observation", "Stop, hotels first.", None),
+        ("api_action", None, "Searching hotels."),
+        ("text_observation", "3 hotels", None),
+    ]
+    assert record.details["thinking_blocks_without_text"] == 1

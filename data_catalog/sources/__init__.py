@@ -27,6 +27,7 @@ FORMATS: Registry[type[Converter]] = Registry(
         "openai_responses": "data_catalog.sources.openai_responses:OpenAIResponsesConverter",
         "openhands": "data_catalog.sources.openhands:OpenHandsConverter",
         "sharegpt": "data_catalog.sources.sharegpt:ShareGPTConverter",
+        "smolagents": "data_catalog.sources.smolagents:SmolagentsConverter",
         "swe_agent": "data_catalog.sources.swe_agent:SweAgentConverter",
         "synatra": "data_catalog.sources.synatra:SynatraConverter",
         "tau2_results": "data_catalog.sources.tau2_results:Tau2ResultsConverter",

@@ -38,7 +38,10 @@ def _tokens(record: AgentRecord) -> list[tuple[str, Any]]:
     return tokens
 
 
-def _matches(item: Item, kind: str, value: Any, shell: dict[str, str]) -> bool:
+Code = dict[str, "str | tuple[str, str]"]  # a code tool's name -> its code argument (bash), or (language, argument)
+
+
+def _matches(item: Item, kind: str, value: Any, shell: Code) -> bool:
     if item.kind == "thinking":
         return kind == "reasoning" and item.text.strip() in value
     if item.kind == "text":
@@ -46,17 +49,19 @@ def _matches(item: Item, kind: str, value: Any, shell: dict[str, str]) -> bool:
     if item.kind == "call":
         if kind != "call" or value[2] != item.call_id:
             return False
-        command = shell.get(item.text)
-        if command is not None:  # a shell tool's call is CodeAction(bash) of its command
-            return value[:2] == ("bash", item.arguments[command])
+        code = shell.get(item.text)
+        if code is not None:  # a code tool's call is a CodeAction of its code (a shell tool's: bash)
+            language, key = ("bash", code) if isinstance(code, str) else code
+            return value[:2] == (language, item.arguments[key])
         return value[:2] == (item.text, item.arguments)
     if item.kind == "result":
         return kind == "tool" and value == (item.text, item.call_id)
     return kind == item.kind and value[0] == item.text  # user / system
 
 
-def assert_faithful(record: AgentRecord, items: list[Item], shell: dict[str, str] | None = None) -> None:
-    """``shell``: the file's shell tool names and their command argument (their calls are CodeAction(bash))."""
+def assert_faithful(record: AgentRecord, items: list[Item], shell: Code | None = None) -> None:
+    """``shell``: the file's code tools (their calls are CodeActions): a shell tool's name and its command
+    argument, or a tool's name and (language, argument)."""
     tokens = _tokens(record)
     at = 0
     for n, item in enumerate(items):

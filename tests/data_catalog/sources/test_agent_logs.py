@@ -3,6 +3,7 @@ auto detection, and a fidelity test per reader that reads the expected content s
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -22,6 +23,8 @@ EXPECTED = {  # sample -> (format, layout auto names, records)
     "codex_cli/rollout.jsonl": ("codex_cli", "Codex CLI rollout line", 1),
     "gemini_cli/session.json": ("gemini_cli", "Gemini CLI session", 1),
     "inspect_ai/eval_log.json": ("inspect_ai", "Inspect AI eval log", 1),
+    "smolagents/memory_steps.json": ("smolagents", "smolagents memory steps", 1),
+    "smolagents/benchmark_run.jsonl": ("smolagents", "smolagents benchmark row", 1),
 }
 
 
@@ -411,3 +414,47 @@ def test_anthropic_thinking_is_reasoning_and_stays_before_an_interruption(tmp_pa
         ("text_observation", "3 hotels", None),
     ]
     assert record.details["thinking_blocks_without_text"] == 1
+
+
+def test_smolagents_memory_steps(tmp_path):
+    (record,) = convert("smolagents/memory_steps.json", tmp_path)
+    steps = json.loads((SAMPLES / "smolagents/memory_steps.json").read_text())
+    items = []
+    for step in steps:
+        if "task" in step:
+            items.append(Item("user", step["task"]))
+        elif "step_number" in step:
+            items.append(Item("thinking", step["model_output"]))
+            (call,) = step["tool_calls"]
+            items.append(Item("call", "python_interpreter", {"code": call["function"]["arguments"]}, call["id"]))
+            items.append(Item("result", step["observations"], call_id=call["id"]))
+        else:
+            items.append(Item("text", str(step["output"])))
+    assert_faithful(record, items, shell={"python_interpreter": ("python", "code")})
+    assert [s.language for s in record.trajectory if s.class_ == "code_action"] == ["python", "python"]
+    assert record.trajectory[-1].content == "330"  # the final answer
+    assert record.lineage.usage == {"input_tokens": 4400, "output_tokens": 88, "total_tokens": 4488}
+
+
+def test_smolagents_benchmark_row_messages(tmp_path):
+    (record,) = convert("smolagents/benchmark_run.jsonl", tmp_path)
+    (row,) = lines("smolagents/benchmark_run.jsonl")
+    items, last_id = [], None
+    for msg in row["intermediate_steps"]:
+        text = msg["content"][0]["text"]
+        if msg["role"] in ("system", "user"):
+            items.append(Item(msg["role"], text))
+        elif msg["role"] == "tool-call":
+            (call,) = ast.literal_eval(text.removeprefix("Calling tools:\n"))
+            items.append(Item("call", call["function"]["name"], call["function"]["arguments"], call["id"]))
+            last_id = call["id"]
+        else:
+            items.append(Item("result", text.removeprefix("Observation:\n"), call_id=last_id))
+    assert_faithful(record, items)
+    assert record.task.instruction == row["question"] and record.task.expected_outputs == {"true_answer": "sunny"}
+    assert record.lineage.generator == {
+        "agent": "smolagents",
+        "model": "Qwen/Qwen2.5-Coder-32B-Instruct",
+        "agent_type": "tool-calling",
+    }
+    assert record.details["answer"] == row["answer"]

@@ -24,6 +24,8 @@ EXPECTED = {  # sample -> (format, layout auto names, records)
     "gemini_cli/session.json": ("gemini_cli", "Gemini CLI session", 1),
     "inspect_ai/eval_log.json": ("inspect_ai", "Inspect AI eval log", 1),
     "smolagents/memory_steps.json": ("smolagents", "smolagents memory steps", 1),
+    "openai_agents/v1_9_custom_tool_call_and_tool_origin.json": ("openai_agents", "OpenAI Agents SDK run state", 1),
+    "openai_agents/v1_13_pending_tool_approval.json": ("openai_agents", "OpenAI Agents SDK run state", 1),
     "smolagents/benchmark_run.jsonl": ("smolagents", "smolagents benchmark row", 1),
 }
 
@@ -458,3 +460,32 @@ def test_smolagents_benchmark_row_messages(tmp_path):
         "agent_type": "tool-calling",
     }
     assert record.details["answer"] == row["answer"]
+
+
+def _agents_items(state: dict) -> list[Item]:
+    items = [Item("user", state["original_input"])]
+    for generated in state["generated_items"]:
+        raw = generated["raw_item"]
+        if generated["type"] == "tool_approval_item":
+            continue  # the same call, waiting for approval
+        if raw["type"] == "function_call":
+            items.append(Item("call", raw["name"], json.loads(raw["arguments"]), raw["call_id"]))
+        elif raw["type"] == "custom_tool_call":
+            items.append(Item("call", raw["name"], {"input": raw["input"]}, raw["call_id"]))
+        else:
+            items.append(Item("result", raw["output"], call_id=raw["call_id"]))
+    return items
+
+
+@pytest.mark.parametrize("name", ["v1_9_custom_tool_call_and_tool_origin", "v1_13_pending_tool_approval"])
+def test_openai_agents_run_state(name, tmp_path):
+    (record,) = convert(f"openai_agents/{name}.json", tmp_path)
+    state = json.loads((SAMPLES / f"openai_agents/{name}.json").read_text())
+    assert_faithful(record, _agents_items(state))
+    assert record.lineage.generator == {
+        "agent": "openai-agents",
+        "agent_name": "compat-agent",
+        "state_schema": state["$schemaVersion"],
+    }
+    approvals = [g["raw_item"]["call_id"] for g in state["generated_items"] if g["type"] == "tool_approval_item"]
+    assert record.details.get("pending_approvals", []) == approvals

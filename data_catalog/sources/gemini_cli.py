@@ -4,9 +4,9 @@ Two layouts, both read:
 
 - a JSON document ``{sessionId, projectHash, startTime, lastUpdated, messages, summary?}``;
 - a JSONL log (newer CLIs): a header line ``{sessionId, projectHash, startTime, ...}``, then one
-  message per line (a line with a known ``id`` replaces that message), ``{"$set": {...}}`` lines
-  that rewrite session fields (``messages`` replaces the list), and ``{"$rewindTo": id}`` lines
-  that drop that message and every later one (the user went back and resent it).
+  message per line (a line with a known ``id`` rewrites that message), ``{"$set": {...}}`` lines
+  that update session fields, and ``{"$rewindTo": id}`` lines that drop that message and every
+  later one; replayed as gemini-cli's own loader replays it (see ``_messages``).
 
 Messages (``{id, timestamp, type, content, ...}``):
 
@@ -63,31 +63,30 @@ def _result(call: dict[str, Any], where: str) -> str:
 
 
 def _messages(events: list[Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The session's header fields and its messages, the JSONL log replayed (see the module docstring)."""
-    header: dict[str, Any] = {}
-    messages: list[dict[str, Any]] = []
+    """The session's metadata and its messages, the log replayed as gemini-cli's own loader does
+    (``loadConversationRecord``): a message line upserts by id (a rewrite keeps its place); ``$rewindTo``
+    drops that message and every later one (all of them when the id is unknown); ``$set`` and header
+    lines merge into the metadata, and messages the metadata holds (a whole legacy session, or a
+    ``$set`` of them) are the session's messages in place of the lines'."""
+    metadata: dict[str, Any] = {}
+    messages: dict[str, dict[str, Any]] = {}  # by id, in first-seen order
     for i, event in enumerate(events):
         if not isinstance(event, dict):
             raise ConversionError(f"lines[{i}] is {type(event).__name__}, expected an object")
-        if isinstance(event.get("messages"), list) and "type" not in event:  # the whole session, or its header
-            header = {**header, **{k: v for k, v in event.items() if k != "messages"}}
-            messages = list(event["messages"])
-        elif "$set" in event:
-            changes = event["$set"] if isinstance(event["$set"], dict) else {}
-            header.update((k, v) for k, v in changes.items() if k != "messages")
-            messages = list(changes["messages"]) if isinstance(changes.get("messages"), list) else messages
-        elif "$rewindTo" in event:
-            ids = [m.get("id") for m in messages]
-            messages = messages[: ids.index(event["$rewindTo"])] if event["$rewindTo"] in ids else messages
-        elif "type" in event:
-            ids = [m.get("id") for m in messages]
-            if event.get("id") is not None and event["id"] in ids:
-                messages[ids.index(event["id"])] = event
-            else:
-                messages.append(event)
+        if isinstance(event.get("$rewindTo"), str):
+            ids = list(messages)
+            kept = ids[: ids.index(event["$rewindTo"])] if event["$rewindTo"] in ids else []
+            messages = {k: messages[k] for k in kept}
+        elif isinstance(event.get("id"), str) and "type" in event:
+            messages[event["id"]] = event
+        elif isinstance(event.get("$set"), dict):
+            metadata.update(event["$set"])
         else:
-            header.update(event)
-    return header, messages
+            metadata.update(event)
+        if "type" in event and not isinstance(event.get("id"), str):
+            raise ConversionError(f"lines[{i}]: a message without an id")
+    listed = metadata.pop("messages", None)
+    return metadata, list(listed) if isinstance(listed, list) and listed else list(messages.values())
 
 
 @register

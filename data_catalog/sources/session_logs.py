@@ -64,6 +64,8 @@ class SessionLogConverter(ChatConverter):
         raw = {"events": events}
         try:
             record = AgentRecord.model_validate(self.session_data(events))
+            if not record.trajectory:  # only bookkeeping lines (summaries, snapshots): no conversation to keep
+                raise ConversionError(f"the session's {len(events)} line(s) hold no message")
             require_content(record.trajectory)
             return Converted(record, first.source, first.index, raw, raw_items=len(group))
         except Exception as exc:  # one bad session must never stop the run

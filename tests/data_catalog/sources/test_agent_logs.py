@@ -489,3 +489,16 @@ def test_openai_agents_run_state(name, tmp_path):
     }
     approvals = [g["raw_item"]["call_id"] for g in state["generated_items"] if g["type"] == "tool_approval_item"]
     assert record.details.get("pending_approvals", []) == approvals
+
+
+def test_a_session_log_without_messages_is_quarantined_with_why(tmp_path):
+    lines_ = [
+        {"type": "summary", "summary": "Fixing the parser", "leafUuid": "u9"},
+        {"type": "file-history-snapshot", "messageId": "m1", "snapshot": {}, "isSnapshotUpdate": False},
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines_))
+    assert detect(str(path)).fmt == "claude_code"
+    stats = convert_files("claude_code", [str(path)], tmp_path / "out.parquet")
+    assert (stats.read, stats.converted, stats.quarantined) == (1, 0, 1)
+    assert stats.top_errors(1) == [("the session's N line(s) hold no message", 1)]

@@ -7,8 +7,10 @@ A message is ``{role: user | assistant, content: str | [blocks]}``; blocks, in o
 - ``text`` -> an assistant's MessageAction, or a user TextObservation; text an assistant
   writes before a ``tool_use`` is the lead-in to the call, so it is that call's reasoning
   (after the thinking), as in openai_chat;
-- ``tool_use`` / ``server_tool_use`` (``id``, ``name``, ``input``) -> ApiAction with its id
-  (a shell tool's call: CodeAction(bash));
+- ``tool_use`` / ``server_tool_use`` / ``mcp_tool_use`` (``id``, ``name``, ``input``) -> ApiAction
+  with its id (a shell tool's call: CodeAction(bash)); the result of a server tool comes in the
+  assistant's own content (``web_search_tool_result``, ``mcp_tool_result``, ...) and is read as
+  tool_result is;
 - ``tool_result`` (``tool_use_id``, ``content``: a string or text/image blocks, ``is_error``)
   -> TextObservation(source="tool") linked to its call; an error result says so in details;
 - ``image`` -> ImageObservation (a URL, or a data URI of a base64 source).
@@ -28,7 +30,7 @@ from data_catalog.sources.base import ConversionError, each_object
 from data_catalog.sources.chat_common import Calls
 from data_catalog.sources.step_dicts import call_step, image, message, observation
 
-_CALL_BLOCKS = ("tool_use", "server_tool_use")
+_CALL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 
 
 def _image_url(block: dict[str, Any]) -> str:
@@ -102,6 +104,8 @@ class AnthropicTurns:
                 self.text.append(block.get("text") or "")
             elif kind in _CALL_BLOCKS:
                 self._call(block, at)
+            elif isinstance(kind, str) and kind.endswith("tool_result"):  # a server tool's result, in the reply
+                self._result(block, at)
             else:
                 raise ConversionError(f"{at}: unsupported assistant block {kind!r}")
 

@@ -502,3 +502,30 @@ def test_a_session_log_without_messages_is_quarantined_with_why(tmp_path):
     stats = convert_files("claude_code", [str(path)], tmp_path / "out.parquet")
     assert (stats.read, stats.converted, stats.quarantined) == (1, 0, 1)
     assert stats.top_errors(1) == [("the session's N line(s) hold no message", 1)]
+
+
+def test_a_server_tool_result_in_the_assistant_content_is_the_call_result():
+    from data_catalog.sources import get_converter
+
+    response = {
+        "type": "message",
+        "role": "assistant",
+        "id": "msg_1",
+        "model": "claude-sonnet-4-5",
+        "content": [
+            {"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {"query": "aceforge"}},
+            {
+                "type": "web_search_tool_result",
+                "tool_use_id": "srv_1",
+                "content": [{"type": "web_search_result", "url": "https://example.org", "title": "Example"}],
+            },
+            {"type": "text", "text": "Found one page."},
+        ],
+    }
+    steps = get_converter("anthropic_messages").convert(response).trajectory
+    assert [(s.class_, getattr(s, "tool_call_id", None)) for s in steps] == [
+        ("api_action", "srv_1"),
+        ("text_observation", "srv_1"),
+        ("message_action", None),
+    ]
+    assert json.loads(steps[1].content)["url"] == "https://example.org"

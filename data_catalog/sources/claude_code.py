@@ -8,8 +8,9 @@ timestamp, message?, isSidechain?, isMeta?, ...}``:
   thinking -> reasoning, text -> MessageAction or user turn, tool_use -> ApiAction (``Bash``
   -> CodeAction(bash)), tool_result -> the tool observation linked to its call. Claude Code
   writes one event per block of one API message (same ``message.id``): they are one turn.
-  A user event marked ``isMeta`` (a note the harness adds, such as a local command's caveat)
-  is a system observation;
+  A user event marked ``isMeta`` (a note the harness adds, such as a local command's caveat) or
+  ``isCompactSummary`` (the summary that replaced the history when the context was compacted) is a
+  system observation;
 - events of a subagent run inside the session (``isSidechain: true``) are not steps of the
   main trajectory (a subagent's own file converts as a session of its own); they are counted;
 - ``summary`` events' texts go to ``details["summaries"]``; every other event (progress,
@@ -90,7 +91,8 @@ class ClaudeCodeConverter(SessionLogConverter):
                 continue
             first = first or event
             msg = event["message"]
-            role = "system" if kind == "user" and event.get("isMeta") else msg.get("role", kind)
+            harness = event.get("isMeta") or event.get("isCompactSummary")  # written by Claude Code, not the user
+            role = "system" if kind == "user" and harness else msg.get("role", kind)
             turns.add(role, msg.get("content"), f"{where} message", msg.get("id"))
             if role == "assistant":
                 if isinstance(msg.get("model"), str) and msg["model"] != "<synthetic>":

@@ -12,7 +12,8 @@ timestamp, message?, isSidechain?, isMeta?, ...}``:
   ``isCompactSummary`` (the summary that replaced the history when the context was compacted) is a
   system observation;
 - events of a subagent run inside the session (``isSidechain: true``) are not steps of the
-  main trajectory (a subagent's own file converts as a session of its own); they are counted;
+  main trajectory; they are counted. A subagent's own file (every message a sidechain one) converts
+  as a session of its own, with ``agentId`` in details;
 - ``summary`` events' texts go to ``details["summaries"]``; every other event (progress,
   file-history-snapshot, queue-operation, system notices) is no step and is counted by type
   in ``details["events_not_steps"]``.
@@ -76,6 +77,10 @@ class ClaudeCodeConverter(SessionLogConverter):
         models: dict[str, None] = {}
         usage: dict[str, dict[str, Any]] = {}
         first: dict[str, Any] = {}
+        # A subagent's own file (subagents/agent-<id>.jsonl) is all sidechain: then those are its messages.
+        subagent_file = not any(
+            isinstance(e, dict) and e.get("type") in _MESSAGE_EVENTS and not e.get("isSidechain") for e in events
+        )
         for i, event in enumerate(events):
             where = f"events[{i}]"
             if not isinstance(event, dict):
@@ -86,7 +91,7 @@ class ClaudeCodeConverter(SessionLogConverter):
                     summaries.append(event["summary"])
                 skipped[str(kind)] += 1
                 continue
-            if event.get("isSidechain"):
+            if event.get("isSidechain") and not subagent_file:
                 skipped["sidechain"] += 1
                 continue
             first = first or event
@@ -102,7 +107,7 @@ class ClaudeCodeConverter(SessionLogConverter):
         turns.flush()
         session = first.get("sessionId")
         details = {
-            **{k: first[k] for k in ("cwd", "gitBranch") if first.get(k)},
+            **{k: first[k] for k in ("cwd", "gitBranch", "agentId") if first.get(k)},
             **({"summaries": summaries} if summaries else {}),
             **({"events_not_steps": dict(skipped)} if skipped else {}),
             **turns.notes(),

@@ -585,3 +585,43 @@ def test_claude_code_harness_turns_are_system_and_sidechains_are_counted():
     assert record.task.instruction == "Rename foo to bar."
     assert record.details["events_not_steps"] == {"sidechain": 1}
     assert record.lineage.generator == {"agent": "claude-code", "version": "2.0.76", "model": "claude-sonnet-4-5"}
+
+
+def test_claude_code_subagent_file_is_a_session_of_its_own():
+    from data_catalog.sources import get_converter
+
+    base = {"sessionId": "s1", "version": "2.1.39", "isSidechain": True, "agentId": "a2898e3"}
+    events = [
+        {
+            **base,
+            "type": "user",
+            "uuid": "u1",
+            "parentUuid": None,
+            "message": {"role": "user", "content": "Read session_live.ex."},
+        },
+        {
+            **base,
+            "type": "assistant",
+            "uuid": "a1",
+            "message": {
+                "id": "m1",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5-20250929",
+                "content": [
+                    {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/repo/session_live.ex"}}
+                ],
+            },
+        },
+        {
+            **base,
+            "type": "user",
+            "uuid": "u2",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "defmodule SessionLive do"}],
+            },
+        },
+    ]
+    record = get_converter("claude_code").convert(events)
+    assert [s.class_ for s in record.trajectory] == ["text_observation", "api_action", "text_observation"]
+    assert record.details["agentId"] == "a2898e3" and "events_not_steps" not in record.details

@@ -17,7 +17,7 @@ import orjson
 
 from data_catalog.sources.base import ConversionError, Converter, each_object, require_content
 from data_catalog.sources.instructions import task_instruction
-from data_catalog.sources.step_dicts import call_step, image, observation
+from data_catalog.sources.step_dicts import SHELL_OPTIONS, call_step, image, observation, take_shell_options
 from data_catalog.sources.text_tool_calls import framed_observation, may_have_calls, text_calls, tool_responses
 from schemas.record import AgentRecord, Tool, VerifierResult
 
@@ -30,6 +30,19 @@ TEXT_CALLS_OPTION = {
     "text_calls": "tool calls written in messages (<tool_call>{...}</tool_call>, <function=name>...): "
     "auto (default: parsed when present) or off"
 }
+ORPHANS_OPTION = {
+    "orphan_results": "a tool result that answers no earlier call: quarantine (default: the whole record) or keep "
+    "(an unlinked tool observation; the record's details.orphan_tool_results says where)"
+}
+ORPHANS_NOTE = "orphan_tool_results"
+
+
+def keeps_orphans(extra: dict[str, str]) -> bool:
+    """Whether option ``orphan_results`` (ORPHANS_OPTION) says keep."""
+    value = extra.get("orphan_results", "quarantine")
+    if value not in ("quarantine", "keep"):
+        raise ValueError(f"option orphan_results must be quarantine or keep, not {value!r}")
+    return value == "keep"
 
 
 def content_parts(content: Any, where: str) -> tuple[str, list[str]]:
@@ -58,6 +71,8 @@ def message_parts(content: Any, where: str) -> tuple[str, list[str], str | None,
     reasoning: list[str] = []
     calls: list[dict[str, Any]] = []
     for i, part in enumerate(content):
+        if part is None:  # a null part says nothing (ATIF writers emit one for an empty result)
+            continue
         if isinstance(part, str):
             texts.append(part)
             continue
@@ -79,6 +94,13 @@ def message_parts(content: Any, where: str) -> tuple[str, list[str], str | None,
 
 
 _NATIVE_CALL_FIELDS = ("tool_calls", "tool_call_id", "function_call")
+
+
+def bare_messages(value: Any) -> list[dict[str, Any]] | None:
+    """``value`` when it is a bare list of role messages (``json.dump(messages)``: one conversation), else None."""
+    if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m for m in value):
+        return value
+    return None
 
 
 def openai_signals(messages: list[Any]) -> int:
@@ -150,23 +172,36 @@ def plain_call(call: dict[str, Any], where: str) -> tuple[None, str, dict[str, A
 class Calls:
     """Tool calls made so far in a conversation, to link each result to the call it answers."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_orphans: bool = False) -> None:
         self.names: dict[str, str] = {}  # call id -> function name
         self.unanswered: list[tuple[str | None, str]] = []  # (call id, function name), oldest first
         self.written = False  # whether the calls waiting for results were written in a turn's text
+        self.keep_orphans = keep_orphans
+        self.orphans: list[str] = []  # where each kept result that answers no call was, and why
+
+    def _orphan(self, why: str) -> tuple[None, None]:
+        if not self.keep_orphans:
+            raise ConversionError(why)
+        self.orphans.append(why)
+        return None, None
+
+    def note(self) -> dict[str, Any]:
+        """What the record's details say about kept orphan results (nothing when there were none)."""
+        return {ORPHANS_NOTE: self.orphans} if self.orphans else {}
 
     def add(self, call_id: str | None, name: str) -> None:
         if call_id is not None:
             self.names[call_id] = name
         self.unanswered.append((call_id, name))
 
-    def answer(self, call_id: str | None, where: str) -> tuple[str | None, str]:
+    def answer(self, call_id: str | None, where: str) -> tuple[str | None, str | None]:
+        """(call id, function name) of the call a result answers; (None, None) for an orphan that is kept."""
         if call_id is None:
             if not self.unanswered:
-                raise ConversionError(f"{where}: tool result answers no earlier call")
+                return self._orphan(f"{where}: tool result answers no earlier call")
             return self.unanswered.pop(0)
         if call_id not in self.names:
-            raise ConversionError(f"{where}: tool result for tool_call_id {call_id!r} answers no earlier call")
+            return self._orphan(f"{where}: tool result for tool_call_id {call_id!r} answers no earlier call")
         self.unanswered = [c for c in self.unanswered if c[0] != call_id]
         return call_id, self.names[call_id]
 
@@ -300,12 +335,15 @@ def chat_data(
     are kept in details. A boolean ``resolved`` (SWE-smith: the patch passed the tests) is the verdict.
     ``AgentRecord.model_validate`` of it is the record."""
     require_content(steps)
+    shell_options = take_shell_options(steps)
     original = raw.get("id")
     original_id = None if original in (None, "") else str(original)
     verifier = resolved_verdict(raw.get("resolved"))
     extra = {k: v for k, v in raw.items() if k not in consumed and k != "id" and not (k == "resolved" and verifier)}
     if details:
         extra.update(details)
+    if shell_options:
+        extra[SHELL_OPTIONS] = shell_options
     return {
         "id": converter.record_id(original_id, raw),
         "environment": {"kind": environment_kind(tools, steps), "tools": tools},

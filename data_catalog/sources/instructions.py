@@ -6,6 +6,10 @@ The first user turn, except two kinds that come before the task in real data:
   correctly accomplish this task ... --- DEMONSTRATION --- ... --- END OF
   DEMONSTRATION ---" turn); when the task follows the demonstration in the same
   turn, the task is the text after it;
+- context a coding agent's harness sends as user messages before the task
+  (Codex's ``<environment_context>`` and ``<user_instructions>`` blocks, its
+  "# AGENTS.md instructions for ..." turn); a turn that is only such context
+  does not state the task;
 - boilerplate the agent only acknowledged (AgentInstruct's webshop and kg
   prompts, answered "OK" or "I've understood your instruction, start please."),
   when a later user turn follows it.
@@ -22,6 +26,23 @@ _ACKNOWLEDGEMENT = re.compile(
     r"\s*(?:ok(?:ay)?|sure|got it|understood|alright|i understand|i(?:'ve| have) understood)\b", re.I
 )
 _ACKNOWLEDGEMENT_CHARS = 200
+_HARNESS_CONTEXT = re.compile(
+    r"\s*(?:<(environment_context|user_instructions)>.*?</\1>"
+    r"|# AGENTS\.md instructions for [^\n]*\n+<INSTRUCTIONS>.*?</INSTRUCTIONS>)\s*",
+    re.S,
+)
+
+
+def without_harness_context(text: str) -> str:
+    """The text of a user turn less the harness context blocks it opens with ("" when it is only that)."""
+    if not text.lstrip().startswith(("<environment_context>", "<user_instructions>", "# AGENTS.md")):
+        return text
+    end = 0
+    while match := _HARNESS_CONTEXT.match(text, end):
+        if match.end() == end:
+            break
+        end = match.end()
+    return text[end:]
 
 
 def without_demonstration(text: str) -> str:
@@ -48,7 +69,7 @@ def task_instruction(steps: list[Any]) -> str:
     for i, fields in enumerate(rows):
         if not _is_user(fields):
             continue
-        text = without_demonstration(fields["content"])
+        text = without_demonstration(without_harness_context(fields["content"]))
         first = fields["content"] if first is None else first
         if not text:
             continue

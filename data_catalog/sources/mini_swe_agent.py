@@ -36,8 +36,15 @@ from pathlib import Path
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, Detected, each_object, register
-from data_catalog.sources.chat_common import Calls, content_parts, parse_arguments
-from data_catalog.sources.step_dicts import call_step, code, message, observation
+from data_catalog.sources.chat_common import (
+    ORPHANS_OPTION,
+    Calls,
+    bare_messages,
+    content_parts,
+    keeps_orphans,
+    parse_arguments,
+)
+from data_catalog.sources.step_dicts import SHELL_OPTIONS, call_step, code, message, observation, take_shell_options
 from data_catalog.sources.text_actions import text_around
 from data_catalog.sources.text_tool_calls import text_calls
 from schemas.record import AgentRecord
@@ -48,6 +55,14 @@ _THOUGHT = "THOUGHT:"
 _SAVED_SUFFIXES = (".traj.json", ".traj", ".json")
 
 _CONSUMED = ("id", "instance_id", "model", "messages", "patch", "verified")
+
+
+_OWN_MARKS = ("```mswea_bash_command", "<returncode>", "```bash")
+
+
+def _has_own_marks(messages: list[dict[str, Any]]) -> bool:
+    """Whether messages carry what mini-swe-agent writes: its command blocks or its <returncode> observations."""
+    return any(isinstance(m.get("content"), str) and any(mark in m["content"] for mark in _OWN_MARKS) for m in messages)
 
 
 def _reasoning(text: str) -> str | None:
@@ -82,12 +97,13 @@ def _tool_call_steps(msg: dict[str, Any], text: str, where: str, calls: Calls) -
     return steps
 
 
-def message_steps(messages: list[Any]) -> tuple[list, str, dict[str, Any]]:
-    """The steps of a mini-swe-agent conversation, its task text, and what its exit message says."""
+def message_steps(messages: list[Any], calls: Calls | None = None) -> tuple[list, str, dict[str, Any]]:
+    """The steps of a mini-swe-agent conversation, its task text, and what its exit message says
+    (``calls``: the calls so far, which says whether a result that answers none is kept)."""
     steps: list = []
     task = None
     exit_info: dict[str, Any] = {}
-    calls = Calls()
+    calls = calls or Calls()
     for where, msg in each_object(messages, "messages"):
         role = msg.get("role")
         text, images = content_parts(msg.get("content"), where)
@@ -125,6 +141,7 @@ class MiniSweAgentConverter(Converter):
     description = (
         "mini-swe-agent trajectories: THOUGHT + one bash block per turn as CodeAction, verified as unit-test verdict."
     )
+    options = ORPHANS_OPTION
     layouts = (
         "mini-coder rows: {id, instance_id, model, messages, patch, verified}",
         "mini-swe-agent's save file <instance>.traj.json: {info: {exit_status, submission, ...}, messages, "
@@ -134,8 +151,8 @@ class MiniSweAgentConverter(Converter):
 
     @staticmethod
     def sniff(value: Any) -> Detected | None:
-        if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m for m in value):
-            return 1, "a bare list of messages"
+        if bare_messages(value):  # any chat's json.dump(messages) looks so: only mini-swe-agent's own marks say it is
+            return (3, "a bare list of mini-swe-agent messages") if _has_own_marks(value) else None
         if not isinstance(value, dict) or not isinstance(value.get("messages"), list) or "task_id" in value:
             return None
         if "verified" in value or ("instance_id" in value and "patch" in value):
@@ -145,7 +162,7 @@ class MiniSweAgentConverter(Converter):
         return None
 
     def items(self, document: Any, source: str = "-") -> Iterable[Any]:
-        if isinstance(document, list) and document and all(isinstance(m, dict) and "role" in m for m in document):
+        if bare_messages(document):
             return [{"messages": document}]  # one conversation, not a list of records
         if isinstance(document, dict) and "trajectory_format" in document and (saved := _saved_id(source)):
             return [{"saved_as": saved, **document}]
@@ -158,7 +175,8 @@ class MiniSweAgentConverter(Converter):
             raise ConversionError("missing field 'messages'")
         if not isinstance(raw["messages"], list):
             raise ConversionError(f"field 'messages' is {type(raw['messages']).__name__}, expected list")
-        steps, instruction, exit_info = message_steps(raw["messages"])
+        calls = Calls(keeps_orphans(self.opts.extra))
+        steps, instruction, exit_info = message_steps(raw["messages"], calls)
         info = raw.get("info") if isinstance(raw.get("info"), dict) else {}
         original = raw.get("id") or raw.get("instance_id") or raw.get("saved_as")
         details = {k: v for k, v in raw.items() if k not in (*_CONSUMED, "saved_as", "info", "trajectory_format")}
@@ -170,6 +188,9 @@ class MiniSweAgentConverter(Converter):
             if value:
                 details[key] = value
         details.update((k, v) for k, v in info.items() if k not in ("exit_status", "submission", "model_stats"))
+        details.update(calls.note())
+        if shell_options := take_shell_options(steps):
+            details[SHELL_OPTIONS] = shell_options
         return AgentRecord.model_validate(
             {
                 "id": self.record_id(original, raw),

@@ -35,11 +35,14 @@ from typing import Any
 
 from data_catalog.sources.base import ConversionError, ConvertOptions, Detected, register, require
 from data_catalog.sources.chat_common import (
+    ORPHANS_OPTION,
     TEXT_CALLS_OPTION,
     Calls,
     ChatConverter,
+    bare_messages,
     call_steps,
     chat_data,
+    keeps_orphans,
     message_parts,
     observation_steps,
     openai_signals,
@@ -83,9 +86,9 @@ def _tool_call(call: dict[str, Any], where: str) -> tuple[str | None, str, dict[
 class _Conversation:
     """The state of one conversation while its messages become steps."""
 
-    def __init__(self, parse_text: bool):
+    def __init__(self, parse_text: bool, keep_orphans: bool = False):
         self.parse_text = parse_text
-        self.calls = Calls()
+        self.calls = Calls(keep_orphans)
         self.fields: dict[str, dict[str, Any]] = {}  # message index -> fields kept in details
         self.prompt_tools: list = []
 
@@ -165,9 +168,10 @@ class _Conversation:
 class OpenAIChatConverter(ChatConverter):
     name = "openai_chat"
     description = "OpenAI chat-completions conversations (messages with tool_calls / role tool, tools?, id?)."
-    options = TEXT_CALLS_OPTION
+    options = {**TEXT_CALLS_OPTION, **ORPHANS_OPTION}
     layouts = (
-        "{messages: [{role, content, tool_calls?, tool_call_id?}], tools | available_tools | functions?, id?}",
+        "{messages: [{role, content, tool_calls?, tool_call_id?}], tools | available_tools | functions?, id?}, "
+        "or a bare JSON list of such messages (one conversation)",
         "tool calls written in content: Hermes <tool_call>{...}</tool_call> + <tool_response>; "
         "OpenHands / SWE-smith <function=name><parameter=k>v</parameter></function> + OBSERVATION: turns",
         "calls listed beside a message: actions: [{API_name, API_params}], thoughts",
@@ -175,19 +179,26 @@ class OpenAIChatConverter(ChatConverter):
 
     @staticmethod
     def sniff(value: Any) -> Detected | None:
-        messages = value.get("messages") if isinstance(value, dict) else None
+        bare = bare_messages(value)
+        messages = value.get("messages") if isinstance(value, dict) else bare
         if not isinstance(messages, list) or not messages or not isinstance(messages[0], dict):
             return None
         if "role" not in messages[0]:
             return None
         signals = openai_signals(messages)
+        kind = "a bare list of " if bare else ""
         if signals == 3:
-            return 3, "chat completions with tool_calls"
+            return 3, f"{kind}chat completions with tool_calls"
         return (
-            (2, "messages with tool turns, calls written as text or content parts")
+            (2, f"{kind}messages with tool turns, calls written as text or content parts")
             if signals
-            else (1, "role/content messages")
+            else (1, f"{kind}role/content messages")
         )
+
+    def items(self, document: Any, source: str = "-") -> list[Any]:
+        if bare_messages(document):
+            return [{"messages": document}]  # json.dump(messages): one conversation, not a list of records
+        return list(super().items(document, source))
 
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)
@@ -195,23 +206,28 @@ class OpenAIChatConverter(ChatConverter):
         if value not in ("auto", "off"):
             raise ValueError(f"option text_calls must be auto or off, not {value!r}")
         self.parse_text = value == "auto"
+        self.keep_orphans = keeps_orphans(self.opts.extra)
 
     def record_data(self, raw: Any) -> dict[str, Any]:
+        raw = {"messages": raw} if bare_messages(raw) else raw
         messages = require(raw, "messages", list)
         tools, tool_fields = record_tools(raw)
-        steps, prompt_tools, fields = message_steps(messages, self.parse_text)
-        details = {"message_fields": fields} if fields else None
+        conversation = _Conversation(self.parse_text, self.keep_orphans)
+        steps, prompt_tools, fields = message_steps(messages, conversation)
+        details = {**({"message_fields": fields} if fields else {}), **conversation.calls.note()}
         consumed = ("messages", *tool_fields)
         return chat_data(self, raw, steps, tools or prompt_tools, consumed, details)
 
 
-def message_steps(messages: list[Any], parse_text: bool = True) -> tuple[list, list, dict[str, dict[str, Any]]]:
+def message_steps(
+    messages: list[Any], conversation: _Conversation | None = None
+) -> tuple[list, list, dict[str, dict[str, Any]]]:
     """The steps of a list of chat-completions messages, the tools a system prompt declares in text,
     and the fields of messages their role does not read (by message index). Also for formats that
     keep such a list inside their own records (toolbench)."""
     if not messages:
         raise ConversionError("field 'messages' is empty")
-    conversation = _Conversation(parse_text)
+    conversation = conversation or _Conversation(parse_text=True)
     steps: list = []
     for i, msg in enumerate(messages):
         steps.extend(conversation.steps(msg, i))

@@ -14,9 +14,10 @@ that nothing ran stays in its MessageAction, and a record with no block that
 ran is ``plain``. User turns are ``source="user"``, except environment
 output: in every dialect but ``plain`` a turn framed as output
 ("Observation:", "The output of the OS:", "Execution result:") is
-``source="environment"`` with the frame stripped, and in ``react`` any turn
-that answers an ApiAction or CodeAction is too (alfworld's feedback has no
-frame; ADP labels it user).
+``source="environment"`` with the frame stripped, and so is any turn that
+answers an ApiAction or CodeAction (alfworld's feedback and CodeAct's bare
+output have no frame; ADP labels them user; mini_swe_agent labels them
+environment too).
 
 Tool calls written as text in a turn (``<tool_call>``, ``<function=...>``;
 option ``text_calls``) and calls listed beside a turn (``actions``, with
@@ -30,11 +31,14 @@ from typing import Any
 
 from data_catalog.sources.base import ConversionError, ConvertOptions, Detected, register
 from data_catalog.sources.chat_common import (
+    ORPHANS_OPTION,
     TEXT_CALLS_OPTION,
     Calls,
     ChatConverter,
+    bare_messages,
     chat_data,
     json_value,
+    keeps_orphans,
     message_parts,
     openai_signals,
     plain_call,
@@ -131,6 +135,7 @@ class ShareGPTConverter(ChatConverter):
     options = {
         "dialect": f"how assistant turns write actions: auto (default, per record), {', '.join(DIALECTS)}",
         **TEXT_CALLS_OPTION,
+        **ORPHANS_OPTION,
     }
     layouts = (
         "{conversations | messages: [{from, value} | {role, content}], system?, tools | available_tools?, id?}",
@@ -141,6 +146,9 @@ class ShareGPTConverter(ChatConverter):
 
     @staticmethod
     def sniff(value: Any) -> Detected | None:
+        if bare_messages(value):  # read as {messages: value}, so judged as that
+            found = ShareGPTConverter.sniff({"messages": value})
+            return found and (found[0], f"a bare list of {found[1]}")
         if not isinstance(value, dict):
             return None
         key = "conversations" if "conversations" in value else "messages"
@@ -162,8 +170,15 @@ class ShareGPTConverter(ChatConverter):
         if text_calls not in ("auto", "off"):
             raise ValueError(f"option text_calls must be auto or off, not {text_calls!r}")
         self.parse_text = text_calls == "auto"
+        self.keep_orphans = keeps_orphans(self.opts.extra)
+
+    def items(self, document: Any, source: str = "-") -> list[Any]:
+        if bare_messages(document):
+            return [{"messages": document}]  # json.dump(messages): one conversation, not a list of records
+        return list(super().items(document, source))
 
     def record_data(self, raw: Any) -> dict[str, Any]:
+        raw = {"messages": raw} if bare_messages(raw) else raw
         key, turns = _turns(raw)
         assistant = [text for role, text, _ in turns if role == "assistant"]
         # Text tool calls are looked for turn by turn only in a record that has some (the cheap test, once).
@@ -177,7 +192,7 @@ class ShareGPTConverter(ChatConverter):
         tools, tool_fields = record_tools(raw)
         steps: list = [observation(system, "system")] if system else []
         prompts = [system] if system else []
-        calls = Calls()
+        calls = Calls(self.keep_orphans)
         fields: dict[str, dict[str, Any]] = {}
         parse, user_step = ASSISTANT_PARSERS[dialect], _USER_STEPS[dialect]
         for i, (role, text, extra) in enumerate(turns):
@@ -209,7 +224,7 @@ class ShareGPTConverter(ChatConverter):
                 steps.extend(self._tool_steps(text, f"{key}[{i}]", calls))
         if not tools and self.parse_text:
             tools = next((found for prompt in prompts if (found := tools_in_prompt(prompt))), [])
-        details = {"dialect": dialect, **({"turn_fields": fields} if fields else {})}
+        details = {"dialect": dialect, **({"turn_fields": fields} if fields else {}), **calls.note()}
         return chat_data(self, raw, steps, tools, (*_CONSUMED, *tool_fields), details)
 
     def _dialect(self, turns: list[Turn], assistant: list[str], parse_calls: bool) -> str:
@@ -252,12 +267,13 @@ def _framed_user(text: str, steps: list[dict]) -> dict:
     return observation(text, "user")
 
 
-def _react_user(text: str, steps: list[dict]) -> dict:
-    """Framed output, or any turn that answers an action (alfworld's feedback has no frame): environment."""
+def _answering_user(text: str, steps: list[dict]) -> dict:
+    """Framed output, or any turn that answers an action (alfworld's feedback, CodeAct's bare output have no
+    frame): environment, in every dialect that has actions, as mini_swe_agent labels the reply to a command."""
     if steps and steps[-1]["class_"] in ACTION_KINDS:
         framed = ENV_PREFIX.match(text)
         return observation(text[framed.end() :] if framed else text, "environment")
     return _framed_user(text, steps)
 
 
-_USER_STEPS = {"plain": _plain_user, "react": _react_user, "codeact": _framed_user, "markdown": _framed_user}
+_USER_STEPS = {"plain": _plain_user, "react": _answering_user, "codeact": _answering_user, "markdown": _answering_user}

@@ -105,9 +105,9 @@ def _function_calls(turn: dict[str, Any], where: str, text: str, calls: Calls) -
         kwargs = parse_arguments(function.get("arguments"), at)
         calls.add(call_id, name)
         reasoning = None if steps else (turn.get("thought") or text or None)
-        command = shell_command(name, kwargs)
-        if command is not None:
-            steps.append(CodeAction(language="bash", content=command, tool_call_id=call_id, reasoning=reasoning))
+        shell = shell_command(name, kwargs)
+        if shell is not None and not shell[1]:  # SWE-agent's bash tool takes the command alone
+            steps.append(CodeAction(language="bash", content=shell[0], tool_call_id=call_id, reasoning=reasoning))
         else:
             steps.append(ApiAction(function=name, kwargs=kwargs, tool_call_id=call_id, reasoning=reasoning))
     return steps

@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, Detected, register, require
+from data_catalog.sources.step_dicts import SHELL_OPTIONS, take_shell_options
 from data_catalog.sources.tau_common import conversation_steps, tau2_task
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult
 
@@ -116,9 +117,16 @@ def _generator(info: dict[str, Any], sim: dict[str, Any]) -> dict[str, Any] | No
     return generator or None
 
 
-def _joined(run: dict[str, Any], simulations: Iterable[Any]) -> Iterator[dict[str, Any]]:
-    """Each simulation with its task (joined by task_id) and the run's info."""
-    tasks = {str(t["id"]): t for t in run.get("tasks") or [] if isinstance(t, dict) and "id" in t}
+def _by_id(tasks: Any) -> dict[str, dict[str, Any]]:
+    return {str(t["id"]): t for t in tasks or [] if isinstance(t, dict) and "id" in t}
+
+
+def _joined(
+    run: dict[str, Any], simulations: Iterable[Any], given: dict[str, dict[str, Any]] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Each simulation with its task (joined by task_id: from the run's tasks, else from ``given``, the
+    tasks of option ``tasks``) and the run's info."""
+    tasks = {**(given or {}), **_by_id(run.get("tasks"))}
     info = run.get("info") if isinstance(run.get("info"), dict) else {}
     for sim in simulations:
         task = tasks.get(str(sim.get("task_id"))) if isinstance(sim, dict) else None
@@ -139,7 +147,11 @@ def _is_simulation(document: Any) -> bool:
 class Tau2ResultsConverter(Converter):
     name = "tau2_results"
     description = "τ² run results ({info, tasks, simulations}): one record per simulation, its task joined in, reward_info as verifier result."
-    options = {"domain": "the tool world's domain; default: info.environment_info.domain_name, else the task's"}
+    options = {
+        "domain": "the tool world's domain; default: info.environment_info.domain_name, else the task's",
+        "tasks": "a τ² tasks JSON file (a list of tasks, or {tasks: [...]}) to join simulations whose task the "
+        "results do not embed; without it such a simulation converts with its task unknown",
+    }
     layouts = (
         "one results file: {timestamp, info, tasks, simulations: [{id, task_id, messages, reward_info, ...}]}",
         "a results directory (given as the folder, or its results.json): results.json (info, tasks) "
@@ -150,6 +162,14 @@ class Tau2ResultsConverter(Converter):
     def __init__(self, options: ConvertOptions | None = None):
         super().__init__(options)
         self._run_files: dict[Path, dict[str, Any] | None] = {}  # results.json beside simulation files, by path
+        self._given_tasks: dict[str, dict[str, Any]] | None = None  # option tasks, read on first use
+
+    def _given(self) -> dict[str, dict[str, Any]]:
+        if self._given_tasks is None:
+            path = self.opts.extra.get("tasks")
+            document = orjson.loads(Path(path).read_bytes()) if path else []
+            self._given_tasks = _by_id(document.get("tasks") if isinstance(document, dict) else document)
+        return self._given_tasks
 
     @staticmethod
     def sniff(value: Any) -> Detected | None:
@@ -167,16 +187,19 @@ class Tau2ResultsConverter(Converter):
         if not isinstance(document, dict):
             return super().items(document, source)
         if isinstance(document.get("simulations"), list):
-            return _joined(document, document["simulations"])
+            return _joined(document, document["simulations"], self._given())
         if _is_run_file(document) and source != "-":  # a results directory's results.json
             folder = Path(source).parent / "simulations"
             if not folder.is_dir():
                 return [{"missing_simulations": str(folder)}]
-            return _joined(document, (orjson.loads(p.read_bytes()) for p in sorted(folder.glob("*.json"))))
+            sims = (orjson.loads(p.read_bytes()) for p in sorted(folder.glob("*.json")))
+            return _joined(document, sims, self._given())
         if _is_simulation(document) and source != "-":  # a simulations/<id>.json
             run = self._run_file(Path(source).parent.parent / "results.json")
             if run is not None:
-                return _joined(run, [document])
+                return _joined(run, [document], self._given())
+        if _is_simulation(document) and self.opts.extra.get("tasks"):
+            return _joined({}, [document], self._given())
         return [document]
 
     @classmethod
@@ -191,8 +214,6 @@ class Tau2ResultsConverter(Converter):
     def convert(self, raw: Any) -> AgentRecord:
         if isinstance(raw, dict) and "simulation" in raw:
             sim, task, info = require(raw, "simulation", dict), raw["task"], raw["info"]
-            if task is None:
-                raise ConversionError(f"simulation's task_id {sim.get('task_id')!r} is not among the file's tasks")
         elif isinstance(raw, dict) and "missing_simulations" in raw:
             raise ConversionError(f"a τ² results.json without simulations: no folder {raw['missing_simulations']}")
         elif _is_simulation(raw):
@@ -217,6 +238,10 @@ class Tau2ResultsConverter(Converter):
         details = {
             k: sim[k] for k in ("trial", "termination_reason", "start_time", "end_time") if sim.get(k) is not None
         }
+        if task is None:  # q is the task id alone; the verdict still stands (τ² computed it)
+            details["task_unknown"] = f"task_id {str(task_id)!r} is in no tasks read (give --option tasks=FILE)"
+        if shell_options := take_shell_options(steps):
+            details[SHELL_OPTIONS] = shell_options
         return AgentRecord(
             id=self.record_id(sim_id, raw),
             environment=Environment(kind="tool_world", name=domain, policy=env_info.get("policy") or sim.get("policy")),

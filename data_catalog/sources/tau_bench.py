@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Converter, Detected, register, require
+from data_catalog.sources.step_dicts import SHELL_OPTIONS, take_shell_options
 from data_catalog.sources.tau_common import conversation_steps, policy_domain
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult
 
@@ -86,6 +87,9 @@ class TauBenchConverter(Converter):
             (s["content"] for s in steps if s["class_"] == "text_observation" and s["source"] == "system"), None
         )
         original_id = f"{task_id}/{trial}"
+        details = {"trial": trial, "ended_by": info.get("source")}
+        if shell_options := take_shell_options(steps):
+            details[SHELL_OPTIONS] = shell_options
         return AgentRecord(
             id=self.record_id(original_id, raw),
             environment=Environment(
@@ -105,5 +109,5 @@ class TauBenchConverter(Converter):
             ),
             source=Source(dataset=self.dataset, format=self.name, original_id=original_id, license=self.opts.license),
             lineage=Lineage(usage={"user_cost": info["user_cost"]} if "user_cost" in info else {}),
-            details={"trial": trial, "ended_by": info.get("source")},
+            details=details,
         )

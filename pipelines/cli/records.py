@@ -116,11 +116,27 @@ def show(
     from schemas.io import read_records
 
     check_file(file)
+    if record_id is None:
+        record = next(iter(read_records(file)), None)
+        if record is None:
+            fail(f"{file} holds no records", FAILED)
+        out.print(render_record(record, width))
+        return
+    exact = None
+    by_original = []  # several records may share an original id (two sources, two runs): never pick one silently
     for record in read_records(file):
-        if record_id is None or record_id in (record.id, record.source.original_id):
-            out.print(render_record(record, width))
-            return
-    fail(f"no record with id {record_id!r} in {file}" if record_id else f"{file} holds no records", FAILED)
+        if record.id == record_id:
+            exact = record
+            break
+        if record.source.original_id == record_id:
+            by_original.append(record)
+    if exact is None and len(by_original) > 1:
+        listed = "\n".join(f"  {r.id}  ({r.source.dataset} / {r.source.format})" for r in by_original)
+        fail(f"{len(by_original)} records have original id {record_id!r}; give one of their ids:\n{listed}", FAILED)
+    chosen = exact or (by_original[0] if by_original else None)
+    if chosen is None:
+        fail(f"no record with id {record_id!r} in {file}", FAILED)
+    out.print(render_record(chosen, width))
 
 
 @app.command("export-adp")

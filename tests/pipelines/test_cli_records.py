@@ -104,6 +104,23 @@ def test_show_first_record_and_unknown_id(tau_parquet):
     assert missing.exit_code == 1 and "no record with id 'no-such-id'" in missing.stderr
 
 
+def test_show_refuses_an_original_id_that_several_records_share(tmp_path):
+    raw = tmp_path / "chats.jsonl"
+    lines = [
+        {"id": 1, "messages": [{"role": "user", "content": "first"}, {"role": "assistant", "content": "a"}]},
+        {"id": 1, "messages": [{"role": "user", "content": "second"}, {"role": "assistant", "content": "b"}]},
+    ]
+    raw.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / "chats.parquet"
+    assert convert_files("openai_chat", [str(raw)], out).converted == 2
+    ids = [record.id for record in read_records(out)]
+    shared = invoke("show", out, "--id", "1")
+    assert shared.exit_code == 1 and "2 records have original id '1'" in shared.stderr
+    assert all(record_id in shared.stderr for record_id in ids)
+    second = invoke("show", out, "--id", ids[1])
+    assert second.exit_code == 0 and "second" in second.stdout
+
+
 def test_export_adp_writes_jsonl_that_adp_schema_accepts(tmp_path):
     src = OS_STD
     parquet = tmp_path / "os.parquet"

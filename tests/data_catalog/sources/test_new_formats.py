@@ -93,8 +93,8 @@ def test_responses_items_with_reasoning_and_an_unknown_item():
         "Use the shell.",
         "c1",
     )
-    with pytest.raises(ValueError, match=r"output\[0\]: unsupported item type 'web_search_call'"):
-        converter.convert({"object": "response", "output": [{"type": "web_search_call"}]})
+    with pytest.raises(ValueError, match=r"output\[0\]: unsupported item type 'computer_call'"):
+        converter.convert({"object": "response", "output": [{"type": "computer_call"}]})
 
 
 def test_openhands_evaluation_output(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import orjson
 import pytest
@@ -118,15 +119,30 @@ def test_bad_simulations_are_quarantined(document, tmp_path):
     sims[5]["reward_info"]["reward"] = None
     sims[6]["messages"].insert(2, {"role": "tool", "id": "u9", "content": "ok", "requestor": "user"})
     stats, converted, quarantine = convert_lines("tau2_results", [doc, {"tasks": []}], tmp_path)
-    assert (stats.read, stats.converted, stats.quarantined) == (21, 14, 7)
+    assert (stats.read, stats.converted, stats.quarantined) == (21, 15, 6)
     errors = [row["error"] for row in quarantine]
-    assert errors[0] == "simulation's task_id '999' is not among the file's tasks"
-    assert "tool result for call id 'call_unknown' answers no earlier call" in errors[1]
-    assert "unknown role 'customer'" in errors[2]
-    assert errors[3] == "missing field 'messages'"
-    assert errors[4] == "field 'reward' is NoneType, expected int/float"
-    assert "user-side tool result for call id 'u9' answers no earlier user call" in errors[5]
-    assert errors[6].startswith("not a τ² results file")
+    assert "tool result for call id 'call_unknown' answers no earlier call" in errors[0]
+    assert "unknown role 'customer'" in errors[1]
+    assert errors[2] == "missing field 'messages'"
+    assert errors[3] == "field 'reward' is NoneType, expected int/float"
+    assert "user-side tool result for call id 'u9' answers no earlier user call" in errors[4]
+    assert errors[5].startswith("not a τ² results file")
+    unknown = next(r for r in converted if r.source.original_id == sims[1]["id"])
+    assert unknown.details["task_unknown"] == "task_id '999' is in no tasks read (give --option tasks=FILE)"
+
+
+def test_results_without_embedded_tasks_convert_with_the_task_unknown_or_from_a_tasks_file(document, tmp_path):
+    doc = {**document, "tasks": []}
+    stats, converted, _ = convert_lines("tau2_results", [doc], tmp_path)
+    assert (stats.converted, stats.quarantined) == (20, 0)
+    assert all(r.task.instruction == "" and "task_unknown" in r.details for r in converted)
+    assert all(r.verifier.result is not None for r in converted)  # τ²'s own verdict still stands
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps(document["tasks"]))
+    stats, joined, _ = convert_lines("tau2_results", [doc], tmp_path, tasks=str(tasks))
+    assert stats.converted == 20 and not any("task_unknown" in r.details for r in joined)
+    two = next(r for r in joined if r.task.metadata["task_id"] == "2")
+    assert two.task.instruction.startswith("First, try to book a flight from sf to ny.")
 
 
 # A dual-control (telecom) simulation as τ² writes it: the user acts on its own phone.

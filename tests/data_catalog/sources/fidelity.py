@@ -1,0 +1,73 @@
+"""Fidelity of a converted record to its raw file: every message, call, result, reasoning and answer, in order.
+
+A test lists what the raw file holds, read straight from it (not through the converter), as
+``Item``s; ``assert_faithful`` checks that the record holds each one, in that order, with the
+right role, and that the record has no more calls, results or user turns than the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from schemas.record import AgentRecord
+
+
+@dataclass(frozen=True)
+class Item:
+    kind: str  # user | system | thinking | text | call | result
+    text: str = ""  # the text (a call: its name)
+    arguments: Any = None  # a call's arguments
+    call_id: str | None = None  # a call's or a result's id
+
+
+def _tokens(record: AgentRecord) -> list[tuple[str, Any]]:
+    """The record as (kind, value) in order: a step's reasoning comes before the step itself."""
+    tokens: list[tuple[str, Any]] = []
+    for step in record.trajectory:
+        if getattr(step, "reasoning", None):
+            tokens.append(("reasoning", step.reasoning))
+        if step.class_ == "message_action":
+            tokens.append(("text", step.content))
+        elif step.class_ == "api_action":
+            tokens.append(("call", (step.function, step.kwargs, step.tool_call_id)))
+        elif step.class_ == "code_action":
+            tokens.append(("call", (step.language, step.content, step.tool_call_id)))
+        elif step.class_ in ("text_observation", "image_observation"):
+            tokens.append((step.source, (step.content, getattr(step, "tool_call_id", None))))
+    return tokens
+
+
+Code = dict[str, "str | tuple[str, str]"]  # a code tool's name -> its code argument (bash), or (language, argument)
+
+
+def _matches(item: Item, kind: str, value: Any, shell: Code) -> bool:
+    if item.kind == "thinking":
+        return kind == "reasoning" and item.text.strip() in value
+    if item.kind == "text":
+        return (kind == "text" and value == item.text.strip()) or (kind == "reasoning" and item.text.strip() in value)
+    if item.kind == "call":
+        if kind != "call" or value[2] != item.call_id:
+            return False
+        code = shell.get(item.text)
+        if code is not None:  # a code tool's call is a CodeAction of its code (a shell tool's: bash)
+            language, key = ("bash", code) if isinstance(code, str) else code
+            return value[:2] == (language, item.arguments[key])
+        return value[:2] == (item.text, item.arguments)
+    if item.kind == "result":
+        return kind == "tool" and value == (item.text, item.call_id)
+    return kind == item.kind and value[0] == item.text  # user / system
+
+
+def assert_faithful(record: AgentRecord, items: list[Item], shell: Code | None = None) -> None:
+    """``shell``: the file's code tools (their calls are CodeActions): a shell tool's name and its command
+    argument, or a tool's name and (language, argument)."""
+    tokens = _tokens(record)
+    at = 0
+    for n, item in enumerate(items):
+        found = next((i for i in range(at, len(tokens)) if _matches(item, *tokens[i], shell or {})), None)
+        assert found is not None, f"item {n} {item} is not in the record after token {at}: {tokens[at : at + 3]}"
+        at = found if tokens[found][0] == "reasoning" else found + 1  # one reasoning holds thinking and lead-in text
+    for kind, record_kind in (("call", "call"), ("result", "tool"), ("user", "user")):
+        expected = sum(item.kind == kind for item in items)
+        assert sum(k == record_kind for k, _ in tokens) == expected, f"{kind} count differs from the file's"

@@ -22,22 +22,20 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel
-
 from generators.llm.tool_calls import normalize_tools
 from schemas.record import Environment, Tool
+from schemas.stage_config import StageConfig
 
 Rendering = Literal["full", "compact"]
 
 # The compact prompt's call instruction: the block the chat template renders for a call in the history.
 NATIVE_CALLS = 'Call a tool by replying <tool_call>{"name": ..., "arguments": {...}}</tool_call>'
 TOOLS_HEADER = "Tools:"
-DEFAULT_SYSTEM = "You are a helpful customer support agent."
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _SCALARS = {"integer": "int", "number": "float", "boolean": "bool"}
 
 
-class RenderingOption(BaseModel):
+class RenderingOption(StageConfig):
     """Mixed into each stage config that renders prompts for a learner (rollouts, evaluation, SFT, RL, exports)."""
 
     rendering: Rendering = "full"
@@ -49,7 +47,7 @@ class RenderingOption(BaseModel):
 
 @dataclass(frozen=True)
 class AgentPrompt:
-    system: str
+    system: str | None  # None: E has no policy (each caller keeps its own default)
     tools: list[dict[str, Any]] | None  # OpenAI function tools for the chat template; None: none rendered by it
 
 
@@ -57,12 +55,12 @@ def agent_prompt(environment: Environment, rendering: Rendering, calls: str = NA
     """The system prompt and template tools of ``environment`` in ``rendering``; ``calls`` is the compact prompt's
     line on how to call a tool (the llm agent's schema mode swaps in its own)."""
     if rendering == "full":
-        return AgentPrompt(environment.policy or DEFAULT_SYSTEM, normalize_tools(environment.tools))
-    policy = compact_policy(environment) or environment.policy or DEFAULT_SYSTEM
+        return AgentPrompt(environment.policy or None, normalize_tools(environment.tools))
+    policy = compact_policy(environment) or (environment.policy or "").strip()
     if not environment.tools:
-        return AgentPrompt(policy, None)
-    lines = [policy.strip(), "", TOOLS_HEADER, *map(tool_signature, environment.tools), calls]
-    return AgentPrompt("\n".join(lines), None)
+        return AgentPrompt(policy or None, None)
+    lines = [policy, "", TOOLS_HEADER] if policy else [TOOLS_HEADER]
+    return AgentPrompt("\n".join([*lines, *map(tool_signature, environment.tools), calls]), None)
 
 
 def compact_policy(environment: Environment) -> str | None:

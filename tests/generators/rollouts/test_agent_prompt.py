@@ -6,15 +6,13 @@ tokenizer, are in tests/training/test_compact_rendering.py.
 
 from __future__ import annotations
 
-import json
-
 from generators.llm.tool_calls import normalize_tools
 from generators.rollouts.agent_prompt import agent_prompt, compact_policy, tool_signature
 from generators.rollouts.config import PolicyConfig
 from pipelines.pipeline_config import SMOLLM2_LEARNER, PipelineConfig
 from schemas.record import Tool
 from schemas.steps import ApiAction
-from tests.generators.rollouts.helpers import IVO, ScriptedGenerator, balance_task, roll
+from tests.generators.rollouts.helpers import IVO, ScriptedGenerator, balance_task, native_balance_agent, roll
 
 RETAIL_SUMMARY_START = "You are a retail store support agent."
 
@@ -96,22 +94,8 @@ def test_the_rendering_is_part_of_the_policy_id_and_the_main_learner_is_compact(
     assert SMOLLM2_LEARNER.rendering == "compact" and PipelineConfig().learner.rendering == "compact"
 
 
-def _hermes(name: str, arguments: dict) -> str:
-    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
-
-
 def test_a_compact_agent_gets_no_template_tools_and_its_calls_are_read_from_the_reply_text():
-    def reply(request):
-        done = [m for m in request.messages if m["role"] == "tool"]
-        if len(request.messages) == 2:
-            return "May I have your first name, last name and zip code?"
-        if not done:
-            return _hermes("find_user_id_by_name_zip", {"first_name": "Ivo", "last_name": "Dvorak", "zip": "31412"})
-        if len(done) == 1:
-            return _hermes("get_user_details", {"user_id": done[0]["content"]})
-        return "Your gift card balance is $54.00."
-
-    model = ScriptedGenerator(reply)
+    model = ScriptedGenerator(native_balance_agent)
     records, summary = roll([balance_task()], model, k=1, agent="llm", rendering="compact", backend="vllm")
     record = records[0]
     calls = [(s.function, s.kwargs) for s in record.trajectory if isinstance(s, ApiAction)]

@@ -38,7 +38,7 @@ def export_openai(
     chats = render_records(records, stats, rendering=rendering)
     rows = (openai_row(record, chat, arguments_as_strings) for record, chat in chats)
     written = write_jsonl_rows(rows, output)
-    return {"format": "openai", "output": str(output), "rendering": rendering, "written": written, **stats.as_dict()}
+    return {"format": "openai", "output": str(output), "written": written, **stats.as_dict()}
 
 
 def chat_row(record: AgentRecord) -> dict[str, Any] | None:

@@ -118,7 +118,6 @@ def export_sharegpt(records: Iterable[AgentRecord], output: Path, rendering: Ren
     return {
         "format": "sharegpt",
         "output": str(output),
-        "rendering": rendering,
         "dataset_info": str(info_path),
         "written": written,
         **stats.as_dict(),

@@ -133,7 +133,8 @@ class LlmAgent(AgentPolicy):
                 system = f"{system}\n\n{SCHEMA_INSTRUCTION}"
             context.derived["agent_request"] = ChatRequest(
                 messages=[{"role": "system", "content": system}],
-                tools=prompt.tools,
+                # E's tools as they are (Tool objects; a backend normalizes them), unless the rendering shows none.
+                tools=(context.tools or None) if prompt.tools else None,
                 json_schema=action_schema(context.tools) if schema_mode else None,
             )
         return context.derived["agent_request"]

@@ -12,7 +12,8 @@ bytes wherever it is trained or tested. Two renderings (``rendering``, one field
   policy text, else E's own policy stays), one line per tool (``tool_signature``) and one line on how
   to call, all in the system prompt; no tools go to the chat template, so the tool list appears once.
   Calls are the same Hermes ``<tool_call>`` blocks the template renders for earlier calls, parsed from
-  the reply text by the agent (the backend parses only when a request carries tools).
+  the reply text by the agent (the backend parses only when a request carries tools). About 550 SmolLM2
+  tokens for the retail world, 600 for the airline one (bench/prompt_tokens.py).
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from generators.llm.tool_calls import normalize_tools
 from generators.rollouts.agent_prompt import agent_prompt, compact_policy, tool_signature
-from generators.rollouts.config import PolicyConfig
+from generators.rollouts.config import PolicyConfig, RolloutConfig
+from generators.rollouts.conversation import TaskContext
+from generators.rollouts.llm_agent import SCHEMA_INSTRUCTION, LlmAgent, action_schema
 from pipelines.pipeline_config import SMOLLM2_LEARNER, PipelineConfig
 from schemas.record import Tool
 from schemas.steps import ApiAction
@@ -109,3 +111,13 @@ def test_a_compact_agent_gets_no_template_tools_and_its_calls_are_read_from_the_
     for request in model.requests:
         assert request.tools is None
         assert request.messages[0]["content"] == agent_prompt(balance_task().environment, "compact").system
+
+
+def test_a_compact_agent_in_schema_mode_is_told_the_json_shape_instead_of_the_tool_call_markup():
+    task = balance_task()
+    config = RolloutConfig(agent="llm", tool_calls="schema", rendering="compact", backend="vllm")
+    request = LlmAgent(config)._base_request(TaskContext(task, task.environment.tools))
+    system = request.messages[0]["content"]
+    assert system.startswith(RETAIL_SUMMARY_START) and system.endswith(SCHEMA_INSTRUCTION)
+    assert "<tool_call>" not in system and request.tools is None
+    assert request.json_schema == action_schema(task.environment.tools)

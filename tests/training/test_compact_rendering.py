@@ -13,10 +13,15 @@ from generators.llm.prompting import PromptRenderer
 from generators.rollouts.agent_prompt import agent_prompt
 from generators.rollouts.config import RolloutBudget
 from tests.generators.rollouts.helpers import ScriptedGenerator, balance_task, native_balance_agent, roll
+from tests.training.helpers import oracle_rollout, retail_cancel_task
 from training.episodes import EpisodeRunner, EpisodeSettings
 from training.export_openai import export_openai
 from training.export_sharegpt import export_sharegpt
 from training.render import prompt_ids, record_to_chat
+from training.rl import episode_runner
+from training.rl_config import RlConfig
+from training.sft import prepare_data
+from training.sft_config import SftConfig
 
 COMPACT_MAX_TOKENS = 600
 
@@ -67,6 +72,21 @@ def test_rl_episodes_and_exports_open_with_the_same_compact_prompt(
     export_sharegpt([record], tmp_path / "sharegpt.jsonl", rendering="compact")
     row = json.loads((tmp_path / "sharegpt.jsonl").read_text())
     assert row["system"] == chat.messages[0]["content"] and row["tools"] == "[]"
+
+
+def test_the_sft_and_rl_stages_read_the_rendering_from_their_config(smol_tokenizer, training_template, tmp_path):
+    task = retail_cancel_task()
+    compact_system = agent_prompt(task.environment, "compact").system
+    prompts, firsts = {}, {}
+    for rendering in ("full", "compact"):
+        rl = RlConfig(data=tmp_path / "t.parquet", output_dir=tmp_path, rendering=rendering)
+        prompts[rendering] = episode_runner(rl, smol_tokenizer, training_template).prompt_length(task)
+        sft = SftConfig(data=tmp_path / "s.parquet", output_dir=tmp_path, rendering=rendering)
+        row = prepare_data([oracle_rollout(task)], smol_tokenizer, training_template, sft).train[0]
+        firsts[rendering] = smol_tokenizer.decode(row["input_ids"])
+    assert prompts["compact"] < COMPACT_MAX_TOKENS < 2500 < prompts["full"]
+    assert firsts["compact"].startswith(f"<|im_start|>system\n{compact_system}<|im_end|>\n<|im_start|>user\n")
+    assert firsts["full"].startswith(f"<|im_start|>system\n{task.environment.policy}\n\n# Tools\n")
 
 
 @pytest.mark.parametrize("domain", ["retail", "airline"])

@@ -105,6 +105,8 @@ class ToolWorld(ToolEnvironment):
 
     name: ClassVar[str] = ""
     policy: ClassVar[str] = ""
+    # The policy summarized for small learners: the rules the verifier enforces, a few lines (empty: none).
+    compact_policy: ClassVar[str] = ""
     # What the verifier's grounding and policy stages read about a domain (verifiers/grounding.py, policy.py):
     # tools whose success verifies who the user is (empty: the user states their id and it is used as said),
     identity_tools: ClassVar[frozenset[str]] = frozenset()

@@ -40,9 +40,11 @@ class RolloutsSection(StageConfig):
 
 # SmolLM2-135M on the CPU through vLLM (float32: several times faster than bfloat16 on CPUs without
 # AVX512-BF16): 24 tasks x k=2 with at most 8 turns took 7.5 min on two cores (bench: lr_vllm in the closing
-# note of issue 19); 96 tokens a turn is room for one tool call or a short message.
+# note of issue 19); 96 tokens a turn is room for one tool call or a short message. The compact rendering
+# (generators/rollouts/agent_prompt.py): its prompt is ~550-600 tokens instead of 2.7k-3.5k.
 SMOLLM2_LEARNER = PolicyConfig(
     agent="llm",
+    rendering="compact",
     backend="vllm",
     dtype="float32",
     k=2,

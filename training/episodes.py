@@ -13,7 +13,9 @@ user's reply, the next generation prompt) tokenized from the chat template's
 rendering of the new messages (``env_mask`` 0: no loss). The model conditions
 on that same sequence at its next turn, so what it saw and what it is trained
 on are one thing. The chat template must be prefix-preserving (tested in
-tests/training/test_render.py).
+tests/training/test_render.py). The prompt shows E as ``EpisodeSettings.rendering`` says
+(generators/rollouts/agent_prompt.py: the same bytes as the learner's rollouts and SFT data); calls are
+read out of each reply against E's tools whatever the template was shown.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 from generators.llm.tool_calls import completion_from_text, normalize_tools
 from generators.rollouts.actors import USER_SIMULATORS
+from generators.rollouts.agent_prompt import Rendering, agent_prompt
 from generators.rollouts.config import RolloutBudget
 from generators.rollouts.conversation import Budget, Conversation, TaskContext
 from generators.rollouts.llm_agent import LlmAgent
@@ -45,8 +48,9 @@ COMPONENTS_MODEL = {"backend": "trainer"}
 class Episode:
     conv: Conversation
     messages: list[dict[str, Any]]  # the chat as the policy sees it (its turns as it wrote them)
-    tools: list[dict[str, Any]] | None
+    tools: list[dict[str, Any]] | None  # what the chat template renders (None in the compact rendering)
     prompt_ids: list[int]
+    offered: list[dict[str, Any]] | None = None  # E's tools: the calls a reply may make
     completion_ids: list[int] = field(default_factory=list)
     env_mask: list[int] = field(default_factory=list)
 
@@ -64,6 +68,7 @@ class EpisodeSettings:
     budget: RolloutBudget
     user: str = "scripted"
     reward: str = "graded"
+    rendering: Rendering = "full"
 
 
 class EpisodeRunner:
@@ -81,10 +86,11 @@ class EpisodeRunner:
         env = build_environment(task.environment, default_env_factory)
         conv = Conversation(context, index, 0, env, self.budget, SamplingParams())
         self._user_turns(conv)
-        policy = task.environment.policy
-        messages = ([{"role": "system", "content": policy}] if policy else []) + _messages_of(conv.steps)
-        tools = normalize_tools(task.environment.tools)
-        return Episode(conv, messages, tools, prompt_ids(self.tokenizer, messages, tools, self.template))
+        prompt = agent_prompt(task.environment, self.settings.rendering)
+        system = [{"role": "system", "content": prompt.system}] if prompt.system else []
+        messages = system + _messages_of(conv.steps)
+        ids = prompt_ids(self.tokenizer, messages, prompt.tools, self.template)
+        return Episode(conv, messages, prompt.tools, ids, offered=normalize_tools(task.environment.tools))
 
     def prompt_length(self, task: AgentRecord) -> int:
         """Tokens of the task's prompt (policy, tools, the user's opening), before the policy's first turn."""
@@ -113,7 +119,7 @@ class EpisodeRunner:
         episode.extend(ids, trained=True)
         # A turn cut at max_turn_tokens is read like any reply, as the rollout stage reads a backend's "length".
         text = self.tokenizer.decode(ids, skip_special_tokens=True)
-        completion = completion_from_text(text, "stop" if ended else "length", episode.tools)
+        completion = completion_from_text(text, "stop" if ended else "length", episode.offered)
         turn = self.agent.act(conv, GenerationResult(completions=[completion], tokens_out=len(ids)))
         before = len(conv.steps)
         conv.apply_agent(turn)

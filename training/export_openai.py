@@ -7,7 +7,9 @@ writes them as JSON strings instead, as the OpenAI API and its fine-tuning
 files want. Messages are exactly training.render's, so a trainer fed this file
 sees what aceforge's own SFT stage trains on. A failed call's assistant turn keeps
 training.render's ``"weight": 0``: OpenAI fine-tuning then puts no loss on it; TRL's
-SFTTrainer does not read the key (its assistant-only loss trains on every assistant turn).
+SFTTrainer does not read the key (its assistant-only loss trains on every assistant turn). In the compact
+rendering (``rendering``: generators/rollouts/agent_prompt.py) the system message holds the tool lines and
+``tools`` is empty, so a trainer renders the prompt the learner is rolled out with.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from generators.llm.prompting import wire_messages
+from generators.rollouts.agent_prompt import Rendering
 from schemas.io import write_jsonl_rows
 from schemas.record import AgentRecord
 from training.render import Chat, RenderError, RenderStats, record_to_chat, render_records
@@ -27,10 +30,13 @@ def openai_row(record: AgentRecord, chat: Chat, arguments_as_strings: bool = Fal
     return {"id": record.id, "messages": messages, "tools": chat.tools or []}
 
 
-def export_openai(records: Iterable[AgentRecord], output: Path, arguments_as_strings: bool = False) -> dict[str, Any]:
+def export_openai(
+    records: Iterable[AgentRecord], output: Path, arguments_as_strings: bool = False, rendering: Rendering = "full"
+) -> dict[str, Any]:
     """Write the JSONL file; returns the counts (records = written + skipped)."""
     stats = RenderStats()
-    rows = (openai_row(record, chat, arguments_as_strings) for record, chat in render_records(records, stats))
+    chats = render_records(records, stats, rendering=rendering)
+    rows = (openai_row(record, chat, arguments_as_strings) for record, chat in chats)
     written = write_jsonl_rows(rows, output)
     return {"format": "openai", "output": str(output), "written": written, **stats.as_dict()}
 

@@ -16,7 +16,9 @@ assistant-side turns (gpt, function_call) at even ones, so:
 - text an assistant turn says alongside its calls has no place in a
   ``function_call`` turn: it is left out and counted (``call_text_dropped``);
 - the format has no per-turn loss mask, so a failed call's turn (``"weight": 0``, training.render)
-  and its error are left out, so as not to train on the mistake, and counted (``failed_call_turns_dropped``).
+  and its error are left out, so as not to train on the mistake, and counted (``failed_call_turns_dropped``);
+- in the compact rendering (generators/rollouts/agent_prompt.py) ``system`` holds the tool lines and
+  ``tools`` is ``[]``: the tools are shown once, as the learner sees them in its rollouts.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from generators.rollouts.agent_prompt import Rendering
 from schemas.io import atomic_output, write_jsonl_rows
 from schemas.record import AgentRecord
 from training.render import Chat, RenderStats, render_records
@@ -95,11 +98,11 @@ def dataset_info(file_name: str) -> dict[str, Any]:
     }
 
 
-def export_sharegpt(records: Iterable[AgentRecord], output: Path) -> dict[str, Any]:
+def export_sharegpt(records: Iterable[AgentRecord], output: Path, rendering: Rendering = "full") -> dict[str, Any]:
     """Write the file (a JSON array when it ends in .json, else JSON Lines) and ``dataset_info.json`` beside it;
     returns the counts."""
     stats, notes = RenderStats(), Counter()
-    rows = (sharegpt_row(r, chat, notes) for r, chat in render_records(records, stats))
+    rows = (sharegpt_row(r, chat, notes) for r, chat in render_records(records, stats, rendering=rendering))
     if output.suffix == ".json":
         listed = list(rows)
         with atomic_output(output) as tmp:

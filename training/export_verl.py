@@ -25,7 +25,9 @@ Beside it, what verl needs to run and judge the episodes (training/verl_reward.p
   scripted user as the ``aceforge_user`` interaction;
 - ``tools.json``: the OpenAI function schemas of each environment's tools.
 
-aceforge must be installed where verl runs. A task with no request to open with
+The prompt is always the full rendering: verl's tool agent loop gives the chat template every tool's schema
+from tool_config.yaml itself, so a compact system prompt (generators/rollouts/agent_prompt.py) would list the
+tools twice. aceforge must be installed where verl runs. A task with no request to open with
 is skipped with the reason ``no_prompt``; counts add up.
 """
 

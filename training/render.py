@@ -2,7 +2,9 @@
 
 The messages are what every trainer and exporter sees (OpenAI chat shape):
 
-- the system message is E's policy, followed by any system prompt τ opens with;
+- the system message is E as the learner's rendering shows it (generators/rollouts/agent_prompt.py: E's
+  policy with the tools through the chat template, or the compact summary with one line per tool and no
+  template tools: the bytes the rollout agent is shown), followed by any system prompt τ opens with;
 - a user turn is a user observation, an environment observation that answers
   no tool call (a shell's or a web page's output: the user turn of ADP-style
   data), or a web page's text (its accessibility tree, else its HTML);
@@ -36,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from generators.llm.tool_calls import normalize_tools
+from generators.rollouts.agent_prompt import Rendering, agent_prompt
 from schemas.record import AgentRecord
 from schemas.steps import ApiAction, CodeAction, ImageObservation, MessageAction, TextObservation, WebObservation
 from verifiers.structure import refused_bad_call
@@ -52,7 +54,7 @@ class RenderError(ValueError):
 @dataclass
 class Chat:
     messages: list[dict[str, Any]]
-    tools: list[dict[str, Any]] | None  # OpenAI function-tool dicts; None when E has none
+    tools: list[dict[str, Any]] | None  # OpenAI function-tool dicts for the template; None: E has none, or compact
 
 
 @dataclass
@@ -67,16 +69,16 @@ class RenderStats:
         return {"records": self.records, "rendered": self.rendered, "skipped": dict(self.skipped.most_common())}
 
 
-def record_to_chat(record: AgentRecord) -> Chat:
+def record_to_chat(record: AgentRecord, rendering: Rendering = "full") -> Chat:
     """The record's conversation as chat messages with tools (see the module docstring)."""
-    tools = normalize_tools(record.environment.tools)
-    known = {tool["function"]["name"] for tool in tools or []}
+    prompt = agent_prompt(record.environment, rendering)
+    known = {tool.name for tool in record.environment.tools}
     pairs, orphans = pair_calls(record.trajectory)
     call_ids = {pair.step: pair.call.tool_call_id or f"call_{pair.step}" for pair in pairs}
     by_name = {tool.name: tool for tool in record.environment.tools}
     failed = {pair.step for pair in pairs if refused_bad_call(pair, by_name)}
     answers = {pair.result_step: pair.step for pair in pairs if pair.result_step is not None}
-    system = [record.environment.policy] if record.environment.policy else []
+    system = [prompt.system] if prompt.system else []
     messages: list[dict[str, Any]] = []
     after_action = False  # an action with no observation since: a following ApiAction joins its turn
     last_action: Any = None
@@ -124,7 +126,7 @@ def record_to_chat(record: AgentRecord) -> Chat:
     if not any(message["role"] == "assistant" for message in messages):
         raise RenderError("no_assistant_turn", "τ has no agent action to learn from")
     head = [{"role": "system", "content": "\n\n".join(system)}] if system else []
-    return Chat(messages=head + messages, tools=tools)
+    return Chat(messages=head + messages, tools=prompt.tools)
 
 
 def _join(*parts: str | None) -> str:
@@ -192,13 +194,14 @@ def render_records(
     records: Iterable[AgentRecord],
     stats: RenderStats,
     convert: Callable[[AgentRecord, Chat], Any] | None = None,
+    rendering: Rendering = "full",
 ) -> Iterator[tuple[AgentRecord, Any]]:
-    """Each renderable record with its chat (or ``convert(record, chat)``, which may raise RenderError too);
-    the others are counted in ``stats.skipped`` by reason."""
+    """Each renderable record with its chat in ``rendering`` (or ``convert(record, chat)``, which may raise
+    RenderError too); the others are counted in ``stats.skipped`` by reason."""
     for record in records:
         stats.records += 1
         try:
-            chat = record_to_chat(record)
+            chat = record_to_chat(record, rendering)
             item = convert(record, chat) if convert else chat
         except RenderError as exc:
             stats.skipped[exc.reason] += 1

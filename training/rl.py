@@ -106,6 +106,7 @@ def episode_runner(cfg: RlConfig, tokenizer: Any, template: str) -> EpisodeRunne
         budget=cfg.budget,
         user=cfg.user,
         reward=cfg.reward,
+        rendering=cfg.rendering,
     )
     return EpisodeRunner(tokenizer, template, settings)
 

@@ -107,7 +107,9 @@ def choose_max_length(lengths: list[int], cap: int) -> int:
 def prepare_data(records: list[AgentRecord] | Any, tokenizer: Any, template: str, cfg: SftConfig) -> SftData:
     """Tokenized rows (input_ids, assistant_masks), cut to max_length, split into train and eval by task."""
     data = SftData()
-    tokenized = list(render_records(records, data.stats, lambda _, chat: tokenize_chat(tokenizer, chat, template)))
+    tokenized = list(
+        render_records(records, data.stats, lambda _, chat: tokenize_chat(tokenizer, chat, template), cfg.rendering)
+    )
     data.max_length_chosen = cfg.max_length is None
     data.max_length = cfg.max_length or choose_max_length(
         [len(tokens["input_ids"]) for _, tokens in tokenized], cfg.max_length_cap

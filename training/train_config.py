@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from generators.rollouts.agent_prompt import RenderingOption
 from schemas.stage_config import StageConfig
 
 # Set by aceforge itself from other fields; giving them in trainer_args would fight those fields.
@@ -43,7 +44,7 @@ class LoraSettings(StageConfig):
         )
 
 
-class TrainConfig(StageConfig):
+class TrainConfig(RenderingOption):
     model: str = "default"
     """'default' (SmolLM2-135M-Instruct), a model folder or a .gguf file."""
     output_dir: Path

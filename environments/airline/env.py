@@ -31,6 +31,8 @@ from environments.common_tools import CustomerServiceTools
 from environments.tool_world import ToolError, UserDatabaseWorld, params, tool
 
 POLICY = (Path(__file__).parent / "policy.md").read_text()
+# What a small learner is shown instead (generators/rollouts/agent_prompt.py, rendering "compact").
+COMPACT_POLICY = (Path(__file__).parent / "policy_compact.md").read_text()
 DATE = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$", "description": "YYYY-MM-DD"}
 AIRPORT = {"type": "string", "description": "IATA code, e.g. SEA"}
 
@@ -40,6 +42,7 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
 
     name = "airline"
     policy = POLICY
+    compact_policy = COMPACT_POLICY
     # No identity lookup: the user gives their user id (policy), so a call's user id must come from the user.
     account_tools = frozenset({"get_user_details", "get_reservation_details"})
     fact_terms = (

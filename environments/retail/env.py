@@ -26,6 +26,8 @@ from environments.retail.order_actions import RetailOrderTools
 from environments.tool_world import ToolError, UserDatabaseWorld, params, tool
 
 POLICY = (Path(__file__).parent / "policy.md").read_text()
+# What a small learner is shown instead (generators/rollouts/agent_prompt.py, rendering "compact").
+COMPACT_POLICY = (Path(__file__).parent / "policy_compact.md").read_text()
 
 ID = {"type": "string"}
 
@@ -35,6 +37,7 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
 
     name = "retail"
     policy = POLICY
+    compact_policy = COMPACT_POLICY
     identity_tools = frozenset({"find_user_id_by_email", "find_user_id_by_name_zip"})
     account_tools = frozenset({"get_user_details", "get_order_details"})
     fact_terms = (

@@ -7,6 +7,7 @@ from typing import Literal, Self
 from pydantic import Field, field_validator, model_validator
 
 from generators.llm.config import BackendConfig
+from generators.rollouts.agent_prompt import RenderingOption
 from schemas.engine import EngineOptions
 from schemas.generation import SamplingParams
 from schemas.record import stable_id
@@ -44,7 +45,7 @@ class RolloutBudget(StageConfig):
 FAULTS = ("wrong_argument", "skipped_read", "extra_write", "early_end")
 
 
-class PolicyConfig(BackendConfig):
+class PolicyConfig(BackendConfig, RenderingOption):
     """A policy and its execution configuration: agent, user simulator, model and backend, tool-call format,
     budget, sampling, k and seed. Its ``policy_id`` is what its rollout records carry as lineage.config_hash,
     so a declared learner (curation) is matched with exactly its own rollouts."""
@@ -66,7 +67,8 @@ class PolicyConfig(BackendConfig):
     sampling: SamplingParams = Field(default_factory=lambda: SamplingParams(**ROLLOUT_SAMPLING))
     """Sampling of every model turn (agent and llm user); its seed is replaced by each rollout's own."""
     max_model_len: int = Field(8192, ge=16)
-    """Context length: prompt + max_tokens must fit (the retail policy and tools alone take about 2.7k tokens)."""
+    """Context length: prompt + max_tokens must fit (the retail policy and tools alone take about 2.7k tokens in the
+    full rendering, 0.55k in the compact one)."""
 
     @field_validator("faults")
     @classmethod
@@ -103,6 +105,8 @@ class PolicyConfig(BackendConfig):
         """Hash of every field that decides the rollouts (not throughput or output options); a model policy's
         backend is hashed as resolved here (the default differs with and without a GPU)."""
         fields = self.model_dump(mode="json", include=set(PolicyConfig.model_fields) - THROUGHPUT_ONLY)
+        if self.rendering == "full":  # the default keeps the ids policies had before the field existed
+            del fields["rendering"]
         if self.uses_model():
             fields["backend"] = self.backend_name()
         return stable_id("synth rollouts", fields)

@@ -11,6 +11,11 @@ Tool calls (``RolloutConfig.tool_calls``):
   "arguments": <that tool's parameters>}`` or ``{"message": <text>}``. The
   history shows the agent's earlier turns in that same JSON.
 
+What the agent is shown of E (``RolloutConfig.rendering``, generators/rollouts/agent_prompt.py): E's policy
+with the tools' schemas through the chat template (full), or a policy summary with one line per tool in the
+system prompt (compact); in compact native mode the request carries no tools, so the agent reads the
+``<tool_call>`` blocks out of the reply itself, as a backend does for a request with tools.
+
 A reply that is neither a call nor a message ends the rollout with
 ``malformed_output``; an empty one with ``empty_reply``.
 """
@@ -20,7 +25,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from generators.llm.tool_calls import completion_from_text, normalize_tools
 from generators.rollouts.actors import AgentPolicy, model_turn_error
+from generators.rollouts.agent_prompt import NATIVE_CALLS, agent_prompt
 from generators.rollouts.conversation import AgentTurn, Conversation, TaskContext
 from schemas.generation import ChatRequest, GenerationResult
 from schemas.record import Tool
@@ -31,6 +38,7 @@ SCHEMA_INSTRUCTION = (
     'or {"message": <text>} to write to the customer.'
 )
 MESSAGE_MAX_CHARS = 1000
+DEFAULT_SYSTEM = "You are a helpful customer support agent."
 
 
 def action_schema(tools: list[Tool]) -> dict[str, Any]:
@@ -101,8 +109,14 @@ class LlmAgent(AgentPolicy):
     def mode(self) -> str:
         return getattr(self.settings, "tool_calls", "native")
 
+    @property
+    def rendering(self) -> str:
+        return getattr(self.settings, "rendering", "full")
+
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "tool_calls": self.mode}
+        # The default rendering is left out: descriptions of full-rendering agents stay what they were.
+        compact = {"rendering": self.rendering} if self.rendering != "full" else {}
+        return {**super().describe(), "tool_calls": self.mode, **compact}
 
     def _base_request(self, context: TaskContext) -> ChatRequest:
         """The task's system prompt, tools and action schema, validated once for its k rollouts.
@@ -112,12 +126,15 @@ class LlmAgent(AgentPolicy):
         """
         if "agent_request" not in context.derived:
             schema_mode = self.mode == "schema"
-            system = context.task.environment.policy or "You are a helpful customer support agent."
+            calls = SCHEMA_INSTRUCTION if schema_mode else NATIVE_CALLS
+            prompt = agent_prompt(context.task.environment, self.rendering, calls)
+            system = prompt.system or DEFAULT_SYSTEM
+            if schema_mode and self.rendering == "full":
+                system = f"{system}\n\n{SCHEMA_INSTRUCTION}"
             context.derived["agent_request"] = ChatRequest(
-                messages=[
-                    {"role": "system", "content": f"{system}\n\n{SCHEMA_INSTRUCTION}" if schema_mode else system}
-                ],
-                tools=context.tools or None,
+                messages=[{"role": "system", "content": system}],
+                # E's tools as they are (Tool objects; a backend normalizes them), unless the rendering shows none.
+                tools=(context.tools or None) if prompt.tools else None,
                 json_schema=action_schema(context.tools) if schema_mode else None,
             )
         return context.derived["agent_request"]
@@ -132,6 +149,9 @@ class LlmAgent(AgentPolicy):
         if error:
             return AgentTurn(error=error, tokens=result.tokens_out)
         completion = result.completions[0]
+        if self.mode == "native" and self.rendering == "compact":  # no tools in the request: calls are in the text
+            tools = normalize_tools(conv.context.tools)
+            completion = completion_from_text(completion.text, completion.finish_reason, tools)
         if completion.tool_calls:
             turn = AgentTurn(calls=[(call.name, call.arguments) for call in completion.tool_calls])
         elif completion.tool_call_errors:

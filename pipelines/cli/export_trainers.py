@@ -13,12 +13,17 @@ from typing import Annotated, Any
 
 import typer
 
+from generators.rollouts.agent_prompt import Rendering, RenderingOption
 from pipelines.cli.common import FAILED, USAGE, fail, print_json, say
 from pipelines.cli.export import export_app
 
 INPUT_HELP = "A Parquet or JSONL file of AgentRecords, or of chat conversations (messages + tools)."
 ALLOW_EMPTY_HELP = "An empty input writes empty outputs and exits 0 (default: an error, exit 1)."
 AllowEmpty = Annotated[bool, typer.Option("--allow-empty", help=ALLOW_EMPTY_HELP)]
+# Documented once, on the config field the learner's rollouts, training and evaluation read too.
+RenderingFlag = Annotated[
+    Rendering, typer.Option(help=" ".join(RenderingOption.model_fields["rendering"].description.split()))
+]
 
 
 def read_input(file: Path, allow_empty: bool) -> list:
@@ -76,11 +81,12 @@ def sharegpt(
         ),
     ],
     allow_empty: AllowEmpty = False,
+    rendering: RenderingFlag = "full",
 ) -> None:
     """LLaMA-Factory's ShareGPT format with tools (function_call / observation turns)."""
     from training.export_sharegpt import export_sharegpt
 
-    _report(export_sharegpt(read_input(file, allow_empty), output), allow_empty)
+    _report(export_sharegpt(read_input(file, allow_empty), output, rendering), allow_empty)
 
 
 @export_app.command("openai")
@@ -91,11 +97,12 @@ def openai(
         bool, typer.Option(help="Tool-call arguments as JSON strings (OpenAI fine-tuning files) instead of objects.")
     ] = False,
     allow_empty: AllowEmpty = False,
+    rendering: RenderingFlag = "full",
 ) -> None:
     """Chat messages + tools per record, as TRL's SFTTrainer reads them."""
     from training.export_openai import export_openai
 
-    _report(export_openai(read_input(file, allow_empty), output, arguments_as_strings), allow_empty)
+    _report(export_openai(read_input(file, allow_empty), output, arguments_as_strings, rendering), allow_empty)
 
 
 @export_app.command("dpo")

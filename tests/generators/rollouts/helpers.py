@@ -8,6 +8,7 @@ gift_card_1639125 with a balance of 54.00 and two pending orders.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -112,6 +113,24 @@ class ScriptedGenerator:
                 answer = GenerationResult(completions=[Completion(text=answer)], tokens_out=self.tokens_out)
             results.append(answer)
         return results
+
+
+def hermes_call(name: str, arguments: dict) -> str:
+    """A tool call as a ChatML model writes it (the Hermes block the chat template renders for a call)."""
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+
+
+def native_balance_agent(request: ChatRequest) -> str:
+    """A model behind the llm agent in native mode on balance_task: asks who the user is, looks Ivo up, reads his
+    profile, tells the balance (with the scripted user: a passing rollout of four agent turns)."""
+    tool_results = [m for m in request.messages if m["role"] == "tool"]
+    if len(request.messages) == 2:
+        return "May I have your first name, last name and zip code?"
+    if not tool_results:
+        return hermes_call("find_user_id_by_name_zip", {"first_name": "Ivo", "last_name": "Dvorak", "zip": "31412"})
+    if len(tool_results) == 1:
+        return hermes_call("get_user_details", {"user_id": tool_results[0]["content"]})
+    return "Your gift card balance is $54.00."
 
 
 def is_agent(request: ChatRequest) -> bool:

@@ -17,6 +17,7 @@ from tests.data_catalog.sources.fidelity import Item, assert_faithful
 
 SAMPLES = Path(__file__).parent / "samples"
 EXPECTED = {  # sample -> (format, layout auto names, records)
+    "agentbench/runs.jsonl": ("agentbench", "AgentBench run output", 1),
     "anthropic_messages/request.json": ("anthropic_messages", "Anthropic Messages conversation", 1),
     "anthropic_messages/response.json": ("anthropic_messages", "Anthropic Messages response", 1),
     "claude_code/session.jsonl": ("claude_code", "Claude Code session event", 1),

@@ -23,6 +23,7 @@ FORMATS: Registry[type[Converter]] = Registry(
         "codex_cli": "data_catalog.sources.codex_cli:CodexCliConverter",
         "gemini_cli": "data_catalog.sources.gemini_cli:GeminiCliConverter",
         "inspect_ai": "data_catalog.sources.inspect_ai:InspectAiConverter",
+        "letta": "data_catalog.sources.letta:LettaConverter",
         "mini_swe_agent": "data_catalog.sources.mini_swe_agent:MiniSweAgentConverter",
         "openai_agents": "data_catalog.sources.openai_agents:OpenAIAgentsConverter",
         "openai_chat": "data_catalog.sources.openai_chat:OpenAIChatConverter",

@@ -4,10 +4,11 @@ straight from the file. Their auto detection is tested with the others in test_a
 
 from __future__ import annotations
 
+import json
 import re
 
 from tests.data_catalog.sources.fidelity import Item, assert_faithful
-from tests.data_catalog.sources.test_agent_logs import convert, lines
+from tests.data_catalog.sources.test_agent_logs import SAMPLES, _texts, convert, lines
 
 _THINK_ACT = re.compile(r"\AThink: (?P<think>.*?)\n\nAct: (?P<act>.*)\Z", re.S)
 _BASH = re.compile(r"```bash\n(?P<command>.*?)\n```", re.S)
@@ -55,3 +56,76 @@ def test_agentbench_run_output(tmp_path):
         "agentbench",
     )
     assert record.details["status"] == "completed" and record.details["result"] == {"result": True}
+
+
+def _letta_items(messages: list[dict]) -> list[Item]:
+    """What each Letta message holds: Letta's own events as system turns, the user's message unwrapped,
+    reasoning parts as thinking, an assistant's text (its inner monologue when it calls), each call, each result."""
+    items = []
+    for msg in messages:
+        texts = "\n".join(p["text"] for p in msg["content"] if p["type"] == "text")
+        if msg["role"] == "system":
+            items.append(Item("system", texts))
+        elif msg["role"] == "user":
+            event = json.loads(texts) if texts.startswith("{") else {}
+            if event.get("type") == "user_message":
+                items.append(Item("user", event["message"]))
+            else:
+                items.append(Item("system" if event else "user", texts))
+        elif msg["role"] == "tool":
+            items.append(Item("result", texts, call_id=msg["tool_call_id"]))
+        else:
+            items += [Item("thinking", p["reasoning"]) for p in msg["content"] if p["type"] == "reasoning"]
+            if texts.strip():
+                items.append(Item("text", texts))
+            for call in msg["tool_calls"] or []:
+                function = call["function"]
+                items.append(Item("call", function["name"], json.loads(function["arguments"]), call["id"]))
+    return items
+
+
+def test_letta_agent_file_of_letta_0_6(tmp_path):
+    (record,) = convert("letta/composio_github_star_agent.af", tmp_path)
+    agent = json.loads((SAMPLES / "letta/composio_github_star_agent.af").read_text())
+    assert_faithful(record, _letta_items(agent["messages"]))
+    assert record.task.instruction == "please star this repo https://github.com/letta-ai/letta"
+    star = record.trajectory[5]
+    assert (star.function, star.reasoning) == (
+        "github_star_a_repository_for_the_authenticated_user",
+        "User requested to star a specific repository. Proceeding with the action now.",
+    )  # MemGPT's inner monologue is the call's reasoning, not a message to the user
+    assert [s.source for s in record.trajectory if s.class_ == "text_observation"].count("system") == 3
+    assert [t.name for t in record.environment.tools] == [t["name"] for t in agent["tools"]]
+    assert record.environment.tools[2].parameters == agent["tools"][2]["json_schema"]["parameters"]
+    assert record.lineage.generator == {
+        "agent": "letta",
+        "version": "0.6.47",
+        "model": "gpt-4o-mini",
+        "agent_type": "memgpt_agent",
+        "agent_name": "composio_github_star_agent",
+    }
+    assert record.details["memory_blocks"] == ["persona", "human"]
+
+
+def test_letta_agent_file_every_agent_is_a_record(tmp_path):
+    records = convert("letta/lettabot_builder.af", tmp_path)
+    document = json.loads((SAMPLES / "letta/lettabot_builder.af").read_text())
+    assert [r.source.original_id for r in records] == [a["name"] for a in document["agents"]]
+    for record, agent in zip(records, document["agents"]):
+        assert_faithful(record, _letta_items(agent["messages"]))
+        tools = {t["id"]: t["name"] for t in document["tools"]}
+        assert [t.name for t in record.environment.tools] == [tools[i] for i in agent["tool_ids"] if i in tools]
+        thinking = [p["reasoning"] for m in agent["messages"] for p in m["content"] if p["type"] == "reasoning"]
+        assert thinking and all(t not in _texts(record) for t in thinking)  # reasoning, never text
+    main, sleeptime = records
+    assert main.trajectory[-1].class_ == "message_action" and main.trajectory[-1].content.startswith(
+        "Here's what I know about you, Cameron:"
+    )
+    assert sleeptime.lineage.generator == {
+        "agent": "letta",
+        "schema_revision": "3e54e2fa2f7e",
+        "model": "claude-sonnet-4-5-20250929",
+        "agent_type": "sleeptime_agent",
+        "agent_name": "Nameless Agent-sleeptime",
+    }
+    assert sleeptime.trajectory[4].function == "memory_replace"

@@ -19,6 +19,7 @@ FORMATS: Registry[type[Converter]] = Registry(
         "agentbench": "data_catalog.sources.agentbench:AgentBenchConverter",
         "anthropic_messages": "data_catalog.sources.anthropic_messages:AnthropicMessagesConverter",
         "atif": "data_catalog.sources.atif:AtifConverter",
+        "bfcl_multi_turn": "data_catalog.sources.bfcl_multi_turn:BfclMultiTurnConverter",
         "claude_code": "data_catalog.sources.claude_code:ClaudeCodeConverter",
         "codex_cli": "data_catalog.sources.codex_cli:CodexCliConverter",
         "gemini_cli": "data_catalog.sources.gemini_cli:GeminiCliConverter",

@@ -129,3 +129,55 @@ def test_letta_agent_file_every_agent_is_a_record(tmp_path):
         "agent_name": "Nameless Agent-sleeptime",
     }
     assert sleeptime.trajectory[4].function == "memory_replace"
+
+
+BFCL = SAMPLES / "bfcl_multi_turn"
+
+
+def _bfcl_functions(classes: list[str]) -> list[dict]:
+    files = {"GorillaFileSystem": "gorilla_file_system.json", "TwitterAPI": "posting_api.json"}
+    return [json.loads(line) for cls in classes for line in (BFCL / "multi_turn_func_doc" / files[cls]).open()]
+
+
+def test_bfcl_multi_turn_entries_are_tasks(tmp_path):
+    records = convert("bfcl_multi_turn/BFCL_v4_multi_turn_base.json", tmp_path)
+    entries = lines("bfcl_multi_turn/BFCL_v4_multi_turn_base.json")
+    answers = lines("bfcl_multi_turn/possible_answer/BFCL_v4_multi_turn_base.json")
+    for record, entry, answer in zip(records, entries, answers, strict=True):
+        assert record.trajectory == [] and record.source.original_id == entry["id"] == answer["id"]
+        assert record.task.instruction == entry["question"][0][0]["content"]
+        assert record.task.metadata["turns"] == entry["question"]  # every user turn, in order
+        assert record.task.metadata["initial_config"] == entry["initial_config"]
+        functions = _bfcl_functions(entry["involved_classes"])
+        assert [t.name for t in record.environment.tools] == [f["name"] for f in functions]
+        assert [t.description for t in record.environment.tools] == [f["description"] for f in functions]
+        gold = record.task.expected_outputs["actions"]
+        assert [[c["function"] for c in turn] for turn in gold] == [
+            [call.split("(")[0] for call in turn] for turn in answer["ground_truth"]
+        ]  # every ground truth call, per turn, in order
+        assert record.verifier.kind == "bfcl_multi_turn"
+        assert record.verifier.spec == {"ground_truth": answer["ground_truth"]}
+    first = records[0]
+    assert first.environment.name == "TwitterAPI+GorillaFileSystem" and first.environment.kind == "tool_world"
+    assert first.task.expected_outputs["actions"][2] == [
+        {"function": "sort", "args": ["final_report.pdf"], "kwargs": {}}
+    ]
+    assert first.task.expected_outputs["actions"][3][3] == {
+        "function": "diff",
+        "kwargs": {"file_name1": "final_report.pdf", "file_name2": "previous_report.pdf"},
+    }
+    mv = next(t for t in first.environment.tools if t.name == "mv")
+    assert mv.parameters["type"] == "object"  # BFCL writes "dict"
+    types = re.findall(r'"type": ?"(\w+)"', json.dumps([t.parameters for t in first.environment.tools]))
+    assert set(types) <= {"object", "string", "integer", "boolean", "array", "number"}  # JSON Schema's names
+
+
+def test_bfcl_held_out_function_is_not_a_tool_until_its_turn(tmp_path):
+    (record,) = convert("bfcl_multi_turn/BFCL_v4_multi_turn_miss_func.json", tmp_path)
+    (entry,) = lines("bfcl_multi_turn/BFCL_v4_multi_turn_miss_func.json")
+    assert entry["missed_function"] == {"3": ["sort"]} and entry["question"][3] == []
+    names = [t.name for t in record.environment.tools]
+    assert "sort" not in names and len(names) == len(_bfcl_functions(entry["involved_classes"])) - 1
+    assert [t["name"] for t in record.details["held_out_tools"]] == ["sort"]
+    assert record.task.metadata["missed_function"] == {"3": ["sort"]}
+    assert record.task.expected_outputs["actions"][2] == []  # the turn that asks for it: nothing can be called

@@ -16,6 +16,7 @@ FORMATS: Registry[type[Converter]] = Registry(
     "format",
     {
         "adp": "data_catalog.sources.adp:AdpConverter",
+        "aider": "data_catalog.sources.aider:AiderConverter",
         "agentbench": "data_catalog.sources.agentbench:AgentBenchConverter",
         "anthropic_messages": "data_catalog.sources.anthropic_messages:AnthropicMessagesConverter",
         "atif": "data_catalog.sources.atif:AtifConverter",

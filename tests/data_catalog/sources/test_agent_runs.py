@@ -181,3 +181,77 @@ def test_bfcl_held_out_function_is_not_a_tool_until_its_turn(tmp_path):
     assert [t["name"] for t in record.details["held_out_tools"]] == ["sort"]
     assert record.task.metadata["missed_function"] == {"3": ["sort"]}
     assert record.task.expected_outputs["actions"][2] == []  # the turn that asks for it: nothing can be called
+
+
+def _aider_items(text: str) -> list[Item]:
+    """The session's turns read from the markdown: '#### ...  ' user lines, '> ...  ' aider lines (one block
+    while consecutive), and the model's text between them, its <think> block as thinking."""
+    items: list[Item] = []
+    answer: list[str] = []
+
+    def flush() -> None:
+        body = "\n".join(answer).strip()
+        if body.startswith("<think>"):
+            thought, body = body.removeprefix("<think>").split("</think>")
+            items.append(Item("thinking", thought.strip()))
+        if body.strip():
+            items.append(Item("text", body.strip()))
+        answer.clear()
+
+    for line in text.split("\n")[3:]:  # after the session's header
+        marked = re.fullmatch(r"(####|>) (.*)  ", line)
+        if marked is None:
+            answer.append(line)
+            continue
+        flush()
+        kind = "user" if marked[1] == "####" else "environment"
+        if items and kind == "environment" == items[-1].kind:
+            items[-1] = Item(kind, f"{items[-1].text}\n{marked[2]}")
+        else:
+            items.append(Item(kind, marked[2]))
+    flush()
+    return items
+
+
+def test_aider_chat_history(tmp_path):
+    (record,) = convert("aider/.aider.chat.history.md", tmp_path)
+    text = (SAMPLES / "aider/.aider.chat.history.md").read_text()
+    items = _aider_items(text)
+    assert [i.kind for i in items].count("user") == 4 and [i.kind for i in items].count("thinking") == 1
+    assert_faithful(record, items)
+    assert [s.content for s in record.trajectory if s.class_ == "text_observation" and s.source == "user"] == [
+        "give me a quick summarized overview of this repo",
+        "/model openai/qwen3:32b",
+        "now I have: Module not found: Error: Can't resolve 'styled-components' in "
+        "'/Users/andrewjacop/Optomatica/TESTAWAY/Simple-Calulator/src/components'",
+        "/reset",
+    ]
+    answer = record.trajectory[11]  # qwen3's answer: its <think> block is reasoning, never text
+    assert answer.reasoning.startswith("Okay, the user is getting an error") and "<think>" not in answer.content
+    assert "#### If you're using **npm**:" in answer.content  # the answer's own heading, not a user turn
+    assert record.source.original_id == "2025-05-04 17:02:36"
+    assert record.lineage.generator == {
+        "agent": "aider",
+        "version": "0.82.2",
+        "model": ["gemini/gemini-2.5-pro-exp-03-25", "openai/qwen3:32b"],
+        "edit_format": ["diff-fenced", "whole"],
+        "weak_model": "openai/qwen3:4b",
+    }
+
+
+def test_aider_sessions_are_records_and_json_errors_stay_json_errors(tmp_path):
+    from data_catalog.convert import convert_files
+    from data_catalog.formats import detect
+
+    history = tmp_path / "chat.md"
+    history.write_text(
+        "\n# aider chat started at 2026-01-02 10:00:00\n\n#### fix the typo  \n\nFixed.\n\n> Applied edit to a.py  \n"
+        "\n# aider chat started at 2026-01-03 09:00:00\n\n#### /undo  \n> Removed: 1a2b3c4 fix typo  \n"
+    )
+    assert detect(str(history)).fmt == "aider"
+    stats = convert_files("aider", [str(history)], tmp_path / "out.parquet")
+    assert (stats.read, stats.converted, stats.quarantined) == (2, 2, 0)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"messages": [')
+    stats = convert_files("aider", [str(broken)], tmp_path / "broken.parquet")
+    assert stats.quarantined == 1 and stats.top_errors(1)[0][0].startswith("invalid JSON document")

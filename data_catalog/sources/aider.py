@@ -57,7 +57,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
         if kind == "user":
             line = _USER.match(line.rstrip(" ") + "  ")["text"] or ""
         elif kind == "aider":
-            line = line[1:].removeprefix(" ").removesuffix("  ")
+            line = line.removesuffix("  ")[1:].removeprefix(" ")
         elif not line.strip() and blocks and blocks[-1][0] != "model":
             blocks.append(("model", []))  # the blank line that ends a user or aider block
             continue

@@ -239,18 +239,39 @@ def test_aider_chat_history(tmp_path):
     }
 
 
-def test_aider_sessions_are_records_and_json_errors_stay_json_errors(tmp_path):
+def test_aider_each_session_is_a_record(tmp_path):
     from data_catalog.convert import convert_files
     from data_catalog.formats import detect
+    from schemas.io import read_records
 
-    history = tmp_path / "chat.md"
-    history.write_text(
-        "\n# aider chat started at 2026-01-02 10:00:00\n\n#### fix the typo  \n\nFixed.\n\n> Applied edit to a.py  \n"
-        "\n# aider chat started at 2026-01-03 09:00:00\n\n#### /undo  \n> Removed: 1a2b3c4 fix typo  \n"
-    )
-    assert detect(str(history)).fmt == "aider"
-    stats = convert_files("aider", [str(history)], tmp_path / "out.parquet")
-    assert (stats.read, stats.converted, stats.quarantined) == (2, 2, 0)
+    path = SAMPLES / "aider/sessions.aider.chat.history.md"
+    text = path.read_text()
+    assert detect(str(path)).fmt == "aider"
+    stats = convert_files("aider", [str(path)], tmp_path / "out.parquet")
+    started = re.findall(r"^# aider chat started at (.*)$", text, re.M)
+    assert stats.read == len(started) == 4
+    # Two sessions hold only aider's start-up output: quarantined, saying why; the other two are records.
+    assert (stats.converted, stats.quarantined) == (2, 2)
+    assert stats.top_errors(1)[0][1] == 2 and "no user input" in stats.top_errors(1)[0][0]
+    first, second = read_records(tmp_path / "out.parquet")
+    assert (first.source.original_id, second.source.original_id) == (started[1], started[3])
+    users = [s.content for s in second.trajectory if getattr(s, "source", None) == "user"]
+    typed = [line for line in text.split(started[3])[1].split("\n") if line.startswith("####")]
+    assert len(users) == 7 and sum(u.count("\n") + 1 for u in users) == len(typed)  # every line typed, once
+    assert users[0].split("\n")[1] == "  /home/dragonfsky/git/github/zen-mcp-server/utils/token_utils.py"
+    assert first.trajectory[-1].content == "\n\n^C again to exit\n\n\n^C KeyboardInterrupt"  # '>  ' lines are empty
+    assert second.lineage.generator == {
+        "agent": "aider",
+        "version": "0.86.1",
+        "model": "gemini/gemini-2.5-pro-preview-06-05",
+        "edit_format": "diff-fenced",
+        "weak_model": "gemini/gemini-2.5-flash-preview-04-17",
+    }
+
+
+def test_aider_reads_text_and_json_errors_stay_json_errors(tmp_path):
+    from data_catalog.convert import convert_files
+
     broken = tmp_path / "broken.json"
     broken.write_text('{"messages": [')
     stats = convert_files("aider", [str(broken)], tmp_path / "broken.parquet")

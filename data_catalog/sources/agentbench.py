@@ -7,7 +7,9 @@ the task's instructions and one-shot example, then the agent's turns in the task
 (``Think: ... Act: bash`` + a fenced block, ``Act: answer(...)``; ``Action: Operation`` + ```` ```sql ````)
 and the environment's replies (``The output of the OS:``). It is read as a ShareGPT conversation in the
 ``auto`` dialect (sharegpt.py, text_actions.py): a fenced bash block is CodeAction(bash), an answer is
-the final MessageAction, framed output and replies to actions are environment observations.
+the final MessageAction, framed output and replies to actions are environment observations. The task
+is the first user turn, or, after os_interaction's solved example, the problem its
+"Now, I will start a new problem" turn states.
 
 ``output.status`` (completed, agent context limit, task limit reached, ...) and ``output.result``
 (the task's own verdict; ``{"result": true}`` for os_interaction) go to details; a boolean
@@ -17,6 +19,7 @@ agent nor the task (the folder does): lineage.generator says ``{agent: agentbenc
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from data_catalog.sources.base import ConversionError, Detected, each_object, register, require
@@ -24,6 +27,8 @@ from data_catalog.sources.openai_responses import reward_verdict
 from data_catalog.sources.sharegpt import ShareGPTConverter
 
 _ROLES = {"user": "user", "agent": "assistant"}
+# os_interaction opens with its instructions and a solved example; the sample's own problem comes after this.
+_NEW_PROBLEM = re.compile(r"\ANow, I will start a new problem in a new OS\. My problem is:\s*")
 
 
 def _history(output: dict[str, Any]) -> list[dict[str, str]]:
@@ -62,7 +67,9 @@ class AgentBenchConverter(ShareGPTConverter):
     def record_data(self, raw: Any) -> dict[str, Any]:
         output = require(raw, "output", dict)
         index = raw.get("index", output.get("index"))
-        data = super().record_data({"id": index, "messages": _history(output)})
+        history = _history(output)
+        data = super().record_data({"id": index, "messages": history})
+        data["id"] = self.record_id(index, raw)  # keyed by the whole line: its result and time too
         result = output.get("result")
         data["details"].update(
             {k: v for k, v in (("status", output.get("status")), ("result", result)) if v is not None},
@@ -71,5 +78,8 @@ class AgentBenchConverter(ShareGPTConverter):
         verdict = result.get("result") if isinstance(result, dict) else None
         if isinstance(verdict, bool):
             data["verifier"] = reward_verdict(float(verdict), {"result": result}, "agentbench")
+        problem = next((m for m in (_NEW_PROBLEM.match(t["content"]) for t in history[1:]) if m), None)
+        if problem is not None:
+            data["task"]["instruction"] = problem.string[problem.end() :]
         data["lineage"] = {"generator": {"agent": "agentbench"}}
         return data

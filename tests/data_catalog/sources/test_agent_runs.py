@@ -50,6 +50,7 @@ def test_agentbench_run_output(tmp_path):
     assert record.trajectory[-2].source == "environment"  # the OS's reply, not a user turn
     assert (record.source.format, record.source.original_id) == ("agentbench", "0")
     assert record.lineage.generator == {"agent": "agentbench"}
+    assert record.task.instruction.startswith("There's a program that writes 'succeed' into /root/log")
     assert (record.verifier.kind, record.verifier.result.passed, record.verifier.result.verifier) == (
         "reward",
         True,

@@ -7,7 +7,8 @@ Two layouts, both JSON:
   messages, ...}``, its tools found by id in the file's ``tools``; every agent is a record (a sleeptime
   agent beside its main one too);
 - the single-agent file of Letta 0.6-0.7 ``{name, agent_type, version, system, llm_config, tools,
-  messages, core_memory, ...}``.
+  messages, core_memory, ...}``;
+- either written as one JSON string (some of letta-ai/agent-file's own examples are).
 
 Messages are chat-completions messages with Letta's content parts (``{type: text | reasoning |
 omitted_reasoning | redacted_reasoning}``), read as openai_chat reads a message once the parts are
@@ -100,6 +101,8 @@ class LettaConverter(ChatConverter):
 
     @staticmethod
     def sniff(value: Any) -> Detected | None:
+        if isinstance(value, str) and value.lstrip().startswith("{") and '"agents"' in value[:200]:
+            return 3, "Letta agent file (JSON-encoded twice)"
         if not isinstance(value, dict):
             return None
         agents = value.get("agents")
@@ -110,6 +113,8 @@ class LettaConverter(ChatConverter):
         return None
 
     def items(self, document: Any, source: str = "-") -> list[Any]:
+        if isinstance(document, str) and document.lstrip().startswith("{"):
+            document = orjson.loads(document)  # a file holding its JSON as one JSON string (agent-file's examples)
         if isinstance(document, dict) and isinstance(document.get("agents"), list):
             shared = {k: document.get(k) for k in ("tools", "metadata", "created_at")}
             return [{"agent": agent, **shared} for agent in document["agents"]]

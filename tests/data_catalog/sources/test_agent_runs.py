@@ -10,6 +10,16 @@ import re
 from tests.data_catalog.sources.fidelity import Item, assert_faithful
 from tests.data_catalog.sources.test_agent_logs import SAMPLES, _texts, convert, lines
 
+
+def convert_as(fmt: str, path, tmp_path) -> list:
+    from data_catalog.convert import convert_files
+    from schemas.io import read_records
+
+    stats = convert_files(fmt, [str(path)], tmp_path / "out.parquet")
+    assert stats.quarantined == 0, stats.first_errors
+    return list(read_records(tmp_path / "out.parquet"))
+
+
 _THINK_ACT = re.compile(r"\AThink: (?P<think>.*?)\n\nAct: (?P<act>.*)\Z", re.S)
 _BASH = re.compile(r"```bash\n(?P<command>.*?)\n```", re.S)
 _OS_OUTPUT = "The output of the OS:\n"
@@ -277,3 +287,26 @@ def test_aider_reads_text_and_json_errors_stay_json_errors(tmp_path):
     broken.write_text('{"messages": [')
     stats = convert_files("aider", [str(broken)], tmp_path / "broken.parquet")
     assert stats.quarantined == 1 and stats.top_errors(1)[0][0].startswith("invalid JSON document")
+
+
+def test_letta_agent_file_written_as_a_json_string(tmp_path):
+    from data_catalog.formats import detect
+
+    agent = {
+        "name": "support",
+        "agent_type": "letta_v1_agent",
+        "llm_config": {"model": "gpt-4.1"},
+        "tool_ids": [],
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "Where is my order?"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "It ships today."}]},
+        ],
+    }
+    path = tmp_path / "support.af"
+    path.write_text(json.dumps(json.dumps({"agents": [agent], "tools": [], "metadata": {}})))
+    assert detect(str(path)).fmt == "letta"
+    (record,) = convert_as("letta", path, tmp_path)
+    assert [(s.class_, s.content) for s in record.trajectory] == [
+        ("text_observation", "Where is my order?"),
+        ("message_action", "It ships today."),
+    ]

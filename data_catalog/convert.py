@@ -232,7 +232,7 @@ def _counted(inputs: list[str], converter: Converter, stats: ConvertStats, on_pr
     from data_catalog.sources.reader import chunk_items
 
     indexes: dict[str, int] = {}
-    for chunk in input_chunks(inputs, converter.items, stats.unreadable):
+    for chunk in input_chunks(inputs, converter.items, stats.unreadable, converter.reads_text):
         for item, _ in chunk_items(chunk, converter.items, indexes.get(chunk.source, 0)):
             stats.note_break(chunk.source, item.error, item.index)
             indexes[chunk.source] = item.index + 1

@@ -114,12 +114,14 @@ def _record_by_record(converter: Converter, kept: list, quarantined: list) -> tu
     return (pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None), good
 
 
-def input_chunks(inputs: Iterable[str], split, unreadable: dict[str, str]) -> Iterator[RawChunk]:
+def input_chunks(
+    inputs: Iterable[str], split, unreadable: dict[str, str], reads_text: bool = False
+) -> Iterator[RawChunk]:
     """Every input's chunks in order. An input that breaks off ends in one error chunk saying why (quarantined
     like any unparsable item, and noted in ``unreadable``), and the next input is read all the same."""
     for path in map(str, inputs):
         try:
-            yield from read_raw_chunks(path, split)
+            yield from read_raw_chunks(path, split, reads_text=reads_text)
         except INPUT_ERRORS as exc:
             unreadable[path] = unreadable_input(path, exc)
             yield RawChunk(path, error=unreadable[path], raw_text=b"")
@@ -139,7 +141,7 @@ def convert_in_chunks(
     order, so the output, its quarantine and the counts are those of a local run.
     """
     with engine_session(engine) as ray:
-        chunks = input_chunks(inputs, converter.items, out.stats.unreadable)
+        chunks = input_chunks(inputs, converter.items, out.stats.unreadable, converter.reads_text)
         if ray is not None:
             results = zip_chunks(chunks, lambda these: ordered_map(ray, convert_chunk, converter, these))
         elif workers > 1:

@@ -6,7 +6,8 @@ shape, 1 for a shape it also reads). The first ``SAMPLE`` records of the first
 input are offered to every format; a format that recognizes most of them (more
 than half) scores the sum of its matches, and the best score wins. Two formats
 with the best score are a tie: auto refuses and names both, rather than guess.
-A JSON array is read both as a list of records and as one record (an OpenHands
+A whole input that is text, not JSON (Aider's markdown chat history), is offered as
+one reader.TextDocument. A JSON array is read both as a list of records and as one record (an OpenHands
 event list, a bare list of messages); the reading with the better match counts.
 
 Bad records do not decide the format: a line that is not JSON is passed over
@@ -30,7 +31,7 @@ from typing import Any
 import orjson
 
 from data_catalog.sources import FORMATS
-from data_catalog.sources.reader import COMPRESSED_BREAKS, INPUT_ERRORS, read_raw_chunks, unreadable_input
+from data_catalog.sources.reader import COMPRESSED_BREAKS, INPUT_ERRORS, TextDocument, read_raw_chunks, unreadable_input
 
 AUTO = "auto"
 SAMPLE = 5
@@ -84,7 +85,7 @@ def sample_values(path: str, size: int = SAMPLE) -> Sample:
     """The first ``size`` raw values of an input that parse (see the module docstring)."""
     sample, seen = Sample([]), 0
     try:
-        for chunk in read_raw_chunks(path, lambda document, source: [document]):
+        for chunk in read_raw_chunks(path, lambda document, source: [document], reads_text=True):
             if chunk.error is not None:
                 raise DetectionError(f"{path}: {chunk.error}")
             if chunk.values is not None:
@@ -182,6 +183,8 @@ def expand_inputs(inputs: list[str], fmt: str) -> list[str]:
 
 
 def _shape(value: Any) -> str:
+    if isinstance(value, TextDocument):
+        return "text, not JSON"
     if isinstance(value, dict):
         keys = list(value)[:8]
         return "an object with keys " + ", ".join(keys) + (", ..." if len(value) > 8 else "")

@@ -82,6 +82,9 @@ class Converter:
     # count the records they form, as they form them, in ``units_formed``.
     groups_items: ClassVar[bool] = False
     units_formed: int | None = None
+    # Formats that read text inputs (a markdown chat log) set this: a whole input that is not JSON comes to
+    # ``items`` as a reader.TextDocument (and to ``sniff``, under auto); to other formats it is an error.
+    reads_text: ClassVar[bool] = False
 
     def __init__(self, options: ConvertOptions | None = None):
         self.opts = options or ConvertOptions()

@@ -180,6 +180,8 @@ class OpenAIChatConverter(ChatConverter):
     @staticmethod
     def sniff(value: Any) -> Detected | None:
         bare = bare_messages(value)
+        if isinstance(value, dict) and "llm_config" in value:
+            return None  # a Letta agent file (letta.py): its messages are one part of the agent's saved state
         messages = value.get("messages") if isinstance(value, dict) else bare
         if not isinstance(messages, list) or not messages or not isinstance(messages[0], dict):
             return None

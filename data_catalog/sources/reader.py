@@ -13,7 +13,9 @@ or a corrupt block) gives every chunk read before the break, then raises the
 break (``input_chunks`` in convert_chunks.py quarantines it with its reason).
 
 ``split(document, source)`` is the format's ``Converter.items``: it turns one
-parsed JSON value into the format's raw records.
+parsed JSON value into the format's raw records. A format that reads text
+(``Converter.reads_text``: Aider's markdown chat history) is given a document
+that is not JSON, and does not start like JSON, as a ``TextDocument``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,23 @@ from data_catalog.sources.base import RawItem
 
 Split = Callable[[Any, str], Iterable[Any]]
 CHUNK_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class TextDocument:
+    """A whole input that is UTF-8 text and not JSON (a markdown chat log), for the formats that read text."""
+
+    text: str
+
+
+def as_text(data: bytes) -> TextDocument | None:
+    """``data`` as a TextDocument, unless it starts like JSON (then it is broken JSON, and says so) or is not UTF-8."""
+    if data.lstrip()[:1] in (b"{", b"["):
+        return None
+    try:
+        return TextDocument(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None
 
 
 @dataclass
@@ -127,24 +146,27 @@ def _open(path: str) -> IO[bytes]:
     return _UntilBroken(gzip.open(p, "rb")) if magic == b"\x1f\x8b" else open(p, "rb")
 
 
-def read_raw_items(path: str, split: Split) -> Iterator[RawItem]:
+def read_raw_items(path: str, split: Split, reads_text: bool = False) -> Iterator[RawItem]:
     """RawItems of one input, in order."""
     index = 0
-    for chunk in read_raw_chunks(path, split):
+    for chunk in read_raw_chunks(path, split, reads_text=reads_text):
         for item, _ in chunk_items(chunk, split, index):
             yield item
             index += 1
 
 
-def read_raw_chunks(path: str, split: Split, chunk_bytes: int | None = None) -> Iterator[RawChunk]:
-    """The chunks of one input (see the module docstring), of about ``chunk_bytes`` (default CHUNK_BYTES)."""
+def read_raw_chunks(
+    path: str, split: Split, chunk_bytes: int | None = None, reads_text: bool = False
+) -> Iterator[RawChunk]:
+    """The chunks of one input (see the module docstring), of about ``chunk_bytes`` (default CHUNK_BYTES);
+    ``reads_text``: a document that is text, not JSON, is split as a TextDocument (else it is an error)."""
     chunk_bytes = chunk_bytes or CHUNK_BYTES
     raw = _open(path)
     stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)
     broken = raw if isinstance(raw, _UntilBroken) else None
     try:
         plain = isinstance(raw, io.BufferedReader) and path != "-"  # a plain file: spans, read where converted
-        yield from _chunks(path, stream, split, chunk_bytes, plain, broken)
+        yield from _chunks(path, stream, split, chunk_bytes, plain, broken, reads_text)
     finally:
         if path != "-":
             stream.close()
@@ -153,15 +175,22 @@ def read_raw_chunks(path: str, split: Split, chunk_bytes: int | None = None) -> 
 
 
 def _chunks(
-    path: str, stream: io.BufferedReader, split: Split, chunk_bytes: int, plain: bool, broken: _UntilBroken | None
+    path: str,
+    stream: io.BufferedReader,
+    split: Split,
+    chunk_bytes: int,
+    plain: bool,
+    broken: _UntilBroken | None,
+    reads_text: bool = False,
 ) -> Iterator[RawChunk]:
     first = stream.peek(4096).lstrip()[:1]
     if first == b"[":
         yield from _document_chunks(path, stream.read(), split, chunk_bytes, broken)
         return
     first_line, second_line = stream.readline(), stream.readline()
-    if not _parses(first_line) and not _parses(second_line):  # a pretty-printed document
-        yield from _document_chunks(path, first_line + second_line + stream.read(), split, chunk_bytes, broken)
+    if not _parses(first_line) and not _parses(second_line):  # a pretty-printed document (or text)
+        data = first_line + second_line + stream.read()
+        yield from _document_chunks(path, data, split, chunk_bytes, broken, reads_text)
         return
     if plain:
         yield from _spans(path, stream, chunk_bytes)
@@ -189,14 +218,21 @@ def _spans(path: str, stream: io.BufferedReader, chunk_bytes: int) -> Iterator[R
 
 
 def _document_chunks(
-    path: str, data: bytes, split: Split, chunk_bytes: int, broken: _UntilBroken | None = None
+    path: str,
+    data: bytes,
+    split: Split,
+    chunk_bytes: int,
+    broken: _UntilBroken | None = None,
+    reads_text: bool = False,
 ) -> Iterator[RawChunk]:
     try:
-        document = orjson.loads(data)
+        document: Any = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        if broken is None or broken.error is None:  # else the break is the reason, and says so
-            yield RawChunk(path, error=f"invalid JSON document: {exc}", raw_text=data[:2000])
-        return
+        document = as_text(data) if reads_text and (broken is None or broken.error is None) else None
+        if document is None:
+            if broken is None or broken.error is None:  # else the break is the reason, and says so
+                yield RawChunk(path, error=f"invalid JSON document: {exc}", raw_text=data[:2000])
+            return
     values = list(split(document, path))
     # About chunk_bytes of the document per chunk, so a big document still spreads over workers.
     step = max(1, len(values) * chunk_bytes // max(len(data), 1))

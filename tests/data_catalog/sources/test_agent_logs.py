@@ -17,6 +17,12 @@ from tests.data_catalog.sources.fidelity import Item, assert_faithful
 
 SAMPLES = Path(__file__).parent / "samples"
 EXPECTED = {  # sample -> (format, layout auto names, records)
+    "aider/.aider.chat.history.md": ("aider", "Aider chat history", 1),
+    "agentbench/runs.jsonl": ("agentbench", "AgentBench run output", 1),
+    "bfcl_multi_turn/BFCL_v4_multi_turn_base.json": ("bfcl_multi_turn", "BFCL multi-turn test entry", 2),
+    "bfcl_multi_turn/BFCL_v4_multi_turn_miss_func.json": ("bfcl_multi_turn", "BFCL multi-turn test entry", 1),
+    "letta/composio_github_star_agent.af": ("letta", "Letta agent file (0.6-0.7)", 1),
+    "letta/lettabot_builder.af": ("letta", "Letta agent file", 2),
     "anthropic_messages/request.json": ("anthropic_messages", "Anthropic Messages conversation", 1),
     "anthropic_messages/response.json": ("anthropic_messages", "Anthropic Messages response", 1),
     "claude_code/session.jsonl": ("claude_code", "Claude Code session event", 1),

@@ -17,7 +17,7 @@ from tests.data_catalog.sources.fidelity import Item, assert_faithful
 
 SAMPLES = Path(__file__).parent / "samples"
 EXPECTED = {  # sample -> (format, layout auto names, records)
-    "aider/.aider.chat.history.md": ("aider", "Aider chat history", 1),
+    "aider/sessions.aider.chat.history.md": ("aider", "Aider chat history", 2),
     "agentbench/runs.jsonl": ("agentbench", "AgentBench run output", 1),
     "bfcl_multi_turn/BFCL_v4_multi_turn_base.json": ("bfcl_multi_turn", "BFCL multi-turn test entry", 2),
     "bfcl_multi_turn/BFCL_v4_multi_turn_miss_func.json": ("bfcl_multi_turn", "BFCL multi-turn test entry", 1),

@@ -224,29 +224,53 @@ def _aider_items(text: str) -> list[Item]:
     return items
 
 
-def test_aider_chat_history(tmp_path):
-    (record,) = convert("aider/.aider.chat.history.md", tmp_path)
-    text = (SAMPLES / "aider/.aider.chat.history.md").read_text()
-    items = _aider_items(text)
-    assert [i.kind for i in items].count("user") == 4 and [i.kind for i in items].count("thinking") == 1
-    assert_faithful(record, items)
-    assert [s.content for s in record.trajectory if s.class_ == "text_observation" and s.source == "user"] == [
-        "give me a quick summarized overview of this repo",
-        "/model openai/qwen3:32b",
-        "now I have: Module not found: Error: Can't resolve 'styled-components' in "
-        "'/Users/andrewjacop/Optomatica/TESTAWAY/Simple-Calulator/src/components'",
-        "/reset",
+# Written for this test (the public history that showed these was unlicensed): a model's <think> block and its own
+# "#### " heading (no two trailing spaces: not a user line), aider's output, a command.
+BREAK = "  "  # aider ends its user and output lines with two spaces (a markdown line break)
+THINKING_HISTORY = "\n".join(
+    [
+        "",
+        "# aider chat started at 2025-05-04 17:02:36",
+        "",
+        "> Aider v0.82.2" + BREAK,
+        "> Main model: openai/qwen3:32b with whole edit format" + BREAK,
+        "",
+        "#### the build says Module not found: 'styled-components'" + BREAK,
+        "",
+        "<think>",
+        "Okay, the user is getting an error about a missing package.",
+        "</think>",
+        "The package is not installed.",
+        "",
+        "#### If you're using **npm**:",
+        "```bash",
+        "npm install styled-components",
+        "```",
+        "",
+        "> Applied edit to package.json" + BREAK,
+        "",
+        "#### /reset" + BREAK,
+        "",
     ]
-    answer = record.trajectory[11]  # qwen3's answer: its <think> block is reasoning, never text
+)
+
+
+def test_aider_chat_history(tmp_path):
+    path = tmp_path / ".aider.chat.history.md"
+    path.write_text(THINKING_HISTORY)
+    (record,) = convert_as("aider", path, tmp_path)
+    items = _aider_items(THINKING_HISTORY)
+    assert [i.kind for i in items].count("user") == 2 and [i.kind for i in items].count("thinking") == 1
+    assert_faithful(record, items)
+    answer = next(s for s in record.trajectory if s.class_ == "message_action")
     assert answer.reasoning.startswith("Okay, the user is getting an error") and "<think>" not in answer.content
     assert "#### If you're using **npm**:" in answer.content  # the answer's own heading, not a user turn
     assert record.source.original_id == "2025-05-04 17:02:36"
     assert record.lineage.generator == {
         "agent": "aider",
         "version": "0.82.2",
-        "model": ["gemini/gemini-2.5-pro-exp-03-25", "openai/qwen3:32b"],
-        "edit_format": ["diff-fenced", "whole"],
-        "weak_model": "openai/qwen3:4b",
+        "model": "openai/qwen3:32b",
+        "edit_format": "whole",
     }
 
 

@@ -40,7 +40,8 @@ from training.eval_config import EvalConfig
 from training.evaluate import evaluate
 from training.improve_config import ImproveConfig
 from training.improve_report import write_plot
-from training.improve_tasks import adapt_levels, add_new, keep_disjoint, level_of, level_rates, new_tasks, synthesize
+from training.improve_tasks import adapt_levels, add_new, keep_disjoint, level_of, level_rates, new_tasks, tasks_from
+from training.inputs import EmptyInput
 from training.metrics import pass_k_report
 from training.sft import run_sft
 from verifiers.failure_labels import count_by_kind, label_rows
@@ -169,10 +170,12 @@ def run_round(
 def first_tasks(cfg: ImproveConfig, say: Say) -> tuple[list[AgentRecord], list[AgentRecord]]:
     """The held-out and the first round's training tasks, written to out_dir; training tasks overlapping a
     held-out one are dropped (said)."""
-    heldout = synthesize(cfg.heldout, "improve_heldout")
-    tasks, dropped = keep_disjoint(synthesize(cfg.tasks, "improve_tasks"), heldout)
+    heldout = tasks_from(cfg.heldout_file, cfg.heldout, "improve_heldout")
+    tasks, dropped = keep_disjoint(tasks_from(cfg.tasks_file, cfg.tasks, "improve_tasks"), heldout)
     if dropped:
         say(f"dropped {dropped} training task(s) that share a task id or an instruction with a held-out task")
+    if not tasks or not heldout:
+        raise EmptyInput(f"no {'training' if heldout else 'held-out'} task to run improve on")
     write_records(heldout, cfg.out_dir / "heldout.parquet")
     write_records(tasks, cfg.out_dir / "train_tasks.parquet")
     return heldout, tasks

@@ -66,6 +66,11 @@ class ImproveConfig(StageConfig):
     )
     """Held-out tasks: the same environment on another database seed; a training task that shares a task id or an
     instruction with one of them is dropped."""
+    tasks_file: Path | None = None
+    """Training tasks to start from (a `synth tasks` or `synth evolve` output) instead of synthesizing them with
+    `tasks`; new tasks are still synthesized in `tasks`' world."""
+    heldout_file: Path | None = None
+    """Held-out tasks to evaluate on instead of synthesizing them with `heldout`."""
     new_tasks: int = Field(4, ge=0)
     """Tasks synthesized per round at each level the learner's pass rates point to (0: no new tasks)."""
     learner: PolicyConfig = Field(default_factory=lambda: SMOLLM2_LEARNER.model_copy(update={"k": MIN_K}))

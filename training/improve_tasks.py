@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from generators.synthesis.config import SynthTasksConfig
 from generators.synthesis.levels import LEVELS
 from generators.synthesis.stages import run_tasks
 from schemas.record import AgentRecord
 from schemas.task_identity import task_of
+from training.inputs import InputError, read_training_input
 
 LOWEST, HIGHEST = min(LEVELS), max(LEVELS)
 UNLEVELLED = 0  # tasks without a level (made outside the ladder): never adapted
@@ -90,12 +92,25 @@ def synthesize(cfg: SynthTasksConfig, dataset: str) -> list[AgentRecord]:
     return records
 
 
+def read_tasks(path: Path) -> list[AgentRecord]:
+    """The task records of a file (InputError when it holds anything else: a rollout is no task to roll out)."""
+    records = read_training_input(path)
+    rolled = sum(bool(record.trajectory) for record in records)
+    if rolled:
+        raise InputError(f"{path}: {rolled} of {len(records)} records have a trajectory; give task records")
+    return records
+
+
+def tasks_from(path: Path | None, cfg: SynthTasksConfig, dataset: str) -> list[AgentRecord]:
+    return read_tasks(path) if path is not None else synthesize(cfg, dataset)
+
+
 def new_tasks(
     plan: dict[int, list[int]], base: SynthTasksConfig, n: int, round_index: int, dataset: str
 ) -> list[AgentRecord]:
     """``n`` tasks at each planned level, on the training database, each level and round with its own seed."""
     made: list[AgentRecord] = []
-    for level in plan:
+    for level in plan if n else ():
         seed = base.seed + 1000 * (round_index + 1) + level  # a new draw every round, never the first round's
         cfg = base.model_copy(update={"n": n, "difficulty": str(level), "seed": seed})
         made += synthesize(cfg, dataset)

@@ -36,6 +36,12 @@ ROUND_SFT_SET = Path("round_N/select/sft.parquet")
 ROUND_MODEL = Path("round_N/model")
 
 
+# The CPU defaults aim at one round in <= 20 minutes on two idle cores with the full rendering (~2.7k prompt
+# tokens): 12 tasks x k=4 learner rollouts (~7.5 min at issue 19's 48 rollouts in 7.5 min), 6 held-out tasks x 4
+# (~4 min), SFT on at most 10 whole conversations of ~4k tokens (~6 min at ~115 tokens/s). On a GPU, raise n,
+# select.budget and the learner's backend settings by flags or YAML.
+
+
 def _round_sft() -> SftConfig:
     # LoRA r16 on every projection at 2e-4: what taught SmolLM2 its reads in one pass in the trial of issue 41.
     return SftConfig(
@@ -43,7 +49,6 @@ def _round_sft() -> SftConfig:
         output_dir=ROUND_MODEL,
         learning_rate=2e-4,
         epochs=1.0,
-        max_length_cap=3072,
         logging_steps=1,
         lora=LoraSettings(enabled=True),
     )
@@ -59,10 +64,10 @@ class ImproveConfig(StageConfig):
     rounds: int = Field(2, ge=1)
     """Rounds of rollouts -> labels -> new tasks -> selection -> SFT; the held-out set is evaluated before the
     first and after each."""
-    tasks: SynthTasksConfig = Field(default_factory=lambda: SynthTasksConfig(n=16, difficulty="1,2"))
+    tasks: SynthTasksConfig = Field(default_factory=lambda: SynthTasksConfig(n=12, difficulty="1,2"))
     """The first round's training tasks (later rounds add the tasks synthesized where the learner failed)."""
     heldout: SynthTasksConfig = Field(
-        default_factory=lambda: SynthTasksConfig(n=8, difficulty="1,2", db_seed=1, seed=1)
+        default_factory=lambda: SynthTasksConfig(n=6, difficulty="1,2", db_seed=1, seed=1)
     )
     """Held-out tasks: the same environment on another database seed; a training task that shares a task id or an
     instruction with one of them is dropped."""
@@ -79,7 +84,7 @@ class ImproveConfig(StageConfig):
     held-out tasks."""
     demonstrations: PolicyConfig = Field(default_factory=lambda: PolicyConfig(agent="oracle", k=1))
     """The policy whose verified rollouts of the training tasks are the SFT candidates."""
-    select: SelectConfig = Field(default_factory=lambda: SelectConfig(budget=32))
+    select: SelectConfig = Field(default_factory=lambda: SelectConfig(budget=10))
     """ACE selection of the SFT set among the demonstrations (tasks the learner never solves, diverse)."""
     sft: SftConfig = Field(default_factory=_round_sft)
     """LoRA SFT of each round's learner, merged into a model folder; data, output_dir and model are each round's

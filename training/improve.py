@@ -52,8 +52,8 @@ REPORT, PLOT = "improve.json", "improve.png"
 
 
 @contextmanager
-def learner_model(policy: PolicyConfig) -> Iterator[Generator | None]:
-    """The policy's generator for a round (its rollouts and the held-out evaluation), closed after."""
+def policy_model(policy: PolicyConfig) -> Iterator[Generator | None]:
+    """The generator of a policy that calls a model (None for the oracle), closed after its rollouts."""
     generator = policy.make_generator() if policy.uses_model() else None
     try:
         yield generator
@@ -124,7 +124,7 @@ def run_round(
     folder = cfg.out_dir / f"round_{index}"
     folder.mkdir(parents=True, exist_ok=True)
     clock = Clock()
-    with learner_model(policy) as generator:
+    with policy_model(policy) as generator:
         evaluation = heldout_scores(
             cfg.out_dir / "heldout.parquet", policy, generator, folder / "heldout_rollouts.parquet"
         )
@@ -140,7 +140,8 @@ def run_round(
     made = add_new(tasks, new_tasks(plan, cfg.tasks, cfg.new_tasks, index, f"improve_new_{index}"), heldout)
     write_records(made, folder / "new_tasks.parquet")
     clock.lap("new_tasks")
-    demos = roll(tasks + made, cfg.demonstrations, None, "demonstrations")
+    with policy_model(cfg.demonstrations) as teacher:
+        demos = roll(tasks + made, cfg.demonstrations, teacher, "demonstrations")
     clock.lap("demonstrations")
     sft_set, selection = select_sft(tasks + made + demos, rollouts, folder, cfg)
     clock.lap("score_select")
@@ -194,7 +195,7 @@ def run_improve(cfg: ImproveConfig, say: Say = lambda _: None) -> dict[str, Any]
         (cfg.out_dir / REPORT).write_text(json.dumps(report, indent=2, default=str) + "\n")
         if row["trained"]:
             policy = policy.model_copy(update={"model": row["trained"]})
-    with learner_model(policy) as generator:
+    with policy_model(policy) as generator:
         last = heldout_scores(cfg.out_dir / "heldout.parquet", policy, generator, cfg.out_dir / "heldout_last.parquet")
     evaluations = [row["heldout"] for row in rounds] + [last]
     report = {

@@ -133,3 +133,39 @@ def test_one_round_runs_end_to_end_with_smollm2_on_the_cpu(tmp_path, smol_path):
     )  # fmt: skip
     assert table.exit_code == 0, table.output
     assert "held-out pass^1" in table.stdout and "1.000" in table.stdout
+
+
+def test_round_rows_show_the_held_out_figures_of_every_evaluation_and_what_each_round_trained_on():
+    from training.improve_report import round_rows
+
+    evaluations = [{"pass^1": 0.0, "pass^k": 0.0, "score": 0.125}, {"pass^1": 0.25, "pass^k": 0.0625, "score": 0.5}]
+    trained = {
+        "train": {"pass^1": 0.0},
+        "failed_rollouts": 8,
+        "failures_by_kind": {
+            "cancel": {"final_state:missing_change": 3, "policy:write_without_confirmation": 1},
+            "order_status": {"grounding:ungrounded_id": 2, "final_state:missing_change": 2},
+        },
+        "new_tasks": {2: 1, 1: 4},
+        "selection": {"sft": 6},
+        "wall_s": {"heldout_eval": 100.0, "sft": 200.4},
+    }
+    first, last = round_rows({"k": 4, "evaluations": evaluations, "rounds": [trained]})
+    assert first == {
+        "round": "0",
+        "held-out pass^1": "0.000",
+        "pass^4": "0.000",
+        "score": "0.125",
+        "train pass^1": "0.000",
+        "failed": "8",
+        "top failure": "final_state:missing_change (5)",
+        "new tasks": "L1: 4, L2: 1",
+        "SFT set": "6",
+        "round s": "300",
+    }
+    assert (last["held-out pass^1"], last["pass^4"], last["score"], last["top failure"]) == (
+        "0.250",
+        "0.062",
+        "0.500",
+        "",
+    )

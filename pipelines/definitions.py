@@ -5,8 +5,8 @@ catalog entry: the demo entries, or the directory ``ACEFORGE_ENTRIES`` names)
 and ``synth_tasks`` -> ``rollouts`` (one partition per environment) feed
 ``verified`` -> ``scored`` -> ``deduplicated`` -> ``sft_set`` / ``rl_set`` ->
 ``ace_report``, ``hub_folder`` and ``verl_export``. Jobs: ingest, synthesize,
-curate, publish. Blocking checks (schema_valid, duplicate_rate,
-sft_set_verified) stand before what feeds training or publishing. Run config
+curate, publish, and improve (pipelines/improve_job.py, not a step of the main
+job). Blocking checks (schema_valid, duplicate_rate, sft_set_verified) stand before what feeds training or publishing. Run config
 defaults are those of ``PipelineConfig()``; resources read the environment
 (``ACEFORGE_HOME``, ``ACEFORGE_BACKEND``, ``ACEFORGE_MODEL``, ``ACEFORGE_BASE_URL``).
 """
@@ -24,6 +24,7 @@ from pipelines.assets.publish import build_publish_assets
 from pipelines.assets.record_store import RecordStore, recorded_folder
 from pipelines.assets.resources import EmbedderResource, GenerationResource, StorageResource
 from pipelines.assets.synth import build_synth_assets
+from pipelines.improve_job import improve
 from pipelines.pipeline_config import PipelineConfig
 
 # One job per asset group; pipelines/catalog_names.py's JOB_ASSETS lists each job's assets (a test keeps them equal).
@@ -59,7 +60,7 @@ def build_definitions(
     """The graph, its jobs and resources: what ``aceforge ui`` shows and what ``aceforge run`` launches."""
     return Definitions(
         assets=build_assets(entries_dir, defaults),
-        jobs=[define_asset_job(name, selection) for name, selection in JOBS.items()],
+        jobs=[*(define_asset_job(name, selection) for name, selection in JOBS.items()), improve],
         resources=build_resources(storage),
     )
 

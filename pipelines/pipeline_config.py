@@ -16,11 +16,11 @@ from pydantic import Field, field_validator, model_validator
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.hub_config import HubExportConfig
 from data_catalog.ingest import IngestConfig
-from generators.rollouts.config import PolicyConfig, RolloutBudget, RolloutConfig
+from generators.rollouts.config import PolicyConfig, RolloutConfig
 from generators.synthesis.config import SynthTasksConfig
 from schemas.engine import EngineOptions
-from schemas.generation import SamplingParams
 from schemas.stage_config import StageConfig
+from training.improve_config import SMOLLM2_LEARNER
 
 
 class RolloutsSection(StageConfig):
@@ -36,21 +36,6 @@ class RolloutsSection(StageConfig):
     model. The learner's own rollouts are the learner_rollouts asset's, not these."""
     model_tasks: int = Field(2, ge=0)
     """Tasks per environment rolled out by agents that call a model (the slow kind on a CPU); the rest get none."""
-
-
-# SmolLM2-135M on the CPU through vLLM (float32: several times faster than bfloat16 on CPUs without
-# AVX512-BF16): 24 tasks x k=2 with at most 8 turns took 7.5 min on two cores (bench: lr_vllm in the closing
-# note of issue 19); 96 tokens a turn is room for one tool call or a short message. The compact rendering
-# (generators/rollouts/agent_prompt.py): its prompt is ~550-600 tokens instead of 2.7k-3.5k.
-SMOLLM2_LEARNER = PolicyConfig(
-    agent="llm",
-    rendering="compact",
-    backend="vllm",
-    dtype="float32",
-    k=2,
-    budget=RolloutBudget(max_turns=8, max_tokens=1024),
-    sampling=SamplingParams(temperature=0.7, max_tokens=96),
-)
 
 
 class PipelineConfig(EngineOptions):

@@ -22,13 +22,18 @@ _SCALARS = {int: int, float: float, str: str, bool: bool}
 
 
 def config_schema(model: type[StageConfig], defaults: StageConfig | None = None) -> dict[str, dg.Field]:
-    """The fields of ``model``; defaults are the model's own, or those of the instance ``defaults``."""
+    """The fields of ``model``; defaults are the model's own, or those of the instance ``defaults``.
+
+    A section's own fields default to the section's default value, not its class's: Dagster fills the keys a
+    run config leaves out of a section from these, so a section given in part (``learner: {k: 8}``) keeps its
+    embedded defaults (the learner's llm agent), as StageConfig.load does."""
     given = defaults.model_dump(mode="json") if defaults is not None else _defaults(model)
     fields = {}
     for name, field in model.model_fields.items():
         required = name not in given
+        section = getattr(defaults, name) if defaults is not None else _field_default(field)
         fields[name] = dg.Field(
-            _dagster_type(field.annotation),
+            _dagster_type(field.annotation, section),
             is_required=required,
             description=" ".join((field.description or "").split()),
             **({} if required else {"default_value": given[name]}),
@@ -45,11 +50,15 @@ def _defaults(model: type[StageConfig]) -> dict[str, Any]:
     }
 
 
-def _dagster_type(annotation: Any) -> Any:
+def _field_default(field: Any) -> Any:
+    return None if field.is_required() else field.get_default(call_default_factory=True)
+
+
+def _dagster_type(annotation: Any, section: Any = None) -> Any:
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
         args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
-        inner = _dagster_type(args[0]) if len(args) == 1 else dg.Any
+        inner = _dagster_type(args[0], section) if len(args) == 1 else dg.Any
         return dg.Noneable(inner) if type(None) in typing.get_args(annotation) else inner
     if annotation in _SCALARS:
         return _SCALARS[annotation]
@@ -58,5 +67,5 @@ def _dagster_type(annotation: Any) -> Any:
     if origin is list:
         return [_dagster_type(typing.get_args(annotation)[0])]
     if isinstance(annotation, type) and issubclass(annotation, StageConfig):
-        return config_schema(annotation)
+        return config_schema(annotation, section if isinstance(section, annotation) else None)
     return dg.Any

@@ -52,6 +52,9 @@ COMMANDS = {
     "report": Entry(("pipelines.cli.curation",), "Render the ACE report: histograms, embedding map, counts."),
     "train": Entry(("pipelines.cli.train",), "Train on selected sets: SFT and RL (GRPO with verifier rewards)."),
     "eval": Entry(("pipelines.cli.train",), "pass^1..pass^k of a model on held-out tasks."),
+    "improve": Entry(
+        ("pipelines.cli.improve",), "Rounds that train the declared learner on its failures, judged on held-out tasks."
+    ),
     "export": Entry(
         ("pipelines.cli.export_hub", "pipelines.cli.export_trainers"),
         "Export datasets for other tools: the Hugging Face Hub, trainers.",

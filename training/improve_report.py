@@ -1,0 +1,74 @@
+"""What ``aceforge improve`` shows: the held-out figures over rounds as a plot, and one table row per round.
+
+The plot is drawn the way curation/report_plots.py draws (a ``matplotlib.figure.Figure``, the Agg canvas, no
+pyplot state): x is the number of rounds trained, 0 the declared learner; lines are pass^1, pass^k and the
+graded score on the held-out tasks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from curation.report_plots import _figure, _save
+
+SERIES = (
+    ("pass^1", "pass^1", "tab:blue"),
+    ("pass^k", "pass^{k}", "tab:orange"),
+    ("score", "graded score", "tab:green"),
+)
+
+
+def write_plot(evaluations: list[dict[str, Any]], k: int, path: Path) -> Path:
+    """Held-out pass^1, pass^k and graded score after 0, 1, ... rounds, saved at ``path``."""
+    fig, ax = _figure(6.0, 3.6)
+    rounds = list(range(len(evaluations)))
+    for key, label, color in SERIES:
+        ax.plot(rounds, [e[key] or 0.0 for e in evaluations], marker="o", color=color, label=label.format(k=k))
+    ax.set_xticks(rounds)
+    ax.set_xlim(-0.2, max(rounds) + 0.2)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("rounds trained (0: the declared learner)")
+    ax.set_ylabel("held-out tasks")
+    ax.set_title(f"Held-out tasks over improve rounds ({evaluations[0]['tasks']} tasks, k={k})")
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def top_failure(row: dict[str, Any]) -> str:
+    """The most common failure label of a round over all task kinds, with its count."""
+    totals: dict[str, int] = {}
+    for counts in row["failures_by_kind"].values():
+        for code, count in counts.items():
+            totals[code] = totals.get(code, 0) + count
+    if not totals:
+        return "-"
+    code = max(totals, key=lambda c: (totals[c], c))
+    return f"{code} ({totals[code]})"
+
+
+def round_rows(report: dict[str, Any]) -> list[dict[str, str]]:
+    """One row per evaluation: the held-out figures, and for a round that trained what it trained on."""
+    rows = []
+    rounds = report["rounds"]
+    for index, evaluation in enumerate(report["evaluations"]):
+        row = {
+            "round": str(index),
+            "held-out pass^1": f"{evaluation['pass^1']:.3f}",
+            f"pass^{report['k']}": f"{evaluation['pass^k']:.3f}",
+            "score": f"{evaluation['score']:.3f}",
+        }
+        trained = rounds[index] if index < len(rounds) else None
+        new = ", ".join(f"L{level}: {n}" for level, n in sorted(trained["new_tasks"].items())) if trained else ""
+        row.update(
+            {
+                "train pass^1": f"{trained['train']['pass^1']:.3f}" if trained else "",
+                "failed": str(trained["failed_rollouts"]) if trained else "",
+                "top failure": top_failure(trained) if trained else "",
+                "new tasks": new or ("-" if trained else ""),
+                "SFT set": str(trained["selection"]["sft"]) if trained else "",
+                "round s": f"{sum(trained['wall_s'].values()):.0f}" if trained else "",
+            }
+        )
+        rows.append(row)
+    return rows

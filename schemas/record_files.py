@@ -61,7 +61,7 @@ def check_record_file(
         return
     file = _parquet(path)
     if not (chats and "messages" in file.schema_arrow.names):
-        _check_record_schema(path, file)
+        _check_record_schema(path, file, chats)
 
 
 def open_record_parquet(path: str | os.PathLike) -> pq.ParquetFile:
@@ -114,13 +114,14 @@ def _what_it_holds(path: Path, size: int) -> str:
     return f"{kind}, {size} bytes, starting {' '.join(text.split())[:40]!r}"
 
 
-def _check_record_schema(path: Path, file: pq.ParquetFile) -> None:
+def _check_record_schema(path: Path, file: pq.ParquetFile, chats: bool = False) -> None:
     names = file.schema_arrow.names
     differences = schema_differences(file.schema_arrow)
     problems = differences.problems()
     if problems and "trajectory" not in names:  # another table (aceforge's scores, audits, quarantines; chats)
         columns = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
-        raise NotARecordFile(f"{path} is a Parquet file of other columns ({columns}), not records; {WHAT_TO_DO}", path)
+        what = "records nor chat conversations (a messages column)" if chats else "records"
+        raise NotARecordFile(f"{path} is a Parquet file of other columns ({columns}), not {what}; {WHAT_TO_DO}", path)
     if problems:
         shown = "; ".join(problems[:4]) + (f"; and {len(problems) - 4} more" if len(problems) > 4 else "")
         raise NotARecordFile(
@@ -133,10 +134,11 @@ def _check_record_schema(path: Path, file: pq.ParquetFile) -> None:
 
 
 def _check_jsonl(path: Path, chats: bool) -> None:
-    seen, value = _first_value(path)
+    first, seen, value = _first_value(path)
     if value is _NOTHING:
         if seen:
-            raise NotARecordFile(f"{path}: its first {seen} line(s) are not JSON; {WHAT_TO_DO}", path)
+            more = f", nor are the {seen - 1} lines after it" if seen > 1 else ""
+            raise NotARecordFile(f"{path} line {first} is not JSON{more}; {WHAT_TO_DO}", path)
         return  # an empty file: its command says whether that will do
     if isinstance(value, dict) and (sum(key in value for key in RECORD_KEYS) >= 2 or (chats and "messages" in value)):
         return
@@ -151,18 +153,19 @@ def _check_jsonl(path: Path, chats: bool) -> None:
 _NOTHING = object()
 
 
-def _first_value(path: Path) -> tuple[int, Any]:
-    """(non-blank lines looked at, the first of them that parses, or _NOTHING): a line that does not parse
-    before a JSON one is a bad row for its command to report (validate lists it, verify quarantines it)."""
-    seen = 0
+def _first_value(path: Path) -> tuple[int, int, Any]:
+    """(the first non-blank line's number, non-blank lines looked at, the first of them that parses or _NOTHING):
+    a line that does not parse before a JSON one is a bad row for its command to report (validate lists it,
+    verify quarantines it)."""
+    first, seen = 0, 0
     with path.open("rb") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
-            seen += 1
+            first, seen = first or number, seen + 1
             try:
-                return seen, orjson.loads(line)
+                return first, seen, orjson.loads(line)
             except orjson.JSONDecodeError:
                 if seen == SCAN_LINES:
                     break
-    return seen, _NOTHING
+    return first, seen, _NOTHING

@@ -40,7 +40,7 @@ from data_catalog.ingest import file_digest
 from data_catalog.redaction import redact_text, redact_value
 from schemas.io import remove_stale_temps
 from schemas.record import stable_id
-from schemas.record_files import check_record_file, open_record_parquet
+from schemas.record_files import open_record_parquet
 from schemas.settings import data_home
 from schemas.versions import SchemaError
 
@@ -104,11 +104,6 @@ def default_out_dir(repo_id: str) -> Path:
 def resolve_source(spec: str, catalog: Catalog | None = None) -> ExportSource:
     """A record Parquet file, or a catalog dataset by name (latest version) or ``name__vN``."""
     path = Path(spec).expanduser()
-    if path.is_dir():
-        try:
-            check_record_file(path, (".parquet",))
-        except SchemaError as exc:  # a folder is never a record file: the line says which of its files are
-            raise HubExportError(str(exc)) from None
     if path.is_file():
         source = ExportSource(path.name, [path.resolve()])
     else:

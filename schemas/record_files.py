@@ -41,6 +41,10 @@ class NotARecordFile(SchemaError):
 class RawTrajectories(NotARecordFile):
     """JSON lines of something other than records: what ``aceforge convert`` reads, most likely."""
 
+    def __init__(self, message: str, path: Path, shape: str):
+        super().__init__(message, path)
+        self.shape = shape  # "keys messages, tools": what the first line holds
+
 
 def check_record_file(
     path: str | os.PathLike, suffixes: tuple[str, ...] = RECORD_SUFFIXES, chats: bool = False
@@ -147,6 +151,7 @@ def _check_jsonl(path: Path, chats: bool) -> None:
         f"{path} holds JSON lines of another shape ({shape}), not records: convert it first "
         f"(`aceforge convert --format auto {path} -o {path.stem}.parquet`)",
         path,
+        shape,
     )
 
 

@@ -25,7 +25,7 @@ def check_file(path: Path, code: int = USAGE, chats: bool = False, every_differe
     try:
         check_record_file(path, chats=chats)
     except RawTrajectories as exc:
-        fail(convert_first(path, str(exc)), code)
+        fail(convert_first(path, exc.shape), code)
     except NotARecordFile as exc:
         line = str(exc)
         if every_difference and exc.problems:
@@ -33,15 +33,18 @@ def check_file(path: Path, code: int = USAGE, chats: bool = False, every_differe
         fail(line, code if path.is_file() and path.suffix in RECORD_SUFFIXES else USAGE)
 
 
-def convert_first(path: Path, otherwise: str) -> str:
-    """What to do with JSON lines that are not records: the `convert` command that reads them (``otherwise``
-    when no raw format does)."""
+def convert_first(path: Path, shape: str) -> str:
+    """What to do with JSON lines of ``shape`` that are not records: the `convert` command that reads them."""
     from data_catalog.formats import detect
+    from schemas.record_files import WHAT_TO_DO
 
     try:
         fmt = detect(str(path)).fmt
-    except (ValueError, OSError):  # no format or several fit: the line without a format name
-        return otherwise
+    except (ValueError, OSError):  # no format fits, or several do equally
+        return (
+            f"{path} holds JSON lines of another shape ({shape}), not records, and `aceforge convert --format auto` "
+            f"cannot tell their format (`aceforge formats` lists those it reads); {WHAT_TO_DO}"
+        )
     return (
         f"{path} holds raw {fmt} trajectories (as `aceforge convert --format auto` reads it), not records; "
         f"convert it first: aceforge convert --format {fmt} {path} -o {path.with_suffix('.parquet')}"

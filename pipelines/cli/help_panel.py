@@ -42,7 +42,12 @@ def options_panel(*, name: str, params: list[Any], ctx: Any, markup_mode: Any, c
         if number_range:
             kind.append(rich_utils.RANGE_STRING.format(number_range))
         described = rich_utils._get_parameter_help(param=param, ctx=ctx, markup_mode=markup_mode)
-        described.renderables.insert(0, rich_utils.types_highlighter(kind))
+        kind = rich_utils.types_highlighter(kind)
+        parts = described.renderables
+        if parts and isinstance(parts[0], Text):  # the type runs on into the help text, which wraps under both
+            parts[0] = Text.assemble(kind, " ", parts[0]) if kind.plain else parts[0]
+        elif kind.plain:
+            parts.insert(0, kind)
         required = Text(rich_utils.REQUIRED_SHORT_STRING, style=rich_utils.STYLE_REQUIRED_SHORT)
         rows.append((required if param.required else Text(""), names, described))
     table = Table(highlight=True, show_header=False, expand=True, box=None, padding=(0, 1), pad_edge=False)

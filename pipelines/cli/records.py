@@ -17,9 +17,10 @@ MAX_LISTED = 20
 def check_file(path: Path, code: int = USAGE, chats: bool = False, every_difference: bool = False) -> None:
     """The way every command takes a record file (schemas/record_files.py ``check_record_file``): anything else
     ends the command with one line that names the file, says what it is and what to do, exit ``code`` (a
-    missing path, a folder or another suffix: always USAGE). ``chats`` accepts chat conversations too (training reads them);
-    ``every_difference`` lists every way a Parquet schema differs from the record schema, not the first four.
-    JSON lines of raw trajectories are named by the format `aceforge convert --format auto` reads them as."""
+    missing path, a folder or another suffix: always USAGE). ``chats`` accepts chat conversations too
+    (training reads them); ``every_difference`` lists every way a Parquet schema differs from the record
+    schema, not the first four. JSON lines of raw trajectories are named by the format `aceforge convert
+    --format auto` reads them as."""
     from schemas.record_files import RECORD_SUFFIXES, NotARecordFile, RawTrajectories, check_record_file
 
     try:

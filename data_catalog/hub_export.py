@@ -38,10 +38,11 @@ from data_catalog.hub_preference import PairRows, write_preference_config
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
 from data_catalog.redaction import redact_text, redact_value
-from schemas.io import open_record_parquet, remove_stale_temps
+from schemas.io import remove_stale_temps
 from schemas.record import stable_id
+from schemas.record_files import open_record_parquet
 from schemas.settings import data_home
-from schemas.versions import NewerSchemaError, SchemaError
+from schemas.versions import SchemaError
 
 RECIPE_FILE = "recipe.yaml"
 MARKER_FILE = ".aceforge-export.json"  # what the export wrote: the files a later export may replace
@@ -123,10 +124,8 @@ def resolve_source(spec: str, catalog: Catalog | None = None) -> ExportSource:
     for file in source.files:
         try:
             open_record_parquet(file)  # of this schema version or an earlier one: the shards are of this one
-        except NewerSchemaError as exc:
+        except SchemaError as exc:  # a newer version's file, or not a record file: the line says which and why
             raise HubExportError(str(exc)) from None
-        except SchemaError:
-            raise HubExportError(f"{file} is not a record Parquet file (`aceforge validate {file}` says why)") from None
     return source
 
 

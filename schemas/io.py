@@ -19,7 +19,6 @@ from typing import Any
 
 import orjson
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from schemas.arrow_schema import (
@@ -30,10 +29,10 @@ from schemas.arrow_schema import (
     json_text,
     record_to_row,
     row_to_record,
-    schema_differences,
 )
 from schemas.record import AgentRecord, load_record
-from schemas.versions import NewerSchemaError, SchemaError, unknown_fields_message
+from schemas.record_files import check_record_file, open_record_parquet
+from schemas.versions import SchemaError
 
 DEFAULT_ROW_GROUP = 2048
 # A row group is also cut when its Arrow data reaches this size, so a format with
@@ -205,29 +204,6 @@ def iter_parquet_rows(
         yield from batch.to_pylist()
 
 
-def open_record_parquet(path: str | os.PathLike) -> pq.ParquetFile:
-    """The Parquet file of records at ``path``, of this schema version or an earlier one.
-
-    Raises a SchemaError (one line, naming the file) for a file of no record schema, or one with fields no
-    version this aceforge reads has (a newer aceforge's: never read with them left out).
-    """
-    file = pq.ParquetFile(path)
-    differences = schema_differences(file.schema_arrow)
-    problems = differences.problems()
-    if problems:
-        shown = "; ".join(problems[:4]) + (f"; and {len(problems) - 4} more" if len(problems) > 4 else "")
-        raise SchemaError(f"{path} is not a record Parquet file ({shown})")
-    if differences.unknown:
-        raise NewerSchemaError(f"{path}: {unknown_fields_message(differences.unknown, parquet_versions(file))}")
-    return file
-
-
-def parquet_versions(file: pq.ParquetFile) -> list[str]:
-    """The schema versions the rows of a record Parquet file say they are."""
-    column = file.read(columns=["schema_version"]).column(0)
-    return sorted(str(v) for v in pc.unique(column).to_pylist())
-
-
 def iter_record_rows(path: str | os.PathLike, batch_size: int = 1024) -> Iterator[dict]:
     """The rows of a record Parquet file of any version this aceforge reads, as RECORD_SCHEMA rows
     (``row_to_record`` makes each a current record)."""
@@ -240,6 +216,7 @@ def read_records(path: str | os.PathLike, batch_size: int = 1024) -> Iterator[Ag
     one batch in memory at a time. A SchemaError names the file (and the row, for a row of a newer version)."""
     path = Path(path)
     if path.suffix == ".jsonl":
+        check_record_file(path)  # a file of raw trajectories is said to be one, not read as bad records
         yield from read_jsonl(path)
     else:
         yield from _parsed(path, iter_record_rows(path, batch_size), row_to_record)

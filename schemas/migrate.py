@@ -20,7 +20,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from schemas.arrow_schema import RECORD_SCHEMA, schema_differences
-from schemas.io import atomic_output, parquet_versions, read_records, write_jsonl, write_records
+from schemas.io import atomic_output, read_records, write_jsonl, write_records
+from schemas.record_files import parquet_versions
 from schemas.versions import SCHEMA_VERSION, SchemaError, unknown_fields_message
 
 RECORD_SUFFIXES = (".parquet", ".jsonl")

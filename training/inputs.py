@@ -40,10 +40,15 @@ class EmptyInput(InputError):
 
 def read_training_input(path: Path, allow_empty: bool = False) -> list[AgentRecord]:
     """Every record of ``path`` (chat rows converted); InputError for anything else or, unless allowed, nothing."""
-    if not path.is_file():
-        raise InputError(f"file not found: {path}")
-    if path.suffix not in SUFFIXES:
+    from schemas.record_files import check_record_file
+    from schemas.versions import SchemaError
+
+    if path.suffix not in SUFFIXES and not path.is_dir():
         raise InputError(f"{path}: expected {EXPECTED}")
+    try:
+        check_record_file(path, chats=True)  # a folder, an empty or non-Parquet file, other columns: one line
+    except SchemaError as exc:  # or a newer aceforge's record file
+        raise InputError(str(exc)) from None
     rows = _jsonl_rows(path) if path.suffix == ".jsonl" else _parquet_rows(path)
     if not rows:
         if allow_empty:
@@ -71,26 +76,13 @@ def _jsonl_rows(path: Path) -> list[Any]:
 
 
 def _parquet_rows(path: Path) -> list[Any]:
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from schemas.io import iter_parquet_rows, iter_record_rows
-    from schemas.versions import NewerSchemaError, SchemaError
 
-    try:
-        names = pq.read_schema(path).names
-        if "messages" in names:
-            return list(iter_parquet_rows(path))
-        return list(iter_record_rows(path))  # a record file of this schema version or an earlier one
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"{path} is not a Parquet file ({exc})") from None
-    except NewerSchemaError as exc:
-        raise InputError(str(exc)) from None
-    except SchemaError:
-        columns = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
-        raise InputError(
-            f"{path} has columns {columns}: neither the record schema nor a 'messages' column; expected {EXPECTED}"
-        ) from None
+    if "messages" in pq.read_schema(path).names:
+        return list(iter_parquet_rows(path))
+    return list(iter_record_rows(path))  # a record file of this schema version or an earlier one
 
 
 def _is_chat(row: Any) -> bool:

@@ -63,6 +63,7 @@ class SftData:
     truncated: int = 0
     max_length: int = 0
     max_length_chosen: bool = False  # picked from the data rather than given
+    lengths: list[int] = field(default_factory=list)  # tokens of each rendered record, before any cut
 
     def tokens(self) -> int:
         """Tokens in the training rows (one epoch)."""
@@ -81,11 +82,8 @@ class SftData:
         """What was chosen, cut and skipped, in plain words with the flag that changes it."""
         records = self.stats.records
         lines = []
-        if self.max_length_chosen:
-            lines.append(
-                f"max_length {self.max_length}: chosen from the data to hold {COVERAGE:.0%} of the records whole "
-                "(at most --max-length-cap; --max-length sets it)"
-            )
+        if self.max_length_chosen and self.lengths:
+            lines.append(self._chosen_line())
         if self.truncated:
             lines.append(
                 f"cut {self.truncated} of {records} records at {self.max_length} tokens: their later turns are not "
@@ -95,13 +93,32 @@ class SftData:
             lines.append(f"skipped {count} of {records} records that {SKIP_REASONS.get(reason, reason)}")
         return lines
 
+    def _chosen_line(self) -> str:
+        """The chosen max_length with the share of records it actually holds whole: when --max-length-cap
+        stopped it short of COVERAGE, that share is lower, and the line says so rather than claim the aim."""
+        whole = sum(length <= self.max_length for length in self.lengths)
+        held = f"holds {whole} of {len(self.lengths)} records whole ({whole / len(self.lengths):.0%})"
+        needed = covering_length(self.lengths)
+        if needed > self.max_length:
+            return (
+                f"max_length {self.max_length}: the cap (--max-length-cap) {held}; {COVERAGE:.0%} of them would "
+                f"need {needed} tokens (--max-length-cap raises the cap, --max-length sets the length)"
+            )
+        return (
+            f"max_length {self.max_length}: chosen from the data, {held} (the aim: {COVERAGE:.0%}; at most "
+            "--max-length-cap; --max-length sets it)"
+        )
+
+
+def covering_length(lengths: list[int]) -> int:
+    """The shortest multiple of LENGTH_STEP that holds COVERAGE of the (non-empty) lengths whole."""
+    needed = sorted(lengths)[math.ceil(COVERAGE * len(lengths)) - 1]
+    return -(-needed // LENGTH_STEP) * LENGTH_STEP
+
 
 def choose_max_length(lengths: list[int], cap: int) -> int:
-    """The shortest multiple of LENGTH_STEP that holds COVERAGE of the lengths whole, at most ``cap``."""
-    if not lengths:
-        return cap
-    needed = sorted(lengths)[math.ceil(COVERAGE * len(lengths)) - 1]
-    return min(cap, -(-needed // LENGTH_STEP) * LENGTH_STEP)
+    """``covering_length``, at most ``cap``."""
+    return min(cap, covering_length(lengths)) if lengths else cap
 
 
 def prepare_data(records: list[AgentRecord] | Any, tokenizer: Any, template: str, cfg: SftConfig) -> SftData:
@@ -111,9 +128,8 @@ def prepare_data(records: list[AgentRecord] | Any, tokenizer: Any, template: str
         render_records(records, data.stats, lambda _, chat: tokenize_chat(tokenizer, chat, template), cfg.rendering)
     )
     data.max_length_chosen = cfg.max_length is None
-    data.max_length = cfg.max_length or choose_max_length(
-        [len(tokens["input_ids"]) for _, tokens in tokenized], cfg.max_length_cap
-    )
+    data.lengths = [len(tokens["input_ids"]) for _, tokens in tokenized]
+    data.max_length = cfg.max_length or choose_max_length(data.lengths, cfg.max_length_cap)
     rows = []
     for record, tokens in tokenized:
         if len(tokens["input_ids"]) > data.max_length:

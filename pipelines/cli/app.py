@@ -6,4 +6,7 @@ imports a command's module only when that command runs.
 
 import typer
 
+from pipelines.cli.help_panel import install
+
+install()  # every command's --help: flag names whole at any width
 app = typer.Typer()

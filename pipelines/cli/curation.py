@@ -223,8 +223,8 @@ def dedup_cmd(
 
     check_paths(input, output)
     is_empty(input, allow_empty)
-    if signatures is not None:
-        check_file(signatures)
+    if signatures is not None and not signatures.is_file():
+        fail(f"file not found: {signatures}")
     result = run_stage(lambda: run_dedup(input, output, cfg, signatures, progress()))
     summary = result.summary()
     name = safe_name(cfg.dataset or output.stem)
@@ -301,9 +301,12 @@ def report_cmd(
     """Render the ACE report: complexity and pass-rate histograms, a 2-D map of the embeddings by source, dedup
     counts by kind, rejects by reason, and a markdown summary with the numbers (OUTPUT/summary.md)."""
     from curation.report import ace_report, report_inputs
+    from curation.select_stage import MANIFEST
 
-    if not input.exists():
-        fail(f"not found: {input}")
+    if input.is_dir() and not (input / MANIFEST).is_file():
+        fail(f"{input} is a folder without {MANIFEST}: give scored records (.parquet) or a `select` output folder")
+    if not input.is_dir():
+        check_file(input)
     inputs = report_inputs(input)
     check_file(inputs.records)
     if is_empty(inputs.records, allow_empty):

@@ -19,6 +19,7 @@ from data_catalog.hub_config import HubExportConfig
 from pipelines.cli.common import FAILED, fail, out, plain_text, print_json, say
 from pipelines.cli.config import with_config
 from pipelines.cli.export import export_app
+from pipelines.cli.records import check_file
 from schemas.stage_config import ConfigError, read_yaml
 
 if TYPE_CHECKING:
@@ -72,6 +73,8 @@ def hub(
     from training.export_openai import chat_row
     from training.preference import preference_rows
 
+    if Path(dataset).expanduser().exists():  # a path, not a catalog name: the check every record file gets
+        check_file(Path(dataset).expanduser())
     try:
         check_repo_id(repo_id)
         source = resolve_source(dataset)

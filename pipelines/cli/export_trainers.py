@@ -16,6 +16,7 @@ import typer
 from generators.rollouts.agent_prompt import Rendering, RenderingOption
 from pipelines.cli.common import FAILED, USAGE, fail, print_json, say
 from pipelines.cli.export import export_app
+from pipelines.cli.records import check_file
 
 INPUT_HELP = "A Parquet or JSONL file of AgentRecords, or of chat conversations (messages + tools)."
 ALLOW_EMPTY_HELP = "An empty input writes empty outputs and exits 0 (default: an error, exit 1)."
@@ -30,6 +31,7 @@ def read_input(file: Path, allow_empty: bool) -> list:
     """The records of ``file``, or one error line (exit 1 for an empty file, 2 for a file of something else)."""
     from training.inputs import EmptyInput, InputError, read_training_input
 
+    check_file(file, chats=True)
     try:
         return read_training_input(file, allow_empty)
     except InputError as exc:

@@ -9,16 +9,47 @@ from typing import Annotated
 import typer
 
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, fail, one_line, out, plain_text, say
+from pipelines.cli.common import FAILED, USAGE, fail, one_line, out, plain_text, say
 
 MAX_LISTED = 20
 
 
-def check_file(path: Path) -> None:
-    if not path.is_file():
-        fail(f"file not found: {path}")
-    if path.suffix not in (".parquet", ".jsonl"):
-        fail(f"expected a .parquet or .jsonl file of records, got {path}")
+def check_file(path: Path, code: int = USAGE, chats: bool = False, every_difference: bool = False) -> None:
+    """The way every command takes a record file (schemas/record_files.py ``check_record_file``): anything else
+    ends the command with one line that names the file, says what it is and what to do, exit ``code`` (a
+    missing path, a folder or another suffix: always USAGE). ``chats`` accepts chat conversations too
+    (training reads them); ``every_difference`` lists every way a Parquet schema differs from the record
+    schema, not the first four. JSON lines of raw trajectories are named by the format `aceforge convert
+    --format auto` reads them as."""
+    from schemas.record_files import RECORD_SUFFIXES, NotARecordFile, RawTrajectories, check_record_file
+
+    try:
+        check_record_file(path, chats=chats)
+    except RawTrajectories as exc:
+        fail(convert_first(path, exc.shape), code)
+    except NotARecordFile as exc:
+        line = str(exc)
+        if every_difference and exc.problems:
+            line = f"{path}: schema does not match the record schema: {'; '.join(exc.problems)}"
+        fail(line, code if path.is_file() and path.suffix in RECORD_SUFFIXES else USAGE)
+
+
+def convert_first(path: Path, shape: str) -> str:
+    """What to do with JSON lines of ``shape`` that are not records: the `convert` command that reads them."""
+    from data_catalog.formats import detect
+    from schemas.record_files import WHAT_TO_DO
+
+    try:
+        fmt = detect(str(path)).fmt
+    except (ValueError, OSError):  # no format fits, or several do equally
+        return (
+            f"{path} holds JSON lines of another shape ({shape}), not records, and `aceforge convert --format auto` "
+            f"cannot tell their format (`aceforge formats` lists those it reads); {WHAT_TO_DO}"
+        )
+    return (
+        f"{path} holds raw {fmt} trajectories (as `aceforge convert --format auto` reads it), not records; "
+        f"convert it first: aceforge convert --format {fmt} {path} -o {path.with_suffix('.parquet')}"
+    )
 
 
 def _raw_rows(path: Path) -> Iterator[bytes | dict]:
@@ -73,17 +104,11 @@ def validate(file: Annotated[Path, typer.Argument(help="A Parquet (or JSONL) fil
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from schemas.arrow_schema import schema_differences
-    from schemas.io import open_record_parquet, read_records
+    from schemas.io import read_records
     from schemas.versions import SchemaError
 
-    check_file(file)
     try:
-        if file.suffix == ".parquet":
-            problems = schema_differences(pq.read_schema(file)).problems()  # all of them, where others name four
-            if problems:
-                fail(f"{file}: schema does not match the record schema: {'; '.join(problems)}", FAILED)
-            open_record_parquet(file)  # a newer version's fields
+        check_file(file, FAILED, every_difference=True)  # a file that is no record file is not valid: exit 1
         bad, count = [], 0
         for count, error in enumerate(row_errors(file), start=1):
             if count <= MAX_LISTED:

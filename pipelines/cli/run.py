@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -57,16 +58,33 @@ def summary_table(outcomes) -> Table:
     return table
 
 
-def stages_table(outcomes) -> Table:
-    table = Table("stage", "rows", "pass rate", "undecided", "checks", "status", "output", title="pipeline")
+def stages_table(outcomes, with_paths: bool = True) -> Table:
+    columns = ("stage", "rows", "pass rate", "undecided", "checks", "status", *(("output",) if with_paths else ()))
+    table = Table(*columns, title="pipeline")
+    table.columns[0].overflow = "fold"  # a long stage name (verified_rollouts[retail]) folds rather than loses its end
     for o in outcomes:
         checks = ", ".join(f"{name} {'passed' if ok else 'FAILED'}" for name, ok in o.checks.items()) or "-"
         status = Text("ok") if o.ok else Text("FAILED", style="red")
         rate = "-" if o.pass_rate is None else f"{o.pass_rate:.1%}"
         rows = "-" if o.rows is None else str(o.rows)
         undecided = str(o.undecided) if o.undecided else "-"
-        table.add_row(plain_text(o.stage), rows, rate, undecided, plain_text(checks), status, plain_text(o.path or "-"))
+        path = (plain_text(o.path or "-"),) if with_paths else ()
+        table.add_row(plain_text(o.stage), rows, rate, undecided, plain_text(checks), status, *path)
     return table
+
+
+def print_stages(outcomes, console: Console) -> None:
+    """The stage table with each output path whole, so it can be copied: in the table when it fits the console,
+    else as lines below a table without them (a cell would cut or fold the path)."""
+    table = stages_table(outcomes)
+    unbounded = console.options.update(max_width=10**6)  # the width the table wants, not the one it is given
+    if console.measure(table, options=unbounded).maximum <= console.width:
+        console.print(table)
+        return
+    console.print(stages_table(outcomes, with_paths=False))
+    for o in outcomes:
+        if o.path:
+            console.print(plain_text(f"{o.stage}: {o.path}"), soft_wrap=True)
 
 
 def stage_notes(outcomes) -> list[Text]:
@@ -127,7 +145,7 @@ def _run(cfg: PipelineConfig, workers: int, verbose: bool) -> None:
         fail(f"catalog entries in {default_entries_dir()}: {exc}")
     out.print(summary_table(sources))
     if stages:
-        out.print(stages_table(stages))
+        print_stages(stages, out)
         for line in stage_notes(stages):
             out.print(line)
     example = next((o.source for o in sources if o.ok), "datasets")

@@ -24,6 +24,7 @@ from pipelines.catalog_names import adhoc_name
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, err, fail, one_line, out, print_json, say
 from pipelines.cli.config import OutputOptions, with_config
+from pipelines.cli.records import check_file
 from pipelines.throttle import LineThrottle
 from schemas.record import AgentRecord
 
@@ -162,13 +163,10 @@ def read_tasks(path: Path) -> list[AgentRecord]:
     from generators.synthesis.records import TASK_FORMAT
     from schemas.io import read_records
 
-    if not path.is_file():
-        fail(f"file not found: {path}")
-    if path.suffix not in (".parquet", ".jsonl"):
-        fail(f"expected a .parquet or .jsonl file of tasks, got {path}")
+    check_file(path)
     try:
         records = list(read_records(path))
-    except Exception as exc:  # not a records file at all
+    except Exception as exc:  # a row further on that is not a record (check_file looked at the first)
         fail(f"{path} is not a file of records: {one_line(exc, 200)}")
     formats = sorted({record.source.format for record in records})
     if formats != [TASK_FORMAT]:

@@ -15,6 +15,7 @@ import typer
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, USAGE, fail, out, plain_text, print_json, say
 from pipelines.cli.config import OutputOptions, with_config
+from pipelines.cli.records import check_file
 from training.eval_config import EvalConfig
 from training.rl_config import RlConfig
 from training.sft_config import SftConfig
@@ -63,6 +64,7 @@ def sft(cfg: SftConfig, resume: Annotated[bool, typer.Option("--resume", help=RE
     from training.run_files import is_main_process
     from training.sft import run_sft
 
+    check_file(cfg.data, chats=True)
     summary = run_stage(lambda: run_sft(cfg, resume, say))
     if is_main_process():  # under accelerate launch every process returns here; one summary is enough
         say(
@@ -79,6 +81,7 @@ def rl(cfg: RlConfig, resume: Annotated[bool, typer.Option("--resume", help=RESU
     from training.rl import run_rl
     from training.run_files import is_main_process
 
+    check_file(cfg.data, chats=True)
     summary = run_stage(lambda: run_rl(cfg, resume, say))
     if is_main_process():
         say(f"trained {summary['steps']} GRPO steps on {summary['tasks']} tasks; model in {summary['model']}")

@@ -13,6 +13,7 @@ from generators.llm.config import BackendConfig
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, fail, one_line, out, plain_text, print_json, say
 from pipelines.cli.config import with_config
+from pipelines.cli.records import check_file
 from schemas.stage_config import StageConfig
 
 if TYPE_CHECKING:  # the rest is imported when a command runs, so `aceforge --help` starts fast
@@ -88,24 +89,6 @@ def make_judge_model(section: BackendConfig | None) -> CachedGenerator | None:
         fail(f"cannot load the judge model: {one_line(exc, 500)}")
 
 
-def check_record_parquet(path: Path) -> None:
-    """Exit with one line when ``path`` is not a Parquet file of a record schema this aceforge reads: its rows
-    would all fail."""
-    import pyarrow as pa
-
-    from schemas.io import open_record_parquet
-    from schemas.versions import NewerSchemaError, SchemaError
-
-    try:
-        open_record_parquet(path)
-    except NewerSchemaError as exc:
-        fail(str(exc))
-    except SchemaError as exc:
-        fail(f"{exc}: `aceforge convert` makes one")
-    except (pa.ArrowException, OSError) as exc:
-        fail(f"{path} is not a readable Parquet file: {one_line(exc, 200)}")
-
-
 @app.command("verify")
 @with_config(VerifyConfig)
 def verify_cmd(
@@ -133,15 +116,11 @@ def verify_cmd(
     from schemas.io import write_records
     from verifiers.batch import VerifyStats, reverify
 
-    if not input.is_file():
-        fail(f"file not found: {input}")
-    for path in (input, output):
-        if path.suffix not in (".parquet", ".jsonl"):
-            fail(f"expected a .parquet or .jsonl path, got {path}")
+    check_file(input)
+    if output.suffix not in (".parquet", ".jsonl"):
+        fail(f"expected a .parquet or .jsonl path, got {output}")
     if output.resolve() == input.resolve():
         fail("OUTPUT must differ from INPUT (the input is read while the output is written)")
-    if input.suffix == ".parquet":
-        check_record_parquet(input)
     judge = make_judge_model(cfg.judge)
     untrusted = None
     if judge is not None:

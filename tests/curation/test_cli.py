@@ -90,4 +90,5 @@ def test_usage_errors_exit_2_with_one_line(data_home, tmp_path):
     assert budget.exit_code == 2 and "budget" in budget.output
     (tmp_path / "junk.jsonl").write_text('{"id": "x"}\n')
     junk = invoke("score", tmp_path / "junk.jsonl", "-o", tmp_path / "out.parquet")
-    assert junk.exit_code == 2 and "aceforge validate" in junk.output
+    assert junk.exit_code == 2 and junk.stderr.count("\n") == 1
+    assert "junk.jsonl holds JSON lines of another shape (keys id), not records" in junk.output

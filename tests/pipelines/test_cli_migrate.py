@@ -15,7 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from schemas.arrow_schema import RECORD_SCHEMA
-from schemas.io import parquet_versions, read_records, write_jsonl, write_records
+from schemas.io import read_records, write_jsonl, write_records
+from schemas.record_files import parquet_versions
 from schemas.versions import SCHEMA_VERSION
 from tests.pipelines.cli_helpers import invoke
 from tests.schemas.frozen_versions import OLD_SHAPES, VERSIONS

@@ -55,15 +55,24 @@ def test_validate_rejects_a_foreign_schema(tmp_path):
     pq.write_table(pa.table({"id": ["a"], "text": ["hello"]}), other)
     result = invoke("validate", other)
     assert result.exit_code == 1
-    assert "schema does not match the record schema" in result.stderr and "missing column 'trajectory'" in result.stderr
-    assert "unexpected column 'text'" in result.stderr
+    assert result.stderr.startswith(f"error: {other} is a Parquet file of other columns (id, text), not records;")
+    # A record file of another shape: every difference, not the first four.
+    near = tmp_path / "near.parquet"
+    pq.write_table(pa.table({"id": ["a"], "trajectory": ["[]"], "text": ["hello"]}), near)
+    result = invoke("validate", near)
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert (
+        "schema does not match the record schema" in result.stderr and "missing column 'environment'" in result.stderr
+    )
+    assert "unexpected column 'text'" in result.stderr and "more" not in result.stderr
 
 
 def test_validate_reports_an_unreadable_file(tmp_path):
     broken = tmp_path / "broken.parquet"
     broken.write_bytes(b"PAR1 this is not parquet")
     result = invoke("validate", broken)
-    assert result.exit_code == 1 and "cannot read" in result.stderr and "Traceback" not in result.output
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{broken} is not a Parquet file (a Parquet file cut short: 24 bytes and no footer)" in result.stderr
 
 
 def test_validate_checks_jsonl_records_too(tau_parquet, tmp_path):

@@ -93,13 +93,13 @@ def test_a_file_that_is_not_records_is_one_line_and_exit_non_zero(tmp_path):
     pq.write_table(pa.table({"text": ["hello"], "n": [1]}), other)
     result = invoke("verify", other, "-o", tmp_path / "o.parquet")
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert result.stderr.startswith(f"error: {other} is not a record Parquet file (missing column 'id';")
+    assert result.stderr.startswith(f"error: {other} is a Parquet file of other columns (text, n), not records;")
     assert result.stderr.count("\n") == 1 and not (tmp_path / "o.parquet").exists()
     text = tmp_path / "notes.parquet"
     text.write_text("just some text, not Parquet\n")
     result = invoke("verify", text, "-o", tmp_path / "o.parquet")
     assert result.exit_code == 2 and "Traceback" not in result.output and result.stderr.count("\n") == 1
-    assert f"{text} is not a readable Parquet file" in result.stderr
+    assert f"{text} is not a Parquet file (text, 28 bytes, starting 'just some text, not Parquet')" in result.stderr
     junk = tmp_path / "junk.jsonl"
     junk.write_text('{"id": "x", "trajectory": "not a list"}\n[1, 2]\n')
     result = invoke("verify", junk, "-o", tmp_path / "o.jsonl")

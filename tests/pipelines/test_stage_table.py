@@ -3,10 +3,13 @@ and is printed under the table."""
 
 from __future__ import annotations
 
-from dagster import MaterializeResult, asset, materialize
+import io
 
-from pipelines.cli.run import stage_notes
-from pipelines.main_job import _stage_outcomes
+from dagster import MaterializeResult, asset, materialize
+from rich.console import Console
+
+from pipelines.cli.run import print_stages, stage_notes
+from pipelines.main_job import StageOutcome, _stage_outcomes
 
 WHY = "RL set empty: no task's learner rollouts earned unequal rewards, so no GRPO group has an advantage (x)"
 
@@ -24,3 +27,21 @@ def test_the_rl_sets_empty_line_reaches_the_stage_table():
     outcomes = _stage_outcomes(events, ("sft_set", "rl_set"), None, {})
     assert [(o.stage, o.rows, o.note) for o in outcomes] == [("sft_set", 3, None), ("rl_set", 0, WHY)]
     assert [str(line) for line in stage_notes(outcomes)] == [f"rl_set: {WHY}"]
+
+
+def test_every_output_path_is_printed_whole_below_a_table_that_would_cut_it():
+    home = "/home/newcomer/projects/agent-data/aceforge-data/assets"
+    outcomes = [
+        StageOutcome("verified_rollouts[retail]", True, 48, 0.52, {"verdicts": True}, path=f"{home}/verified/retail"),
+        StageOutcome("sft_set", True, 12, None, {}, path=f"{home}/sft_set/all/records.parquet"),
+        StageOutcome("ace_report", False, None, None, {}),
+    ]
+    for width in (80, 300):
+        printed = io.StringIO()
+        print_stages(outcomes, Console(file=printed, width=width))
+        lines = printed.getvalue().splitlines()
+        for o in outcomes[:2]:
+            assert any(o.path in line for line in lines), (width, o.path)
+        below = [line for line in lines if line.startswith(("verified_rollouts[retail]: ", "sft_set: "))]
+        assert below == ([] if width == 300 else [f"{o.stage}: {o.path}" for o in outcomes[:2]])
+        assert max(map(len, lines[: len(lines) - len(below)])) <= width

@@ -50,7 +50,7 @@ def test_record_files_are_read_as_they_are(tmp_path):
         (
             "other.jsonl",
             '{"id": "x", "text": "hello"}\n',
-            "other.jsonl row 1 is not an AgentRecord (source: Field required)",
+            "other.jsonl holds JSON lines of another shape (keys id, text), not records: convert it first",
         ),
         ("broken.jsonl", json.dumps({"messages": []}) + "\n", "broken.jsonl row 1 is not a chat conversation: field"),
         ("fake.parquet", "not parquet", "fake.parquet is not a Parquet file"),
@@ -82,7 +82,8 @@ def test_a_chat_file_with_bad_rows_points_to_convert_which_sets_them_aside(tmp_p
 
 def test_parquet_of_other_columns_names_what_is_missing(tmp_path):
     pq.write_table(pa.table({"id": ["a"], "scores": ["{}"]}), tmp_path / "scores.parquet")
-    with pytest.raises(InputError, match="has columns id, scores: neither the record schema nor a 'messages' column"):
+    message = "is a Parquet file of other columns .id, scores., not records nor chat conversations .a messages column."
+    with pytest.raises(InputError, match=message):
         read_training_input(tmp_path / "scores.parquet")
 
 

@@ -146,9 +146,31 @@ def test_max_length_left_open_holds_95_percent_of_the_records_up_to_the_cap():
     assert choose_max_length([300, 700], cap=4096) == 704
 
 
+def test_the_max_length_line_says_the_cap_and_the_share_actually_kept_whole():
+    from training.sft import SftData
+
+    # The newcomer's set: 12 of 23 records fit in 4096 tokens, 95% of them would need 8128; the cap won.
+    lengths = [3000] * 12 + [4500] * 9 + [8100] * 2
+    capped = SftData(max_length=4096, max_length_chosen=True, lengths=lengths, truncated=11)
+    capped.stats.records = 23
+    assert capped.notes()[:2] == [
+        "max_length 4096: the cap (--max-length-cap) holds 12 of 23 records whole (52%); 95% of them would need "
+        "8128 tokens (--max-length-cap raises the cap, --max-length sets the length)",
+        "cut 11 of 23 records at 4096 tokens: their later turns are not trained on (--max-length raises the limit)",
+    ]
+    # Below the cap the length chosen holds at least 95%: the line says how many it holds.
+    fits = SftData(max_length=128, max_length_chosen=True, lengths=[100] * 19 + [5000])
+    assert fits.notes() == [
+        "max_length 128: chosen from the data, holds 19 of 20 records whole (95%) (the aim: 95%; at most "
+        "--max-length-cap; --max-length sets it)"
+    ]
+    # A max_length given with --max-length is not described as chosen.
+    assert SftData(max_length=128, lengths=[100, 5000]).notes() == []
+
+
 def test_sft_data_says_what_it_chose_cut_and_skipped_in_words(smol_tokenizer, training_template, tmp_path):
     from schemas.steps import MessageAction
-    from training.sft import prepare_data
+    from training.sft import covering_length, prepare_data
     from training.sft_config import SftConfig
 
     bad = literal_record("bad")
@@ -161,8 +183,8 @@ def test_sft_data_says_what_it_chose_cut_and_skipped_in_words(smol_tokenizer, tr
     assert (data.max_length, data.truncated, len(data.train)) == (64, 1, 4)
     assert data.counts()["skipped"] == {"tool_without_spec": 1}
     assert data.notes() == [
-        "max_length 64: chosen from the data to hold 95% of the records whole (at most --max-length-cap; "
-        "--max-length sets it)",
+        f"max_length 64: the cap (--max-length-cap) holds 3 of 4 records whole (75%); 95% of them would need "
+        f"{covering_length(data.lengths)} tokens (--max-length-cap raises the cap, --max-length sets the length)",
         "cut 1 of 5 records at 64 tokens: their later turns are not trained on (--max-length raises the limit)",
         "skipped 1 of 5 records that call a tool their environment does not declare",
     ]

@@ -7,9 +7,13 @@ right role, and that the record has no more calls, results or user turns than th
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from data_catalog.convert import convert_files
+from schemas.io import read_records
 from schemas.record import AgentRecord
 
 
@@ -71,3 +75,41 @@ def assert_faithful(record: AgentRecord, items: list[Item], shell: Code | None =
     for kind, record_kind in (("call", "call"), ("result", "tool"), ("user", "user")):
         expected = sum(item.kind == kind for item in items)
         assert sum(k == record_kind for k, _ in tokens) == expected, f"{kind} count differs from the file's"
+
+
+# The agent-log samples (tests/data_catalog/sources/samples/): what each is, and reading them.
+SAMPLES = Path(__file__).parent / "samples"
+EXPECTED = {  # sample -> (format, layout auto names, records)
+    "aider/sessions.aider.chat.history.md": ("aider", "Aider chat history", 2),
+    "agentbench/runs.jsonl": ("agentbench", "AgentBench run output", 1),
+    "bfcl_multi_turn/BFCL_v4_multi_turn_base.json": ("bfcl_multi_turn", "BFCL multi-turn test entry", 2),
+    "bfcl_multi_turn/BFCL_v4_multi_turn_miss_func.json": ("bfcl_multi_turn", "BFCL multi-turn test entry", 1),
+    "letta/composio_github_star_agent.af": ("letta", "Letta agent file (0.6-0.7)", 1),
+    "letta/lettabot_builder.af": ("letta", "Letta agent file", 2),
+    "anthropic_messages/request.json": ("anthropic_messages", "Anthropic Messages conversation", 1),
+    "anthropic_messages/response.json": ("anthropic_messages", "Anthropic Messages response", 1),
+    "claude_code/session.jsonl": ("claude_code", "Claude Code session event", 1),
+    "codex_cli/rollout.jsonl": ("codex_cli", "Codex CLI rollout line", 1),
+    "gemini_cli/session.json": ("gemini_cli", "Gemini CLI session", 1),
+    "inspect_ai/eval_log.json": ("inspect_ai", "Inspect AI eval log", 1),
+    "smolagents/memory_steps.json": ("smolagents", "smolagents memory steps", 1),
+    "openai_agents/v1_9_custom_tool_call_and_tool_origin.json": ("openai_agents", "OpenAI Agents SDK run state", 1),
+    "openai_agents/v1_13_pending_tool_approval.json": ("openai_agents", "OpenAI Agents SDK run state", 1),
+    "smolagents/benchmark_run.jsonl": ("smolagents", "smolagents benchmark row", 1),
+}
+
+
+def convert(name: str, tmp_path: Path) -> list[AgentRecord]:
+    fmt, _, count = EXPECTED[name]
+    stats = convert_files(fmt, [str(SAMPLES / name)], tmp_path / "out.parquet")
+    assert (stats.converted, stats.quarantined) == (count, 0), stats.first_errors
+    return list(read_records(tmp_path / "out.parquet"))
+
+
+def lines(name: str) -> list[dict]:
+    return [json.loads(line) for line in (SAMPLES / name).read_text().splitlines() if line.strip()]
+
+
+def step_texts(record: AgentRecord) -> list[str]:
+    """The text of every step that has one (thinking must never be one of them)."""
+    return [step.content for step in record.trajectory if hasattr(step, "content")]

@@ -5,51 +5,13 @@ from __future__ import annotations
 
 import ast
 import json
-from pathlib import Path
 
 import pytest
 
 from data_catalog.convert import convert_files
 from data_catalog.formats import detect
 from schemas.io import read_records
-from schemas.record import AgentRecord
-from tests.data_catalog.sources.fidelity import Item, assert_faithful
-
-SAMPLES = Path(__file__).parent / "samples"
-EXPECTED = {  # sample -> (format, layout auto names, records)
-    "aider/sessions.aider.chat.history.md": ("aider", "Aider chat history", 2),
-    "agentbench/runs.jsonl": ("agentbench", "AgentBench run output", 1),
-    "bfcl_multi_turn/BFCL_v4_multi_turn_base.json": ("bfcl_multi_turn", "BFCL multi-turn test entry", 2),
-    "bfcl_multi_turn/BFCL_v4_multi_turn_miss_func.json": ("bfcl_multi_turn", "BFCL multi-turn test entry", 1),
-    "letta/composio_github_star_agent.af": ("letta", "Letta agent file (0.6-0.7)", 1),
-    "letta/lettabot_builder.af": ("letta", "Letta agent file", 2),
-    "anthropic_messages/request.json": ("anthropic_messages", "Anthropic Messages conversation", 1),
-    "anthropic_messages/response.json": ("anthropic_messages", "Anthropic Messages response", 1),
-    "claude_code/session.jsonl": ("claude_code", "Claude Code session event", 1),
-    "codex_cli/rollout.jsonl": ("codex_cli", "Codex CLI rollout line", 1),
-    "gemini_cli/session.json": ("gemini_cli", "Gemini CLI session", 1),
-    "inspect_ai/eval_log.json": ("inspect_ai", "Inspect AI eval log", 1),
-    "smolagents/memory_steps.json": ("smolagents", "smolagents memory steps", 1),
-    "openai_agents/v1_9_custom_tool_call_and_tool_origin.json": ("openai_agents", "OpenAI Agents SDK run state", 1),
-    "openai_agents/v1_13_pending_tool_approval.json": ("openai_agents", "OpenAI Agents SDK run state", 1),
-    "smolagents/benchmark_run.jsonl": ("smolagents", "smolagents benchmark row", 1),
-}
-
-
-def convert(name: str, tmp_path: Path) -> list[AgentRecord]:
-    fmt, _, count = EXPECTED[name]
-    stats = convert_files(fmt, [str(SAMPLES / name)], tmp_path / "out.parquet")
-    assert (stats.converted, stats.quarantined) == (count, 0), stats.first_errors
-    return list(read_records(tmp_path / "out.parquet"))
-
-
-def lines(name: str) -> list[dict]:
-    return [json.loads(line) for line in (SAMPLES / name).read_text().splitlines() if line.strip()]
-
-
-def _texts(record: AgentRecord) -> list[str]:
-    """The text of every step that has one (thinking must never be one of them)."""
-    return [step.content for step in record.trajectory if hasattr(step, "content")]
+from tests.data_catalog.sources.fidelity import EXPECTED, SAMPLES, Item, assert_faithful, convert, lines, step_texts
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -83,7 +45,7 @@ def test_claude_code_session(tmp_path):
     items = [item for e in messages for item in _anthropic_items(e["message"]["role"], e["message"]["content"])]
     assert_faithful(record, items, shell={"Bash": "command"})
     assert sum(item.kind == "thinking" for item in items) == 2 and all(
-        item.text not in _texts(record) for item in items if item.kind == "thinking"
+        item.text not in step_texts(record) for item in items if item.kind == "thinking"
     )  # thinking is reasoning, never text
     assert record.trajectory[-1].content == messages[-1]["message"]["content"][0]["text"]  # the last answer
     assert (record.source.format, record.source.original_id) == ("claude_code", events[5]["sessionId"])
@@ -124,7 +86,7 @@ def test_codex_cli_rollout(tmp_path):
     items += [item for e in events if e["type"] == "response_item" for item in _responses_items(e["payload"])]
     assert_faithful(record, items)
     thinking = [item.text for item in items if item.kind == "thinking"]
-    assert len(thinking) == 6 and all(t not in _texts(record) for t in thinking)
+    assert len(thinking) == 6 and all(t not in step_texts(record) for t in thinking)
     last = next(e["payload"] for e in reversed(events) if e["payload"].get("role") == "assistant")
     assert record.trajectory[-1].content == last["content"][0]["text"]  # the final answer
     assert record.source.original_id == meta["id"]
@@ -232,7 +194,7 @@ def test_gemini_cli_session(tmp_path):
         if not calls:
             items.append(Item("text", msg["content"]))
     assert_faithful(record, items)
-    assert all(item.text not in _texts(record) for item in items if item.kind == "thinking")
+    assert all(item.text not in step_texts(record) for item in items if item.kind == "thinking")
     assert record.source.original_id == session["sessionId"]
     assert record.lineage.generator == {"agent": "gemini-cli", "model": ["gemini-2.5-pro", "gemini-2.0-flash"]}
     assert record.lineage.usage["total"] == 8440 + 8515 + 9048

@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.data_catalog.sources.fidelity import Item, assert_faithful
-from tests.data_catalog.sources.test_agent_logs import SAMPLES, _texts, convert, lines
+from tests.data_catalog.sources.fidelity import SAMPLES, Item, assert_faithful, convert, lines, step_texts
 
 
 def convert_as(fmt: str, path, tmp_path) -> list:
@@ -127,7 +126,7 @@ def test_letta_agent_file_every_agent_is_a_record(tmp_path):
         tools = {t["id"]: t["name"] for t in document["tools"]}
         assert [t.name for t in record.environment.tools] == [tools[i] for i in agent["tool_ids"] if i in tools]
         thinking = [p["reasoning"] for m in agent["messages"] for p in m["content"] if p["type"] == "reasoning"]
-        assert thinking and all(t not in _texts(record) for t in thinking)  # reasoning, never text
+        assert thinking and all(t not in step_texts(record) for t in thinking)  # reasoning, never text
     main, sleeptime = records
     assert main.trajectory[-1].class_ == "message_action" and main.trajectory[-1].content.startswith(
         "Here's what I know about you, Cameron:"

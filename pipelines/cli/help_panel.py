@@ -4,7 +4,9 @@ Typer's own panel spreads an option over five columns (long names, short names, 
 help) and, when they do not fit, cuts every column alike: at 80 columns ``run --help-all`` printed
 ``--tasks-writer-b…`` for 70 flags. Here an option's names are one column as wide as its longest name, the
 ``--no-`` form on a line of its own, and the type, help and default share the rest, where they wrap.
-``install`` puts this panel in place of typer's (pipelines/cli/app.py calls it).
+``install`` puts this panel in place of typer's (pipelines/cli/app.py calls it), and has a command's later
+paragraphs wrapped to the terminal as its first one is (typer keeps their source line breaks: a docstring's
+lines then broke mid-sentence at any width but the source's).
 """
 
 from __future__ import annotations
@@ -19,6 +21,16 @@ from typer import rich_utils
 
 def install() -> None:
     rich_utils._print_options_panel = options_panel
+    rich_utils._fix_linebreaks = reflowed
+
+
+def reflowed(paragraphs: list[str], markup_mode: Any = None) -> str:
+    """The paragraphs of a help text after its first, each one line for the terminal to wrap; a list or an
+    indented block keeps its lines (the signature of typer's ``_fix_linebreaks``)."""
+    kept = ("-", "*", " ", "\b")
+    return "\n\n".join(
+        p if any(line.startswith(kept) for line in p.split("\n")) else p.replace("\n", " ") for p in paragraphs
+    )
 
 
 def options_panel(*, name: str, params: list[Any], ctx: Any, markup_mode: Any, console: Any) -> None:

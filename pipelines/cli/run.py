@@ -114,9 +114,10 @@ def run(
     select the SFT and RL sets, write the ACE report, the Hub-ready folder and the verl export, all through Dagster.
 
     On the embedded defaults (no --config): the generated demo sources, the retail world, oracle and perturbed
-    rollouts, and SmolLM2-135M as the declared learner, rolled out twice on every task through vLLM on the CPU. Data go to ACEFORGE_HOME (default ./aceforge-data); Dagster's
-    run history to <ACEFORGE_HOME>/dagster, which `aceforge ui` shows. Sources come from the catalog entries
-    (ACEFORGE_ENTRIES, default the demo entries). Exit 1 when any stage or source fails, or fails a check.
+    rollouts, and SmolLM2-135M as the declared learner, rolled out twice on every task through vLLM on the CPU.
+    Data go to ACEFORGE_HOME (default ./aceforge-data); Dagster's run history to <ACEFORGE_HOME>/dagster, which
+    `aceforge ui` shows. Sources come from the catalog entries (ACEFORGE_ENTRIES, default the demo entries).
+    Exit 1 when any stage or source fails, or fails a check; 130 when interrupted (Ctrl-C, SIGTERM).
     """
     with disk_full_is_one_line({data_home(): "the data directory, ACEFORGE_HOME"}, "the run"):
         _run(cfg, workers, verbose)

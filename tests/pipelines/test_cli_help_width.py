@@ -41,3 +41,11 @@ def test_every_flag_name_is_whole_at_80_columns(words, flag):
     missing = [n for n in names if not re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", result.stdout)]
     assert missing == [], f"cut or missing in {' '.join(words)} {flag}: {missing[:5]}"
     assert "…" not in result.stdout
+
+
+def test_a_later_paragraph_of_a_description_wraps_to_the_terminal():
+    """Typer kept the source line breaks of a description's later paragraphs: at 200 columns `run --help` broke
+    "oracle and perturbed / rollouts" where the docstring's line ended."""
+    result = invoke("run", "--help", env={"COLUMNS": "200", "TERMINAL_WIDTH": "200"})
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert any("oracle and perturbed rollouts, and SmolLM2-135M as the declared learner" in line for line in lines)

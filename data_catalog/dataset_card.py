@@ -78,6 +78,7 @@ class CardInputs:
     recipe: dict  # what recipe.yaml holds
     summary: str | None = None  # ACE summary (markdown)
     plots: Sequence[str] = ()  # PNG paths relative to the folder
+    sft_dropped: int = 0  # turns after the assistant's last, left out of the sft config's rows (hub_chat.py)
 
 
 def markdown_text(text: object) -> str:
@@ -216,7 +217,8 @@ def _configs_section(inputs: CardInputs) -> str:
     table = _table(headers, rows, "## Configurations and splits", escape=False)
     if SFT in configs:
         load += (
-            f"\n\nThe `{SFT}` config feeds TRL as it is (a trajectory that renders to no chat has no row there):\n\n"
+            f"\n\nThe `{SFT}` config feeds TRL as it is (a trajectory that renders to no chat has no row there; "
+            f"every row ends with the assistant's last turn, {inputs.sft_dropped:,} turns after it left out):\n\n"
             "```python\nfrom trl import SFTConfig, SFTTrainer\n\n"
             f'trainer = SFTTrainer(model=MODEL, args=SFTConfig(...), train_dataset=load_dataset("{inputs.repo_id}", '
             f'"{SFT}", split="train"))\n```'

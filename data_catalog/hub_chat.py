@@ -11,6 +11,11 @@ The rows come from the trajectory shards already written, split by split, so a
 chat is in the same split as its record. How a record becomes a chat is the
 caller's (training.render, through ``to_chat``): a record it cannot render
 (``None``) has no chat row, and the card says how many rows each config holds.
+
+A row ends with the assistant's last turn: what follows it (the user's closing "Thank you, that is all I
+needed.", a last tool result) teaches nothing, since SFT learns the assistant's turns, and a chat that ends on
+another role is not what a finished conversation looks like to a trainer. The turns dropped are counted, and
+the card says so.
 """
 
 from __future__ import annotations
@@ -28,17 +33,33 @@ SFT = "sft"
 ChatRow = Callable[[AgentRecord], dict[str, Any] | None]
 
 
-def write_chat_config(folder: Path, shards: list[Shard], to_chat: ChatRow) -> list[Shard]:
-    """``sft/{split}-00000-of-00001.parquet`` for each split that has trajectories; their Shards."""
+def write_chat_config(folder: Path, shards: list[Shard], to_chat: ChatRow) -> tuple[list[Shard], int]:
+    """``sft/{split}-00000-of-00001.parquet`` for each split that has trajectories; their Shards, and how many
+    turns after the assistant's last were dropped."""
     from datasets import Features, Json, List, Value
 
     features = Features({"id": Value("string"), "messages": List(Json()), "tools": List(Json())})
-    written = []
+    written, dropped = [], 0
     for split, records in trajectories_by_split(folder, shards):
-        rows = [chat for record in records if (chat := _chat(record, to_chat))]
+        rows = []
+        for record in records:
+            chat = _chat(record, to_chat)
+            if chat is not None:
+                chat["messages"], after = ending_with_the_assistant(chat["messages"])
+                rows.append(chat)
+                dropped += after
         if rows:
             written.append(write_config_split(folder, SFT, split, rows, features))
-    return written
+    return written, dropped
+
+
+def ending_with_the_assistant(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The messages up to the assistant's last turn, and how many came after it (all of them kept when the
+    assistant never speaks: such a chat has nothing to end on)."""
+    last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=None)
+    if last is None:
+        return messages, 0
+    return messages[: last + 1], len(messages) - last - 1
 
 
 def trajectories_by_split(folder: Path, shards: list[Shard]) -> Iterator[tuple[str, Iterator[AgentRecord]]]:

@@ -159,15 +159,17 @@ def build_hub_folder(
         written = sum(s.rows for s in shards)
         if written != stats.rows:
             raise HubExportError(f"wrote {written} rows of {stats.rows}: the input changed during the export?")
+        sft_dropped = 0
         if to_chat is not None:
-            shards += write_chat_config(staging, shards, to_chat)
+            chats, sft_dropped = write_chat_config(staging, shards, to_chat)
+            shards += chats
         if to_pairs is not None:
             shards += write_preference_config(staging, shards, to_pairs)
         plot_paths, summary = _copy_plots(plots, staging, summary)
         recipe = build_recipe(source, cfg, stats, run_config)
         (staging / RECIPE_FILE).write_text(recipe_yaml(recipe))
         name = cfg.pretty_name or repo_id.split("/")[1]
-        card = CardInputs(repo_id, name, source.label, stats, shards, recipe, summary, plot_paths)
+        card = CardInputs(repo_id, name, source.label, stats, shards, recipe, summary, plot_paths, sft_dropped)
         (staging / "README.md").write_text(redact_text(render_card(card), data_home()))
         written = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
         (staging / MARKER_FILE).write_text(

@@ -299,7 +299,7 @@ def test_a_file_that_is_not_records_is_refused(tmp_path):
     import pyarrow as pa
 
     pq.write_table(pa.table({"text": ["hello"]}), tmp_path / "plain.parquet")
-    with pytest.raises(HubExportError, match="not a record Parquet file"):
+    with pytest.raises(HubExportError, match="a Parquet file of other columns .*, not records"):
         resolve_source(str(tmp_path / "plain.parquet"))
 
 
@@ -320,3 +320,20 @@ def test_size_categories():
         "10K<n<100K",
         "1M<n<10M",
     ]
+
+
+def test_a_chat_row_ends_with_the_assistants_last_turn():
+    from data_catalog.hub_chat import ending_with_the_assistant
+
+    call = {"role": "assistant", "tool_calls": [{"function": {"name": "get_order_details"}}]}
+    chat = [
+        {"role": "system", "content": "policy"},
+        {"role": "user", "content": "Where is my order?"},
+        call,
+        {"role": "tool", "content": "{}"},
+        {"role": "assistant", "content": "It shipped."},
+        {"role": "user", "content": "Thank you, that is all I needed."},
+    ]
+    assert ending_with_the_assistant(chat) == (chat[:5], 1)
+    assert ending_with_the_assistant(chat[:4]) == (chat[:3], 1)  # a last tool result goes too
+    assert ending_with_the_assistant(chat[:2]) == (chat[:2], 0)  # no assistant turn: nothing to end on

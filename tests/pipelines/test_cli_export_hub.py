@@ -96,6 +96,8 @@ def test_sft_config_feeds_trls_sft_trainer_unchanged(data_home, records, tmp_pat
     assert export_hub(records, "--repo-id", "acme/sft", "--out", out, "--dry-run").exit_code == 0
     chats = load_dataset(str(out), "sft", split="train", cache_dir=str(tmp_path / "cache"))
     assert chats.num_rows == SFT_ROWS and set(chats.column_names) == {"id", "messages", "tools"}
+    assert {row["messages"][-1]["role"] for row in chats} == {"assistant"}  # no row ends on the user's "thanks"
+    assert "every row ends with the assistant's last turn" in (out / "README.md").read_text()
     tokenizer = AutoTokenizer.from_pretrained(smol_path)
     tokenizer.chat_template = tool_chat_template()
     short = chats.select(range(2))

@@ -25,7 +25,11 @@ def comparison(name: str, a: list[dict], b: list[dict], clusters: list[int]) -> 
     from verdict import cluster_bootstrap, minimum_detectable_effect
 
     lines = []
-    for key, label in [("exact", "exact match"), ("name", "tool-name accuracy"), ("nll", "gold-call NLL/token")]:
+    for key, label in [
+        ("exact", "exact match"),
+        ("name", "tool-name accuracy"),
+        ("nll", "gold-call NLL/token, mean over turns (lower is better)"),
+    ]:
         runs_a, runs_b = [[float(x) for x in r[key]] for r in a], [[float(x) for x in r[key]] for r in b]
         boot = cluster_bootstrap(runs_a, runs_b, clusters, RESAMPLES)
         low, high = boot["interval"]

@@ -282,7 +282,16 @@ def run_arms(args, folder: Path, pool: Path, rollouts: list, held, eval_tasks: l
                     summary = fine_tune(args, data, model_dir, seed, n)
                 print(f"SFT {label}: {summary['steps']} steps, {summary['seen']} records seen, {summary['wall_s']} s")
                 run = run_model(args, label, str(model_dir), held, eval_tasks)
-                keys = ("train", "truncated", "steps", "seen", "train_loss", "tokens_per_epoch", "wall_s")
+                keys = (
+                    "train",
+                    "truncated",
+                    "steps",
+                    "seen",
+                    "train_loss",
+                    "tokens_per_epoch",
+                    "train_runtime_s",
+                    "wall_s",
+                )
                 run.update(seed=seed, **{key: summary[key] for key in keys})
                 runs.append(run)
                 shutil.rmtree(model_dir)  # ~0.5 GB of merged fp32 weights per model
@@ -309,7 +318,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--epochs", type=float, default=1.0, help="records seen per run = N x epochs (sets the optimizer steps)")
     add("--batch-size", type=int, default=1, help="sequences per micro-batch")
     add("--grad-accum", type=int, default=2, help="micro-batches per optimizer step")
-    add("--max-length", type=int, default=2048, help="training sequences are cut here (to the last call: ~1.8k)")
+    add(
+        "--max-length",
+        type=int,
+        default=1536,
+        help="training sequences are cut here: the CPU budget (records to their last call: mean 2.8k tokens, 8192 holds all)",
+    )
     add("--learning-rate", type=float, default=2e-4)
     add("--lora-r", type=int, default=16, help="LoRA rank (alpha = 2 r)")
     add(

@@ -15,6 +15,11 @@ def spread(values: list[float]) -> str:
     return f"{mean:.3f}" + (f" ± {statistics.stdev(values):.3f}" if len(values) > 1 else "")
 
 
+def per_run(runs: list[dict], key: str) -> str:
+    """Each seed's figure, or '-' for the untrained base."""
+    return "/".join(str(r[key]) for r in runs) if key in runs[0] else "-"
+
+
 def rate(hits: list[bool], subset: list[int] | None = None) -> float:
     chosen = [hits[i] for i in subset] if subset is not None else hits
     return sum(chosen) / len(chosen) if chosen else float("nan")
@@ -55,9 +60,9 @@ def table(args: Any, results: dict, held: Any) -> str:
         f"{len(held.conversations)} conversations ({len(unseen)} turns in tasks of held-out goal kinds), compact "
         "rendering; mean ± sd over seeds",
         "",
-        "| arm | N | seeds | records seen | steps | train loss | exact match | held-out kinds | tool name | "
+        "| arm | N | seeds | records seen | steps | records cut at max length | train loss | exact match | held-out kinds | tool name | "
         "gold NLL/token | token acc | pass^1 | eval s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, entry in results.items():
         runs = entry["runs"]
@@ -65,8 +70,7 @@ def table(args: Any, results: dict, held: Any) -> str:
         pk = [r["pass^1"] for r in runs if r.get("pass^1") is not None]
         lines.append(
             f"| {entry.get('arm', name)} | {entry.get('n', '-')} | {len(runs)} "
-            f"| {'/'.join(str(r['seen']) for r in runs) if trained else '-'} "
-            f"| {'/'.join(str(r['steps']) for r in runs) if trained else '-'} "
+            f"| {per_run(runs, 'seen')} | {per_run(runs, 'steps')} | {per_run(runs, 'truncated')} "
             f"| {spread([r['train_loss'] for r in runs]) if trained else '-'} "
             f"| {spread([rate(r['exact']) for r in runs])} | {spread([rate(r['exact'], unseen) for r in runs])} "
             f"| {spread([rate(r['name']) for r in runs])} | {spread([r['nll_per_token'] for r in runs])} "

@@ -13,8 +13,9 @@
    learner is the perturbed agent, whose k = --perturbed-k rollouts per task give pass rates between 0 and 1:
    rolling SmolLM2 itself out on the pool does not fit the CPU budget, docs/downstream.md), ``random-all``
    (N pool rollouts, verified or not: GPU design), and the untrained ``base``. Every record is cut after its
-   last tool call (what the eval scores) and trained by the project's SFT stage (training/sft.py, LoRA, the
-   compact rendering); every run sees N x --epochs records (optimizer steps = that / (batch x accumulation)).
+   last tool call (what the eval scores; on the CPU also at --max-length: docs/downstream.md) and trained by
+   the project's SFT stage (training/sft.py, LoRA, the compact rendering); every run sees N x --epochs
+   records (optimizer steps = that / (batch x accumulation)).
    The seed sets the draw, the data order and the LoRA init.
 4. **Primary metric**: teacher-forced next-call exact match on the held-out turns (bench/next_call.py), in the
    same compact rendering the training saw; the verdict is ace − random-verified with a 95 % cluster
@@ -25,9 +26,9 @@
 The table is printed whatever it shows, and written to the output folder (table.md, results.json with every
 per-turn score, plan.json, heldout.jsonl).
 
-    python bench/downstream.py                                   # CPU design, docs/downstream.md
+    python bench/downstream.py                                   # CPU design (its cost: docs/downstream.md)
     python bench/downstream.py --device cuda --precision bf16 --n 100 400 --seeds 0 1 2 --arms random-all \\
-        random-verified ace --epochs 4 --batch-size 8 --grad-accum 1 --heldout-turns 500 \\
+        random-verified ace --epochs 4 --batch-size 8 --grad-accum 1 --max-length 8192 --heldout-turns 500 \\
         --pass-k-tasks 100 --pass-k 4 --max-turns 12 --backend vllm [--model /path/to/larger/model]
 """
 

@@ -142,7 +142,7 @@ def make_heldout(args, folder: Path, tokenizer, template):
         "seeds": args.seeds,
         "epochs": args.epochs,
         "primary": "ace − random-verified, teacher-forced next-call exact match, 95 % cluster bootstrap",
-        "secondary": ["tool-name accuracy", "gold-call NLL per token", "pass^1" if args.pass_k_tasks else None],
+        "secondary": ["tool-name accuracy", "gold-call NLL per token"] + (["pass^1"] if args.pass_k_tasks else []),
     }
     (folder / "plan.json").write_text(json.dumps(plan, indent=1))
     return chosen, held, eval_tasks

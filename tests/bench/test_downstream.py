@@ -3,6 +3,8 @@ records it sees (optimizer steps x batch x accumulation), not its steps."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from downstream import choose_heldout, parse_args, steps_for
 
@@ -38,3 +40,29 @@ def test_steps_follow_the_records_seen(flags, steps, seen):
     args = parse_args(flags)
     assert steps_for(args, args.n[0]) == steps
     assert steps * args.batch_size * args.grad_accum == seen
+
+
+def test_a_held_out_set_other_than_the_fixed_one_is_refused(smol_path, tmp_path):
+    from downstream import make_heldout
+
+    from training.model_io import load_tokenizer
+
+    tokenizer, template = load_tokenizer(smol_path)
+    args = parse_args(["--heldout-turns", "4", "--users", "50"])
+    _, held, _ = make_heldout(args, tmp_path / "first", tokenizer, template)
+    plan = json.loads((tmp_path / "first" / "plan.json").read_text())
+    assert plan["turns"] == len(held.turns) >= 4
+    fixed = plan["heldout_sha256"]
+    make_heldout(
+        parse_args(["--heldout-turns", "4", "--users", "50", "--heldout-sha256", fixed]),
+        tmp_path / "again",
+        tokenizer,
+        template,
+    )
+    with pytest.raises(SystemExit, match=f"is not the fixed one {fixed}"):
+        make_heldout(
+            parse_args(["--heldout-turns", "8", "--users", "50", "--heldout-sha256", fixed]),
+            tmp_path / "more",
+            tokenizer,
+            template,
+        )

@@ -1,23 +1,28 @@
-"""Teacher-forced next-call exact match, and the paired bootstrap that compares two arms on it.
+"""Teacher-forced next-call exact match (and gold-call NLL and tool-name accuracy) on held-out tool-call turns.
 
 A held-out conversation (an oracle rollout) is rendered exactly as SFT renders
-its training data (training.render: record_to_chat, then tokenize_chat with the
-training chat template), so train and eval see the same tokens. Every assistant
+its training data (training.render: record_to_chat in the learner's rendering,
+the compact one for SmolLM2, then tokenize_chat with the training chat
+template), so train and eval see the same tokens. Every assistant
 turn that makes a tool call is a **gold turn**: its tokens are the ones the
 template's ``{% generation %}`` block marks, from ``<tool_call>`` to the
 end-of-turn token (the newlines around them, which the generation prompt gives
 or which follow the stop, are left out).
 
-The metric: given the gold dialogue before the turn, is the model's argmax at
+The primary metric: given the gold dialogue before the turn, is the model's argmax at
 every token of the gold turn the gold token? That is exactly "greedy decoding
 reproduces the gold turn verbatim", so a hit means the same tool name and the
 same arguments (in the rendering's canonical form: the oracle's argument order,
 one JSON encoding). It is stricter than comparing parsed arguments: an answer
 with the arguments in another order or spacing counts as a miss.
 
+Secondary figures, from the same forward pass: the gold call's mean negative
+log-likelihood per token, and tool-name accuracy (argmax right at every token
+that holds a character of a called tool's name, given the gold tokens before).
+
 Why argmax rather than generation: one forward pass over a whole conversation
 scores all its gold turns at once (causal attention: position t sees only the
-gold tokens before it), and the system prompt (policy + tools, ~2.7k tokens,
+gold tokens before it), and the system prompt (policy + tools, ~550 tokens compact,
 identical in every retail conversation) is run once per model and its KV cache
 reused, so a model costs the dialogue tokens only.
 """
@@ -25,11 +30,11 @@ reused, so a model costs the dialogue tokens only.
 from __future__ import annotations
 
 import copy
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from generators.rollouts.agent_prompt import Rendering
 from schemas.record import AgentRecord
 from schemas.task_identity import task_of
 from training.render import record_to_chat, tokenize_chat
@@ -43,6 +48,16 @@ class GoldTurn:
     task: str
     tools: tuple[str, ...]  # names of the turn's calls
     unseen_kind: bool  # the task has a goal kind absent from the training pool
+    names: tuple[int, ...] = ()  # the turn's tokens that hold a character of a called tool's name
+
+
+@dataclass
+class TurnScore:
+    exact: bool  # argmax right at every token of the turn
+    right: int  # tokens right
+    tokens: int  # tokens scored
+    nll: float  # summed negative log-likelihood of the gold tokens (nats)
+    name_right: bool  # argmax right at every token of the called tools' names
 
 
 @dataclass
@@ -85,13 +100,33 @@ def common_prefix(sequences: Sequence[Sequence[int]]) -> int:
     return length
 
 
+def name_tokens(tokenizer: Any, ids: list[int], start: int, end: int, names: Sequence[str]) -> tuple[int, ...]:
+    """Positions in [start, end) whose token holds a character of one of ``names`` where the turn's text names
+    it (``"name": "<name>"``), found on the decoded text of the growing span."""
+    ends = [len(tokenizer.decode(ids[start : start + i])) for i in range(end - start + 1)]
+    text, spans, after = tokenizer.decode(ids[start:end]), [], 0
+    for name in names:
+        begin = text.index(f'"name": "{name}"', after) + len('"name": "')
+        spans.append((begin, begin + len(name)))
+        after = begin + len(name)
+    return tuple(
+        start + i
+        for i in range(end - start)
+        if any(ends[i] < high and ends[i + 1] > low for low, high in spans)  # token i covers [ends[i], ends[i+1])
+    )
+
+
 def gold_turns(
-    records: list[AgentRecord], tokenizer: Any, template: str, unseen_kinds: set[str] = frozenset()
+    records: list[AgentRecord],
+    tokenizer: Any,
+    template: str,
+    rendering: Rendering,
+    unseen_kinds: set[str] = frozenset(),
 ) -> HeldOutTurns:
-    """The tool-call turns of the records, tokenized as SFT tokenizes them (see the module docstring)."""
+    """The tool-call turns of the records, tokenized as SFT tokenizes them in ``rendering`` (the module docstring)."""
     held = HeldOutTurns()
     for record in records:
-        chat = record_to_chat(record)
+        chat = record_to_chat(record, rendering)
         tokens = tokenize_chat(tokenizer, chat, template)
         assistant = [message for message in chat.messages if message["role"] == "assistant"]
         spans = [_trimmed(tokenizer, tokens["input_ids"], span) for span in assistant_spans(tokens["assistant_masks"])]
@@ -105,15 +140,17 @@ def gold_turns(
         held.conversations.append(tokens["input_ids"][: calls[-1][0][1]])
         for (start, end), message in calls:
             names = tuple(call["function"]["name"] for call in message["tool_calls"])
-            held.turns.append(GoldTurn(index, start, end, task_of(record), names, bool(kinds & unseen_kinds)))
+            positions = name_tokens(tokenizer, tokens["input_ids"], start, end, names)
+            unseen = bool(kinds & unseen_kinds)
+            held.turns.append(GoldTurn(index, start, end, task_of(record), names, unseen, positions))
     held.prefix = common_prefix(held.conversations)
     first = min((turn.start for turn in held.turns), default=0)
     held.prefix = min(held.prefix, first - 1)  # the prefix's last logit predicts the token after it
     return held
 
 
-def score_turns(model: Any, held: HeldOutTurns, device: str = "cpu") -> list[tuple[bool, int, int]]:
-    """Per gold turn: (exact match, tokens right, tokens); argmax at every gold-turn token, teacher-forced."""
+def score_turns(model: Any, held: HeldOutTurns, device: str = "cpu") -> list[TurnScore]:
+    """Per gold turn, teacher-forced: argmax and log-likelihood at every gold-turn token given the gold before it."""
     import torch
 
     decoder = getattr(model, model.base_model_prefix)
@@ -121,7 +158,7 @@ def score_turns(model: Any, held: HeldOutTurns, device: str = "cpu") -> list[tup
     by_conversation: dict[int, list[GoldTurn]] = {}
     for turn in held.turns:
         by_conversation.setdefault(turn.conversation, []).append(turn)
-    results: dict[int, tuple[bool, int, int]] = {}
+    results: dict[int, TurnScore] = {}
     with torch.inference_mode():
         prefix = torch.tensor([held.conversations[0][: held.prefix]], device=device)
         cached = decoder(input_ids=prefix, use_cache=True).past_key_values
@@ -132,43 +169,19 @@ def score_turns(model: Any, held: HeldOutTurns, device: str = "cpu") -> list[tup
             # the token at position p is predicted from the hidden state at p - 1
             positions = [p for turn in turns for p in range(turn.start, turn.end)]
             rows = torch.tensor([p - 1 - held.prefix for p in positions], device=device)
-            predicted = head(hidden[rows]).argmax(-1).tolist()
-            right = dict(zip(positions, (pred == ids[p] for pred, p in zip(predicted, positions))))
+            logits = head(hidden[rows]).float()
+            gold = torch.tensor([ids[p] for p in positions], device=device)
+            nll = torch.nn.functional.cross_entropy(logits, gold, reduction="none").tolist()
+            right = (logits.argmax(-1) == gold).tolist()
+            by_position = {p: (r, loss) for p, r, loss in zip(positions, right, nll)}
             for turn in turns:
-                hits = sum(right[p] for p in range(turn.start, turn.end))
-                results[id(turn)] = (hits == turn.end - turn.start, hits, turn.end - turn.start)
+                span = [by_position[p] for p in range(turn.start, turn.end)]
+                hits = sum(r for r, _ in span)
+                results[id(turn)] = TurnScore(
+                    exact=hits == len(span),
+                    right=hits,
+                    tokens=len(span),
+                    nll=sum(loss for _, loss in span),
+                    name_right=all(by_position[p][0] for p in turn.names),
+                )
     return [results[id(turn)] for turn in held.turns]
-
-
-def bootstrap_interval(
-    statistic: Callable[[list[int]], float], units: int, resamples: int, seed: int, level: float = 0.95
-) -> tuple[float, float]:
-    """Percentile interval of ``statistic`` over ``resamples`` draws of ``units`` unit indices with replacement."""
-    rng = random.Random(seed)
-    values = sorted(statistic([rng.randrange(units) for _ in range(units)]) for _ in range(resamples))
-    low = values[int((1 - level) / 2 * resamples)]
-    high = values[min(resamples - 1, int((1 + level) / 2 * resamples))]
-    return low, high
-
-
-def paired_difference(
-    a: list[list[bool]], b: list[list[bool]], resamples: int = 2000, seed: int = 0
-) -> dict[str, float | list[float]]:
-    """Arm a − arm b in exact match, paired: ``a[s][t]`` is seed s's hit on held-out turn t (same turns and
-    seeds in b). The mean difference, and 95 % intervals from resampling turns (the seeds' mean on each
-    resampled turn set) and from resampling seeds (each seed's difference over all turns)."""
-    seeds, turns = len(a), len(a[0]) if a else 0
-    per_turn = [sum(a[s][t] - b[s][t] for s in range(seeds)) / seeds for t in range(turns)]
-    per_seed = [sum(a[s][t] - b[s][t] for t in range(turns)) / turns for s in range(seeds)]
-
-    def over_turns(sample: list[int]) -> float:
-        return sum(per_turn[t] for t in sample) / len(sample)
-
-    def over_seeds(sample: list[int]) -> float:
-        return sum(per_seed[s] for s in sample) / len(sample)
-
-    return {
-        "difference": sum(per_turn) / turns if turns else 0.0,
-        "ci_turns": list(bootstrap_interval(over_turns, turns, resamples, seed)) if turns else [0.0, 0.0],
-        "ci_seeds": list(bootstrap_interval(over_seeds, seeds, resamples, seed)) if seeds else [0.0, 0.0],
-    }

@@ -48,3 +48,28 @@ def with_called_tools_only(record: AgentRecord) -> AgentRecord:
     called = {step.function for step in record.trajectory if isinstance(step, ApiAction)}
     tools = [tool for tool in record.environment.tools if tool.name in called]
     return record.model_copy(update={"environment": record.environment.model_copy(update={"tools": tools})})
+
+
+def through_last_call(record: AgentRecord) -> AgentRecord:
+    """The record cut after its last tool call: the held-out eval scores calls, so training ends where the last
+    call does (the result and the closing message after it would cost tokens that the eval never scores)."""
+    last = max((i for i, step in enumerate(record.trajectory) if isinstance(step, ApiAction)), default=None)
+    if last is None:
+        return record
+    return record.model_copy(update={"trajectory": record.trajectory[: last + 1]})
+
+
+def assert_disjoint(pool: list[AgentRecord], held: list[AgentRecord]) -> None:
+    """Raise ValueError when a held-out record shares a task (schemas/task_identity.py) or an instruction text
+    with the training pool: the held-out database and seed make overlap unlikely, this makes it impossible."""
+    from schemas.task_identity import task_of
+
+    tasks = {task_of(record) for record in pool}
+    texts = {" ".join(record.task.instruction.split()) for record in pool}
+    same_task = sorted({task_of(record) for record in held} & tasks)
+    same_text = sorted({" ".join(record.task.instruction.split()) for record in held} & texts - {""})
+    if same_task or same_text:
+        raise ValueError(
+            f"held-out set overlaps the pool: {len(same_task)} shared task(s) {same_task[:3]}, "
+            f"{len(same_text)} shared instruction(s) {[text[:60] for text in same_text[:3]]}"
+        )

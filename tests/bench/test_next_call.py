@@ -1,12 +1,13 @@
-"""bench/next_call.py: which tokens are a gold call, which logit predicts each, and the paired bootstrap."""
+"""bench/next_call.py: which tokens are a gold call (and its tool name), which logit predicts each, in the compact
+rendering the SFT stage trains on."""
 
 from __future__ import annotations
 
-import copy
 import json
+import math
 
 import pytest
-from next_call import GoldTurn, HeldOutTurns, assistant_spans, common_prefix, gold_turns, paired_difference, score_turns
+from next_call import GoldTurn, HeldOutTurns, TurnScore, assistant_spans, common_prefix, gold_turns, score_turns
 
 
 def test_assistant_spans_are_the_runs_of_ones():
@@ -50,11 +51,20 @@ def test_each_gold_token_is_scored_by_the_logit_before_it():
     ids = [9, 9, 1, 3, 3, 3, 4, 4]
     held = HeldOutTurns(conversations=[ids, [9, 9, 5, 5]], prefix=2)
     held.turns = [
-        GoldTurn(0, 4, 6, "t", ("f",), False),  # 3, 3 after a 3: the copy guess is right twice
-        GoldTurn(0, 6, 8, "t", ("f",), False),  # 4 after 3 (wrong), then 4 after 4 (right)
-        GoldTurn(1, 3, 4, "u", ("g",), True),  # 5 after 5, right; the cache restarts at the shared prefix
+        GoldTurn(0, 4, 6, "t", ("f",), False, (4,)),  # 3, 3 after a 3: the copy guess is right twice
+        GoldTurn(0, 6, 8, "t", ("f",), False, (6,)),  # 4 after 3 (wrong, the name token), then 4 after 4 (right)
+        GoldTurn(1, 3, 4, "u", ("g",), True, (3,)),  # 5 after 5, right; the cache restarts at the shared prefix
     ]
-    assert score_turns(CopyLM(), held) == [(True, 2, 2), (False, 1, 2), (True, 1, 1)]
+    scores = score_turns(CopyLM(), held)
+    assert [(s.exact, s.right, s.tokens, s.name_right) for s in scores] == [
+        (True, 2, 2, True),
+        (False, 1, 2, False),
+        (True, 1, 1, True),
+    ]
+    # one-hot logits: log-softmax of the gold token is 1 - log(e + 15) when the guess is right, -log(e + 15) if not
+    right, wrong = math.log(math.e + 15) - 1, math.log(math.e + 15)
+    assert [s.nll for s in scores] == pytest.approx([2 * right, wrong + right, right])
+    assert isinstance(scores[0], TurnScore)
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +80,7 @@ def test_gold_turns_are_the_rendered_tool_calls(oracle_rollouts, smol_path):
 
     tokenizer, template = load_tokenizer(smol_path)
     kinds = set(oracle_rollouts[0].task.metadata["goal_kinds"])
-    held = gold_turns(oracle_rollouts, tokenizer, template, unseen_kinds=kinds)
+    held = gold_turns(oracle_rollouts, tokenizer, template, "compact", unseen_kinds=kinds)
     calls = [step for record in oracle_rollouts for step in record.trajectory if isinstance(step, ApiAction)]
     assert [name for turn in held.turns for name in turn.tools] == [call.function for call in calls]
     first = held.turns[0]
@@ -78,8 +88,13 @@ def test_gold_turns_are_the_rendered_tool_calls(oracle_rollouts, smol_path):
     # the template's generation block without the newlines around it: what a generating model produces
     call = json.dumps({"name": calls[0].function, "arguments": calls[0].kwargs})
     assert text == f"<tool_call>\n{call}\n</tool_call><|im_end|>"
-    # every conversation opens with the system prompt (policy + tools), the same tokens: run once per model
-    assert held.prefix > 1000 and all(
+    # the tool-name tokens: together they spell the name, and lie inside the turn
+    names = "".join(tokenizer.decode([held.conversations[0][p]]) for p in first.names)
+    assert calls[0].function in names and len(names) < len(calls[0].function) + 8
+    assert all(first.start < p < first.end for p in first.names)
+    # every conversation opens with the compact system prompt (summary + one line per tool): run once per model
+    assert "Tools:\nfind_user_id_by_email(" in tokenizer.decode(held.conversations[0][: held.prefix])
+    assert 400 < held.prefix < 700 and all(
         c[: held.prefix] == held.conversations[0][: held.prefix] for c in held.conversations
     )
     assert tokenizer.decode(held.conversations[-1][-1:]) == "<|im_end|>"  # cut after the last call
@@ -88,16 +103,21 @@ def test_gold_turns_are_the_rendered_tool_calls(oracle_rollouts, smol_path):
     assert all(turn.unseen_kind == bool(goal_kinds[turn.conversation] & kinds) for turn in held.turns)
 
 
-def test_paired_difference_over_turns_and_seeds():
-    same = [[True, False, True, False]] * 3
-    assert paired_difference(same, copy.deepcopy(same)) == {
-        "difference": 0.0,
-        "ci_turns": [0.0, 0.0],
-        "ci_seeds": [0.0, 0.0],
-    }
-    better = [[True] * 20 for _ in range(3)]
-    worse = [[t % 4 == 0 for t in range(20)] for _ in range(3)]
-    diff = paired_difference(better, worse)
-    assert diff["difference"] == 0.75
-    assert 0.5 < diff["ci_turns"][0] <= 0.75 <= diff["ci_turns"][1] <= 1.0
-    assert diff["ci_seeds"] == [0.75, 0.75]  # every seed differs by the same amount
+def test_held_out_turn_sees_the_prompt_sft_trains_on(oracle_rollouts, smol_path, tmp_path):
+    """Each gold turn's context is the SFT stage's own tokens for that record in the compact rendering, and what a
+    generating model is given before that turn (the prompt with its generation prompt)."""
+    from training.model_io import load_tokenizer
+    from training.render import prompt_ids, record_to_chat
+    from training.sft import prepare_data
+    from training.sft_config import SftConfig
+
+    tokenizer, template = load_tokenizer(smol_path)
+    held = gold_turns(oracle_rollouts, tokenizer, template, "compact")
+    cfg = SftConfig(data=tmp_path / "x.jsonl", output_dir=tmp_path, rendering="compact", max_length=8192)
+    rows = prepare_data(oracle_rollouts, tokenizer, template, cfg).train
+    for index, conversation in enumerate(held.conversations):
+        assert rows[index]["input_ids"][: len(conversation)] == conversation
+    chat = record_to_chat(oracle_rollouts[0], "compact")
+    first_call = next(i for i, m in enumerate(chat.messages) if m.get("tool_calls"))
+    generation = prompt_ids(tokenizer, chat.messages[:first_call], chat.tools, template)
+    assert held.conversations[0][: held.turns[0].start] == generation

@@ -19,6 +19,7 @@ import pytest
 from dagster import AssetKey, DagsterEventType, DagsterInstance, RunsFilter
 
 from data_catalog.catalog import Catalog
+from data_catalog.dataset_card import FILE_IMAGE
 from pipelines.catalog_names import JOB_ASSETS
 from pipelines.definitions import JOBS, defs
 from pipelines.main_job import run_pipeline
@@ -159,6 +160,16 @@ def test_metadata_a_person_reads_in_the_ui(pipeline_run):
         assert "- dedup: audit of " in report["summary"].value and "- select: SFT " in report["summary"].value
         hub = instance.get_latest_materialization_event(AssetKey("hub_folder")).asset_materialization.metadata
         assert "configs:" in hub["card"].value
+    # The UI has no folder to resolve a relative image against: the summary and the card name their plots instead
+    # (the plots entry shows them), where summary.md and the Hub card show them from their folders.
+    for markdown in (report["summary"].value, hub["card"].value):
+        assert not FILE_IMAGE.search(markdown) and "*plot complexity (`" in markdown
+    folder = Path(report["folder"].value)
+    assert len(FILE_IMAGE.findall((folder / "summary.md").read_text())) == 6
+    assert all((folder / m[2]).is_file() for m in FILE_IMAGE.finditer((folder / "summary.md").read_text()))
+    card_folder = Path(hub["folder"].value)
+    shown = [m[2] for m in FILE_IMAGE.finditer((card_folder / "README.md").read_text())]
+    assert len(shown) == 6 and all((card_folder / link).is_file() for link in shown)
 
 
 def test_the_hub_folder_loads_with_datasets(pipeline_run):

@@ -183,6 +183,46 @@ def test_the_hub_folder_loads_with_datasets(pipeline_run):
     assert verl.num_rows == stages["rl_set"].rows and "reward_model" in verl.column_names
 
 
+def test_verls_reward_tools_and_user_run_on_the_published_verl_rows(pipeline_run):
+    import asyncio
+    import importlib.util
+
+    import yaml
+
+    from training.verl_reward import AceforgeTool, AceforgeUser
+
+    root, *_ = pipeline_run
+    folder = root / "home" / "assets" / "verl_export" / "all"
+    spec = importlib.util.spec_from_file_location("reward", folder / "reward.py")  # as verl loads it
+    reward = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reward)
+    schemas = {
+        t["tool_schema"]["function"]["name"]: t
+        for t in yaml.safe_load((folder / "tool_config.yaml").read_text())["tools"]
+    }
+    [interaction] = yaml.safe_load((folder / "interaction_config.yaml").read_text())["interaction"]
+    rows = pq.read_table(folder / "train.parquet").to_pylist()
+
+    async def episode(extra):
+        user = AceforgeUser(interaction["config"])
+        talk = await user.start_interaction(**extra["interaction_kwargs"])
+        answers = []
+        for name, kwargs in extra["tools_kwargs"].items():
+            if kwargs is None:  # Parquet gives every row the struct field of every tool of the set
+                continue
+            tool = AceforgeTool(schemas[name]["config"], schemas[name]["tool_schema"])
+            instance = await tool.create(create_kwargs=kwargs["create_kwargs"])
+            answers.append(tool.worlds[instance] is not None)
+            await tool.release(instance)
+        await user.finalize_interaction(talk)
+        return answers
+
+    for row in rows:
+        assert all(asyncio.run(episode(row["extra_info"])))  # each tool of the task builds its world
+        idle = reward.compute_score(row["data_source"], "", row["reward_model"]["ground_truth"], row["extra_info"])
+        assert 0.0 <= idle < 1.0  # doing nothing does not solve a task of the RL set
+
+
 def test_a_killed_run_started_again_ends_with_the_same_outputs(pipeline_run, tmp_path):
     root, entries, *_ = pipeline_run
     config = tmp_path / "small.yaml"

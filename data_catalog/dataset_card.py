@@ -39,6 +39,8 @@ HUB_LICENSES = frozenset({
 # What starts markdown or HTML in a line: links and images, code, tags and autolinks, table cells, emphasis
 # (an underscore inside a word, as in tau_bench, starts nothing and stays as it is).
 _MARKDOWN = re.compile(r"[\\`*\[\]<>|]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+# a markdown image of a file (not a data: URI or a web address): ![alt](path)
+FILE_IMAGE = re.compile(r"!\[([^\]]*)\]\((?!data:|https?://)([^)\s]+)\)")
 SIZE_CATEGORIES = [
     (1_000, "n<1K"),
     (10_000, "1K<n<10K"),

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from data_catalog.catalog import Catalog, DatasetVersion, VersionChanged, safe_name
-from data_catalog.dataset_card import CardInputs, recipe_yaml, render_card
+from data_catalog.dataset_card import FILE_IMAGE, CardInputs, recipe_yaml, render_card
 from data_catalog.dataset_stats import DatasetStats, dataset_stats
 from data_catalog.hub_chat import ChatRow, datasets_bars_off, write_chat_config
 from data_catalog.hub_config import HubExportConfig
@@ -283,7 +283,8 @@ def _remove_earlier_export(out: Path, files: list[str]) -> None:
 
 
 def _copy_plots(plots: Sequence[Path], folder: Path, summary: str | None) -> tuple[list[str], str | None]:
-    """Copy the PNGs into ``plots/`` and point the summary's links to those copies."""
+    """Copy the PNGs into ``plots/`` and point the summary's links to those copies; a summary's image of a file that
+    is not among them would be a broken image on the Hub, so it is refused, naming the file."""
     relative = []
     for plot in plots:
         plot = Path(plot)
@@ -298,6 +299,11 @@ def _copy_plots(plots: Sequence[Path], folder: Path, summary: str | None) -> tup
         if summary:
             for link in {str(plot), plot.name}:
                 summary = summary.replace(f"]({link})", f"]({target})")
+    missing = [m[2] for m in FILE_IMAGE.finditer(summary or "") if m[2] not in relative]
+    if missing:
+        raise HubExportError(
+            f"the summary shows {', '.join(missing)}, which is not among the plots: pass each with --plot"
+        )
     return relative, summary
 
 

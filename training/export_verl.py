@@ -9,11 +9,13 @@ One row per task, in the columns verl's RLHFDataset reads:
   without a scenario, q's instruction, else τ's first user turn);
 - ``ability``: ``tool_use``;
 - ``reward_model``: ``{"style": "rule", "ground_truth": <JSON of q's constraints and expected outputs>}``;
-- ``extra_info``: ``split``, ``index``, ``task_id``, ``complexity``, ``environment``
-  (E as JSON: what rebuilds the task's world), ``need_tools_kwargs``,
-  ``tools_kwargs`` ({tool: {"create_kwargs": {"task_id", "environment"}}}: each
-  tool instance builds the task's world) and ``interaction_kwargs`` (``name`` of
-  the user-simulator interaction, ``task_id``, ``user_scenario`` as JSON).
+- ``extra_info``: ``split``, ``index``, ``task_id``, ``complexity``, ``need_tools_kwargs``,
+  ``interaction_kwargs`` (``name`` of the user-simulator interaction, ``task_id``, ``user_scenario`` as JSON and
+  ``environment``: E as JSON, what rebuilds the task's world, the row's one copy of it) and ``tools_kwargs``
+  ({tool: {"create_kwargs": {"task_id", "environment_sha256"}}}: a reference to that copy). verl hands a tool
+  only its own create_kwargs and the interaction only interaction_kwargs, so the copy sits where the episode
+  starts: the interaction registers the world's JSON under its digest and every tool builds from it (before,
+  each of a task's tools carried the whole JSON: 16 copies, ~173 KB a row on the retail tasks).
 
 Beside it, what verl needs to run and judge the episodes (training/verl_reward.py):
 
@@ -48,6 +50,7 @@ from generators.rollouts.scripted_user import opening
 from schemas.io import atomic_output
 from schemas.record import AgentRecord
 from schemas.steps import TextObservation
+from training.verl_reward import environment_sha256
 
 ABILITY = "tool_use"
 INTERACTION = "aceforge_user"
@@ -71,6 +74,7 @@ def opening_request(record: AgentRecord) -> str | None:
 
 def verl_row(record: AgentRecord, index: int, split: str, request: str) -> dict[str, Any]:
     env = record.environment
+    world = env.model_dump_json()
     prompt = ([{"role": "system", "content": env.policy}] if env.policy else []) + [
         {"role": "user", "content": request}
     ]
@@ -88,16 +92,16 @@ def verl_row(record: AgentRecord, index: int, split: str, request: str) -> dict[
             # the prompt's user turn, which verl leaves out of solution_str: the reward reads it back (what the
             # user said counts as shown to the agent)
             "opening": prompt[-1]["content"],
-            "environment": env.model_dump_json(),
             "need_tools_kwargs": True,
             "tools_kwargs": {
-                tool.name: {"create_kwargs": {"task_id": record.id, "environment": env.model_dump_json()}}
+                tool.name: {"create_kwargs": {"task_id": record.id, "environment_sha256": environment_sha256(world)}}
                 for tool in env.tools
             },
             "interaction_kwargs": {
                 "name": INTERACTION,
                 "task_id": record.id,
                 "user_scenario": json.dumps(record.task.user_scenario, ensure_ascii=False),
+                "environment": world,
             },
         },
     }

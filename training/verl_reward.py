@@ -19,16 +19,21 @@ configs that name them:
   user simulator on the task's user scenario (it answers the agent's questions
   slot by slot and confirms; it ends the episode when the agent stops asking).
 
-Everything a task needs travels in its row: the environment (E as JSON) in
-``extra_info``, the constraints and expected outputs in ``ground_truth``, the
-scenario in ``interaction_kwargs``. verl itself is imported only by the tool
-and interaction classes, and only where verl runs.
+Everything a task needs travels in its row: the constraints and expected outputs
+in ``ground_truth``, the scenario and the environment (E as JSON, once) in
+``interaction_kwargs``. verl gives a tool nothing but its own ``create_kwargs``,
+so those hold only the environment's sha256: ``AceforgeUser`` registers the JSON
+under that digest when the episode starts (in the process that runs the episode's
+tools) and drops it when the last episode using it ends. verl itself is imported
+only by the tool and interaction classes, and only where verl runs.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from collections import Counter
 from typing import Any
 
 from schemas.record import AgentRecord, Environment, Source, Task, Verifier
@@ -40,6 +45,21 @@ _END = "<|im_end|>"
 TOOL_RESPONSE = "<tool_response>"
 
 
+# environment sha256 -> E's JSON, and how many running episodes use it: filled by AceforgeUser, read by AceforgeTool
+_WORLDS: dict[str, str] = {}
+_WORLD_USERS: Counter[str] = Counter()
+
+
+def environment_sha256(environment_json: str) -> str:
+    """The reference a row's tools hold to the row's one copy of the environment."""
+    return hashlib.sha256(environment_json.encode()).hexdigest()
+
+
+def row_environment(extra_info: dict[str, Any]) -> str:
+    """E's JSON of a verl row: in interaction_kwargs (rows exported before it moved there keep it in extra_info)."""
+    return extra_info.get("environment") or (extra_info.get("interaction_kwargs") or {})["environment"]
+
+
 def task_record(ground_truth: str | dict[str, Any], extra_info: dict[str, Any]) -> AgentRecord:
     """The task of a verl row, rebuilt from its ground truth and extra_info."""
     truth = json.loads(ground_truth) if isinstance(ground_truth, str) else ground_truth
@@ -47,7 +67,7 @@ def task_record(ground_truth: str | dict[str, Any], extra_info: dict[str, Any]) 
     scenario = interaction.get("user_scenario")
     return AgentRecord(
         id=extra_info["task_id"],
-        environment=Environment.model_validate_json(extra_info["environment"]),
+        environment=Environment.model_validate_json(row_environment(extra_info)),
         task=Task(
             constraints=truth.get("constraints") or [],
             expected_outputs=truth.get("expected_outputs") or {},
@@ -123,12 +143,23 @@ class AceforgeTool:
     def get_openai_tool_schema(self) -> Any:
         return self.tool_schema
 
-    async def create(self, instance_id: str | None = None, environment: str = "", **kwargs: Any) -> str:
+    async def create(
+        self, instance_id: str | None = None, create_kwargs: dict[str, Any] | None = None, **kwargs: Any
+    ) -> str:
+        """A fresh world for the row's environment. verl's agent loop passes the row's kwargs as ``create_kwargs``,
+        its older SGLang rollout spreads them: both are read."""
         from uuid import uuid4
 
         from verifiers.base import default_env_factory
         from verifiers.initial_state import build_environment
 
+        kwargs = {**kwargs, **(create_kwargs or {})}
+        environment = kwargs.get("environment") or _WORLDS.get(kwargs.get("environment_sha256", ""))
+        if environment is None:
+            raise KeyError(
+                f"{self.name}: no environment {kwargs.get('environment_sha256')!r} for task {kwargs.get('task_id')!r}: "
+                "the aceforge_user interaction (interaction_config.yaml) brings it when the episode starts"
+            )
         instance_id = instance_id or str(uuid4())
         self.worlds[instance_id] = build_environment(Environment.model_validate_json(environment), default_env_factory)
         return instance_id
@@ -152,13 +183,22 @@ class AceforgeUser:
         self.name = config.get("name", "aceforge_user")
         self.scenarios: dict[str, dict[str, Any]] = {}
         self.states: dict[str, dict[str, Any]] = {}
+        self.worlds: dict[str, str] = {}  # instance -> the environment digest it registered
 
-    async def start_interaction(self, instance_id: str | None = None, user_scenario: str = "{}", **kwargs: Any) -> str:
+    async def start_interaction(
+        self, instance_id: str | None = None, user_scenario: str = "{}", environment: str = "", **kwargs: Any
+    ) -> str:
+        """Opens the user's side of an episode and registers the row's environment for its tools."""
         from uuid import uuid4
 
         instance_id = instance_id or str(uuid4())
         self.scenarios[instance_id] = json.loads(user_scenario) if isinstance(user_scenario, str) else user_scenario
         self.states[instance_id] = {"opened": True}  # the opening turn is the row's prompt
+        if environment:
+            digest = environment_sha256(environment)
+            _WORLDS[digest] = environment
+            _WORLD_USERS[digest] += 1
+            self.worlds[instance_id] = digest
         return instance_id
 
     async def generate_response(
@@ -176,6 +216,11 @@ class AceforgeUser:
     async def finalize_interaction(self, instance_id: str, **kwargs: Any) -> None:
         self.scenarios.pop(instance_id, None)
         self.states.pop(instance_id, None)
+        digest = self.worlds.pop(instance_id, None)
+        if digest is not None:
+            _WORLD_USERS[digest] -= 1
+            if _WORLD_USERS[digest] <= 0:
+                del _WORLD_USERS[digest], _WORLDS[digest]
 
 
 class _Exchange:

@@ -38,7 +38,7 @@ from curation.signatures import sidecar
 from pipelines.assets.config_schema import config_schema
 from pipelines.assets.ingest import ASSET_NAME as CONVERTED
 from pipelines.assets.progress import engine_step
-from pipelines.assets.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
+from pipelines.assets.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir, without_file_images
 from pipelines.assets.resources import EmbedderResource, StorageResource
 from pipelines.pipeline_config import PipelineConfig
 from schemas.arrow_schema import RECORD_SCHEMA
@@ -247,7 +247,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         images = "\n\n".join(f"**{name}**\n\n![{name}]({_data_uri(path)})" for name, path in report.plots.items())
         return MaterializeResult(
             metadata={
-                "summary": MetadataValue.md(report.markdown),
+                "summary": MetadataValue.md(without_file_images(report.markdown, "see the plots entry")),
                 "plots": MetadataValue.md(images),
                 "folder": MetadataValue.path(str(out)),
             }

@@ -11,7 +11,7 @@ from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, Materializ
 from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_export import ExportSource, build_hub_folder, check_hub_folder
 from pipelines.assets.config_schema import config_schema
-from pipelines.assets.record_store import RecordSet, asset_dir
+from pipelines.assets.record_store import RecordSet, asset_dir, without_file_images
 from pipelines.assets.resources import StorageResource
 from pipelines.pipeline_config import PipelineConfig
 from training.export_verl import export_verl
@@ -53,7 +53,9 @@ def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
             metadata={
                 "folder": MetadataValue.path(str(folder.path)),
                 "rows_by_config_split": MetadataValue.json({f"{c}/{s}": n for (c, s), n in read.items()}),
-                "card": MetadataValue.md((folder.path / "README.md").read_text()),
+                "card": MetadataValue.md(
+                    without_file_images((folder.path / "README.md").read_text(), "in the folder; ace_report shows it")
+                ),
                 "publish_with": f"aceforge export hub sft_set --repo-id {defaults.hub_repo_id}",
             }
         )

@@ -46,6 +46,7 @@ from dagster import (
 )
 
 from data_catalog.catalog import Catalog, safe_name
+from data_catalog.dataset_card import FILE_IMAGE
 from data_catalog.ingest import IngestResult, register_source
 from pipelines.assets.resources import StorageResource
 from schemas.io import read_records
@@ -94,6 +95,12 @@ def preview_markdown(records: list[AgentRecord]) -> str:
         where = record.environment.name or record.environment.kind
         lines.append(f"| {record.id} | {where} | {task} | {len(record.trajectory)} | {verdict} |")
     return "\n".join(lines)
+
+
+def without_file_images(markdown: str, where: str) -> str:
+    """Markdown for a metadata entry: the UI has no folder to resolve an image's relative path against (it shows a
+    broken image), so each image of a file becomes a line that names it and says ``where`` to see it."""
+    return FILE_IMAGE.sub(lambda m: f"*plot {m[1]} (`{m[2]}`): {where}*", markdown)
 
 
 def type_name(arrow_type: pa.DataType) -> str:

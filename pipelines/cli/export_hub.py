@@ -51,7 +51,12 @@ def hub(
         Path | None, typer.Option("--summary", help="Markdown ACE summary for the card (e.g. from `aceforge report`).")
     ] = None,
     plots: Annotated[
-        list[Path] | None, typer.Option("--plot", help="PNG plot for the card (repeatable); copied into plots/.")
+        list[Path] | None,
+        typer.Option(
+            "--plot",
+            help="PNG plot for the card (repeatable); copied into plots/. Default: the images --summary shows, "
+            "beside it (`aceforge report` writes them there).",
+        ),
     ] = None,
     run_config: Annotated[
         Path | None, typer.Option("--run-config", help="YAML config of the run that made the data, for the recipe.")
@@ -62,6 +67,7 @@ def hub(
 
     The token comes from HF_TOKEN or `hf auth login` and is never printed.
     """
+    from data_catalog.dataset_card import FILE_IMAGE
     from data_catalog.hub_export import (
         HubExportError,
         build_hub_folder,
@@ -79,6 +85,8 @@ def hub(
         check_repo_id(repo_id)
         source = resolve_source(dataset)
         summary_text = summary.read_text() if summary else None
+        if summary_text and not plots:  # the summary's image links are relative to its own folder
+            plots = [summary.parent / m[2] for m in FILE_IMAGE.finditer(summary_text)]
         run_cfg = read_yaml(run_config) if run_config else None
     except (HubExportError, ConfigError) as exc:
         fail(str(exc))

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from data_catalog.catalog import Catalog
+from data_catalog.dataset_card import FILE_IMAGE
 from data_catalog.hub_export import MARKER_FILE
 from tests.conftest import ROOT
 from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records
@@ -23,6 +24,7 @@ TOKEN = "hf_aceforgeTestToken0123456789abcdefXYZ"
 # The client logs every request (and HF_DEBUG its curl command): the token must not show there either.
 CLIENT_DEBUG_LOG = {"HF_HUB_VERBOSITY": "debug", "HF_DEBUG": "1"}
 UPLOAD_TIMEOUT_S = 120
+REPORT_PLOTS = ("complexity", "pass_rate", "difficulty", "embedding_map", "dedup", "rejects")
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +83,27 @@ def test_dry_run_builds_a_folder_that_datasets_loads_and_registers_it(data_home,
     again = export_hub("hub_acme_agents", "--repo-id", "acme/again", "--out", tmp_path / "again", "--dry-run", "--json")
     assert again.exit_code == 0, again.output
     assert last_json(again)["rows"] == ADP_ROWS + 2 * TASKS
+
+
+def test_the_reports_images_resolve_in_the_card_and_a_link_to_no_plot_is_refused(data_home, records, tmp_path):
+    report = invoke("report", records, "-o", tmp_path / "report")
+    assert report.exit_code == 0, report.output
+    summary = tmp_path / "report" / "summary.md"
+    assert len(FILE_IMAGE.findall(summary.read_text())) == 6  # `aceforge report` links its PNGs beside summary.md
+    out = tmp_path / "hub"
+    result = export_hub(records, "--repo-id", "acme/agents", "--out", out, "--dry-run", "--summary", summary)
+    assert result.exit_code == 0, result.output
+    # --summary alone brings the PNGs it shows: each image of the card is a file in the folder, relative to the card
+    shown = [m[2] for m in FILE_IMAGE.finditer((out / "README.md").read_text())]
+    assert sorted(shown) == sorted(f"plots/{name}.png" for name in REPORT_PLOTS)
+    assert all((out / link).read_bytes()[:4] == b"\x89PNG" for link in shown)
+    # a summary showing an image that is not among the plots would be a broken image on the Hub
+    only_one = export_hub(
+        records, "--repo-id", "acme/agents", "--out", tmp_path / "hub2", "--dry-run", "--summary", summary,
+        "--plot", tmp_path / "report" / "dedup.png",
+    )  # fmt: skip
+    assert only_one.exit_code != 0 and "which is not among the plots: pass each with --plot" in only_one.output
+    assert "complexity.png" in only_one.output and not (tmp_path / "hub2").exists()
 
 
 @pytest.mark.slow

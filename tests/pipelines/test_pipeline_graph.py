@@ -19,6 +19,7 @@ import pytest
 from dagster import AssetKey, DagsterEventType, DagsterInstance, RunsFilter
 
 from data_catalog.catalog import Catalog
+from data_catalog.dataset_card import FILE_IMAGE
 from pipelines.catalog_names import JOB_ASSETS
 from pipelines.definitions import JOBS, defs
 from pipelines.main_job import run_pipeline
@@ -159,6 +160,16 @@ def test_metadata_a_person_reads_in_the_ui(pipeline_run):
         assert "- dedup: audit of " in report["summary"].value and "- select: SFT " in report["summary"].value
         hub = instance.get_latest_materialization_event(AssetKey("hub_folder")).asset_materialization.metadata
         assert "configs:" in hub["card"].value
+    # The UI has no folder to resolve a relative image against: the summary and the card name their plots instead
+    # (the plots entry shows them), where summary.md and the Hub card show them from their folders.
+    for markdown in (report["summary"].value, hub["card"].value):
+        assert not FILE_IMAGE.search(markdown) and "*plot complexity (`" in markdown
+    folder = Path(report["folder"].value)
+    assert len(FILE_IMAGE.findall((folder / "summary.md").read_text())) == 6
+    assert all((folder / m[2]).is_file() for m in FILE_IMAGE.finditer((folder / "summary.md").read_text()))
+    card_folder = Path(hub["folder"].value)
+    shown = [m[2] for m in FILE_IMAGE.finditer((card_folder / "README.md").read_text())]
+    assert len(shown) == 6 and all((card_folder / link).is_file() for link in shown)
 
 
 def test_the_hub_folder_loads_with_datasets(pipeline_run):
@@ -170,6 +181,46 @@ def test_the_hub_folder_loads_with_datasets(pipeline_run):
     assert loaded["train"].num_rows == stages["sft_set"].rows
     verl = pq.read_table(root / "home" / "assets" / "verl_export" / "all" / "train.parquet")
     assert verl.num_rows == stages["rl_set"].rows and "reward_model" in verl.column_names
+
+
+def test_verls_reward_tools_and_user_run_on_the_published_verl_rows(pipeline_run):
+    import asyncio
+    import importlib.util
+
+    import yaml
+
+    from training.verl_reward import AceforgeTool, AceforgeUser
+
+    root, *_ = pipeline_run
+    folder = root / "home" / "assets" / "verl_export" / "all"
+    spec = importlib.util.spec_from_file_location("reward", folder / "reward.py")  # as verl loads it
+    reward = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reward)
+    schemas = {
+        t["tool_schema"]["function"]["name"]: t
+        for t in yaml.safe_load((folder / "tool_config.yaml").read_text())["tools"]
+    }
+    [interaction] = yaml.safe_load((folder / "interaction_config.yaml").read_text())["interaction"]
+    rows = pq.read_table(folder / "train.parquet").to_pylist()
+
+    async def episode(extra):
+        user = AceforgeUser(interaction["config"])
+        talk = await user.start_interaction(**extra["interaction_kwargs"])
+        answers = []
+        for name, kwargs in extra["tools_kwargs"].items():
+            if kwargs is None:  # Parquet gives every row the struct field of every tool of the set
+                continue
+            tool = AceforgeTool(schemas[name]["config"], schemas[name]["tool_schema"])
+            instance = await tool.create(create_kwargs=kwargs["create_kwargs"])
+            answers.append(tool.worlds[instance] is not None)
+            await tool.release(instance)
+        await user.finalize_interaction(talk)
+        return answers
+
+    for row in rows:
+        assert all(asyncio.run(episode(row["extra_info"])))  # each tool of the task builds its world
+        idle = reward.compute_score(row["data_source"], "", row["reward_model"]["ground_truth"], row["extra_info"])
+        assert 0.0 <= idle < 1.0  # doing nothing does not solve a task of the RL set
 
 
 def test_a_killed_run_started_again_ends_with_the_same_outputs(pipeline_run, tmp_path):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pyarrow.parquet as pq
+import pytest
 
 from schemas.io import write_records
 from schemas.steps import ApiAction
@@ -154,9 +156,14 @@ def test_verl_export_reads_back_every_column(tmp_path):
     assert truth == {"constraints": task.task.constraints, "expected_outputs": task.task.expected_outputs}
     extra = row["extra_info"]
     assert (extra["split"], extra["index"], extra["task_id"], extra["complexity"]) == ("test", 0, "task-cancel", 2)
-    assert json.loads(extra["environment"]) == task.environment.model_dump(mode="json")
     assert extra["need_tools_kwargs"] is True
-    create = {"task_id": "task-cancel", "environment": task.environment.model_dump_json()}
+    world = task.environment.model_dump_json()
+    assert json.loads(extra["interaction_kwargs"]["environment"]) == task.environment.model_dump(mode="json")
+    # The row holds the environment once; the tools hold its digest (15 tools used to carry 15 more copies: a
+    # 171 KB row, now about 17 KB).
+    assert json.dumps(row).count(json.dumps(world)) == 1 and len(world) > 9000
+    assert len(json.dumps(row)) < 2 * len(world)
+    create = {"task_id": "task-cancel", "environment_sha256": hashlib.sha256(world.encode()).hexdigest()}
     assert extra["tools_kwargs"] == {t.name: {"create_kwargs": create} for t in task.environment.tools}
     assert extra["interaction_kwargs"]["name"] == "aceforge_user"
     assert extra["interaction_kwargs"]["task_id"] == "task-cancel"
@@ -289,13 +296,17 @@ def test_verl_reward_module_gives_the_verifiers_verdicts_on_exported_rows(tmp_pa
     refused = task.model_copy(
         update={"trajectory": [TextObservation(content="Cancel it", source="user"), MessageAction(content="No.")]}
     )
+    # a row exported before the environment moved into interaction_kwargs (it sat in extra_info) scores the same
+    interaction = dict(row["extra_info"]["interaction_kwargs"])
+    earlier = {**row["extra_info"], "environment": interaction.pop("environment"), "interaction_kwargs": interaction}
     for episode, passed, graded in ((solved, True, 1.0), (refused, False, 0.0)):
         expected = verify_record(episode)
-        score = reward.compute_score(
-            row["data_source"], _episode_text(episode, smol_tokenizer), row["reward_model"]["ground_truth"],
-            row["extra_info"],
-        )  # fmt: skip
-        assert expected.passed is passed and score == rollout_reward(expected) == graded
+        for extra_info in (row["extra_info"], earlier):
+            score = reward.compute_score(
+                row["data_source"], _episode_text(episode, smol_tokenizer), row["reward_model"]["ground_truth"],
+                extra_info,
+            )  # fmt: skip
+            assert expected.passed is passed and score == rollout_reward(expected) == graded
     assert reward.compute_score(row["data_source"], "", row["reward_model"]["ground_truth"], row["extra_info"]) < 1
 
 
@@ -318,15 +329,23 @@ def test_verl_configs_name_the_tools_and_the_user_and_the_user_answers_from_the_
     async def episode():
         kwargs = row["extra_info"]["tools_kwargs"]["find_user_id_by_email"]["create_kwargs"]
         find = AceforgeTool({"type": "native"}, tools[0]["tool_schema"])
-        instance = await find.create(**kwargs)
-        found = await find.execute(instance, {"email": "umar.xu3769@mail.test"})
+        with pytest.raises(KeyError, match="aceforge_user interaction"):  # the tools hold only a reference
+            await find.create(**kwargs)
         user = AceforgeUser(interaction["config"])
         talk = await user.start_interaction(**row["extra_info"]["interaction_kwargs"])
+        # verl's SGLang rollout spreads create_kwargs, its agent loop passes them whole: the same world either way
+        found = []
+        for instance in (await find.create(**kwargs), await find.create(create_kwargs=kwargs)):
+            found.append(await find.execute(instance, {"email": "umar.xu3769@mail.test"}))
+            await find.release(instance)
         asked = await user.generate_response(talk, [{"role": "assistant", "content": "What is your email?"}])
         done = await user.generate_response(talk, [{"role": "assistant", "content": "It is cancelled."}])
+        await user.finalize_interaction(talk)
+        with pytest.raises(KeyError):  # the episode's end drops the registered world
+            await find.create(create_kwargs=kwargs)
         return found, asked, done
 
     found, asked, done = asyncio.run(episode())
-    assert found[0] == '"umar_xu_3769"' or "umar_xu_3769" in found[0]
+    assert found[0] == found[1] and "umar_xu_3769" in found[0][0] and found[0][2] == {"ok": True}
     assert asked == (False, "My email is umar.xu3769@mail.test.", 0.0, {})
     assert done[0] is True

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dagster import AssetExecutionContext, MetadataValue
 
 from pipelines.throttle import Heartbeat, LineThrottle
-from schemas.elapsed import spent
+from schemas.elapsed import listening, spent
 from schemas.engine import CLUSTER_LINE, EngineOptions, cluster_info, engine_session, task_progress
 
 PREFIX = "progress: "
@@ -19,12 +19,13 @@ PREFIX = "progress: "
 @contextmanager
 def step_progress(context: AssetExecutionContext, unit: str, total: int) -> Iterator[Callable[[int, int], None]]:
     """Within: an ``on_progress(done, total)`` that logs ``progress: done/total unit, N s`` now and then, at the
-    end, and at least every 10 s while nothing finishes (``Heartbeat``)."""
+    end, and at least every 10 s while nothing finishes (``Heartbeat``); slow steps (``announced``) log theirs."""
 
     def line(done: int, of: int, elapsed_s: float) -> None:
         context.log.info(f"{PREFIX}{done}/{of} {unit}, {spent(elapsed_s)}")
 
-    with Heartbeat(line, total).beating() as heartbeat:
+    # The model's conversion and the engine's start (inside the block, before the first count) say their lines too.
+    with listening(lambda said: context.log.info(PREFIX + said)), Heartbeat(line, total).beating() as heartbeat:
         yield heartbeat.update
 
 

@@ -1,4 +1,4 @@
-from schemas.elapsed import announced, spent
+from schemas.elapsed import announced, listening, spent
 
 
 def test_elapsed_time_in_whole_units():
@@ -11,8 +11,11 @@ def test_elapsed_time_in_whole_units():
     ]
 
 
-def test_a_slow_step_says_what_it_does_then_how_long_it_took():
+def test_a_slow_step_says_what_it_does_then_how_long_it_took_to_whoever_listens():
     times, lines = iter([10.0, 51.5]), []
-    with announced(lines.append, "starting vLLM (SmolLM2-135M, cpu, float32)", clock=lambda: next(times)):
+    with listening(lines.append), announced("starting vLLM (SmolLM2-135M, cpu, float32)", clock=lambda: next(times)):
         assert lines == ["starting vLLM (SmolLM2-135M, cpu, float32) ..."]
     assert lines[-1] == "starting vLLM (SmolLM2-135M, cpu, float32) ... ready in 41 s"
+    with announced("converting"):  # no one listens outside the block
+        pass
+    assert len(lines) == 2

@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 
+from schemas.elapsed import ticking
+
 EVERY_S = 10.0
 
 
@@ -66,16 +68,5 @@ class Heartbeat:
 
     @contextmanager
     def beating(self, tick_s: float = 1.0) -> Iterator[Heartbeat]:
-        stop = threading.Event()
-
-        def run() -> None:
-            while not stop.wait(tick_s):
-                self.beat()
-
-        thread = threading.Thread(target=run, name="progress-heartbeat", daemon=True)
-        thread.start()
-        try:
+        with ticking(self.beat, tick_s):
             yield self
-        finally:
-            stop.set()
-            thread.join()

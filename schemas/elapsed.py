@@ -5,6 +5,7 @@ the CLI's stderr, a Dagster step's log (which ``aceforge run`` prints); nowhere 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -48,3 +49,22 @@ def announced(doing: str, done: str = "ready", clock: Callable[[], float] = time
     started = clock()
     yield
     say(f"{doing} ... {done} in {spent(clock() - started)}")
+
+
+@contextmanager
+def ticking(tick: Callable[[], None], every_s: float = 1.0) -> Iterator[None]:
+    """Within the block, ``tick()`` every ``every_s`` from a daemon thread (stopped and joined on the way out): what
+    keeps a progress display alive while the work in hand (a model batch, a training step) says nothing."""
+    stop = threading.Event()
+
+    def run() -> None:
+        while not stop.wait(every_s):
+            tick()
+
+    thread = threading.Thread(target=run, name="progress-tick", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()

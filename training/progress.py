@@ -1,6 +1,6 @@
 """Training progress a person can follow: on a terminal, transformers' own step bar (steps, elapsed, time left)
 with tokens/s and the loss beside it; elsewhere (a log file, a pipe, CI) plain lines ``step 3/20, loss 1.234,
-812 tokens/s, 2 min 05 s left`` at every logging step and at least every 10 s between them.
+812 tokens/s, 2 min 05 s left`` at every logging step and at least every 10 s between them, even within a step.
 
 Tokens come from what TRL logs as ``num_tokens`` (the tokens trained on so far, SFT and GRPO alike).
 """
@@ -8,10 +8,11 @@ Tokens come from what TRL logs as ``num_tokens`` (the tokens trained on so far, 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from schemas.elapsed import spent
+from schemas.elapsed import spent, ticking
 
 EVERY_S = 10.0
 
@@ -61,18 +62,32 @@ def plain_lines(say: Callable[[str], None], clock: Callable[[], float] = time.mo
 
     class PlainLines(TrainerCallback):
         def __init__(self) -> None:
-            self.rate, self.last = StepRate(clock), clock()
+            self.rate, self.last, self.step_started = StepRate(clock), clock(), clock()
+            self.state: Any = None  # None until training begins
 
         def _say(self, state: Any, loss: float | None = None) -> None:
             if state.is_world_process_zero:
                 say(self.rate.line(state.global_step, loss))
                 self.last = clock()
 
+        def tick(self) -> None:
+            """Within a long step (13 min for one 8k-token step on two cores), a line every ``EVERY_S``."""
+            state = self.state
+            if state is None or not state.is_world_process_zero or clock() - self.last < EVERY_S:
+                return
+            running = spent(clock() - self.step_started)
+            say(f"{self.rate.line(state.global_step)}; step {state.global_step + 1} running for {running}")
+            self.last = clock()
+
         def on_train_begin(self, args, state, control, **kwargs):
             self.rate.begin(state.global_step, state.max_steps)
             if state.is_world_process_zero:
                 say(f"step {state.global_step}/{state.max_steps}: training started")
-            self.last = clock()
+            self.last = self.step_started = clock()
+            self.state = state
+
+        def on_step_begin(self, args, state, control, **kwargs):
+            self.step_started = clock()
 
         def on_log(self, args, state, control, logs=None, **kwargs):
             if logs and "loss" in logs:  # a training log; eval and the final summary have their own keys
@@ -102,6 +117,11 @@ def step_bar() -> Any:
             super().on_train_begin(args, state, control, **kwargs)
             self.rate.begin(state.global_step, state.max_steps)
 
+        def tick(self) -> None:
+            """Redraw the bar, so its elapsed time moves during a long step (tqdm redraws only on updates)."""
+            if self.training_bar is not None:
+                self.training_bar.refresh()
+
         def on_log(self, args, state, control, logs=None, **kwargs):
             if self.training_bar is not None and logs and "eval_loss" in logs:
                 self.training_bar.write(
@@ -118,11 +138,16 @@ def step_bar() -> Any:
     return StepBar()
 
 
-def show_progress(trainer: Any, say: Callable[[str], None], bar: bool) -> None:
-    """Replace the trainer's own progress callback (a bar, or log dicts printed on stdout) by ``step_bar`` on a
-    terminal (``bar``) or ``plain_lines`` to ``say`` elsewhere."""
+@contextmanager
+def show_progress(trainer: Any, say: Callable[[str], None], bar: bool) -> Iterator[None]:
+    """Within (around ``trainer.train()``): the trainer's own progress callback (a bar, or log dicts printed on
+    stdout) replaced by ``step_bar`` on a terminal (``bar``) or ``plain_lines`` to ``say`` elsewhere, ticked every
+    second so that a long step still shows time passing."""
     from transformers.trainer_callback import PrinterCallback, ProgressCallback
 
     trainer.remove_callback(ProgressCallback)
     trainer.remove_callback(PrinterCallback)
-    trainer.add_callback(step_bar() if bar else plain_lines(say))
+    callback = step_bar() if bar else plain_lines(say)
+    trainer.add_callback(callback)
+    with ticking(callback.tick):
+        yield

@@ -173,8 +173,8 @@ def run_rl(
     say(note)
     cfg.output_dir.mkdir(parents=True, exist_ok=True)
     trainer = build_trainer(cfg, model_path, tokenizer, runner, tasks)
-    show_progress(trainer, say, bar)
-    result = trainer.train(resume_from_checkpoint=checkpoint)
+    with show_progress(trainer, say, bar):
+        result = trainer.train(resume_from_checkpoint=checkpoint)
     save_model_folder(trainer, tokenizer, cfg.output_dir, model_path, cfg.lora.enabled)
     summary = {
         "stage": "rl",

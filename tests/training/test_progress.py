@@ -58,3 +58,20 @@ def test_plain_lines_at_each_log_and_every_10_s_between_logs():
         "step 1/20, loss 3, 100 tokens/s, 12 min 40 s left",
         "step 2/20: eval loss 2.75",
     ]
+
+
+def test_within_a_long_step_the_tick_says_a_line_every_10_s():
+    clock, lines = FakeClock(), []
+    callback = plain_lines(lines.append, clock)
+    args, control = TrainingArguments(output_dir="unused", report_to="none"), TrainerControl()
+    callback.tick()  # before training begins: nothing to say
+    callback.on_train_begin(args, state(0, 1), control)
+    callback.on_step_begin(args, state(0, 1), control)
+    for seconds in (5, 12, 15, 22):  # the one step of 8k tokens that ran 13 minutes on two cores
+        clock.now = 1000 + seconds
+        callback.tick()
+    assert lines == [
+        "step 0/1: training started",
+        "step 0/1, time left: after the first step; step 1 running for 12 s",
+        "step 0/1, time left: after the first step; step 1 running for 22 s",
+    ]

@@ -31,6 +31,7 @@ from training.devices import lean_cpu_training
 from training.episodes import EpisodeRunner, EpisodeSettings
 from training.inputs import read_training_input
 from training.model_io import load_model, load_tokenizer, save_model_folder
+from training.progress import show_progress
 from training.rl_config import RlConfig
 from training.run_files import (
     CHECKPOINTS,
@@ -149,8 +150,11 @@ def build_trainer(cfg: RlConfig, model_path: str, tokenizer: Any, runner: Episod
     return trainer
 
 
-def run_rl(cfg: RlConfig, resume: bool = False, say: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
-    """Train, save the model folder and the run files; return the summary. ``say`` gets the note on max_length."""
+def run_rl(
+    cfg: RlConfig, resume: bool = False, say: Callable[[str], None] = lambda _: None, bar: bool = True
+) -> dict[str, Any]:
+    """Train, save the model folder and the run files; return the summary. ``say`` gets the note on max_length
+    and, without ``bar`` (not a terminal), the training's progress lines (training/progress.py)."""
     started = time.perf_counter()
     records = read_training_input(cfg.data)
     checkpoint = checkpoint_to_resume(cfg.output_dir) if resume else None
@@ -169,7 +173,8 @@ def run_rl(cfg: RlConfig, resume: bool = False, say: Callable[[str], None] = lam
     say(note)
     cfg.output_dir.mkdir(parents=True, exist_ok=True)
     trainer = build_trainer(cfg, model_path, tokenizer, runner, tasks)
-    result = trainer.train(resume_from_checkpoint=checkpoint)
+    with show_progress(trainer, say, bar):
+        result = trainer.train(resume_from_checkpoint=checkpoint)
     save_model_folder(trainer, tokenizer, cfg.output_dir, model_path, cfg.lora.enabled)
     summary = {
         "stage": "rl",

@@ -29,6 +29,7 @@ from schemas.task_identity import task_of
 from training.devices import lean_cpu_training
 from training.inputs import read_training_input
 from training.model_io import load_model, load_tokenizer, save_model_folder
+from training.progress import show_progress
 from training.render import RenderStats, render_records, tokenize_chat
 from training.run_files import (
     CHECKPOINTS,
@@ -176,8 +177,11 @@ def build_trainer(cfg: SftConfig, model_path: str, tokenizer: Any, data: SftData
     )
 
 
-def run_sft(cfg: SftConfig, resume: bool = False, say: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
-    """Train, save the model folder and the run files; return the summary. ``say`` gets the notes on the data."""
+def run_sft(
+    cfg: SftConfig, resume: bool = False, say: Callable[[str], None] = lambda _: None, bar: bool = True
+) -> dict[str, Any]:
+    """Train, save the model folder and the run files; return the summary. ``say`` gets the notes on the data and,
+    without ``bar`` (not a terminal), the training's progress lines (training/progress.py)."""
     started = time.perf_counter()
     records = read_training_input(cfg.data)
     checkpoint = checkpoint_to_resume(cfg.output_dir) if resume else None
@@ -190,7 +194,8 @@ def run_sft(cfg: SftConfig, resume: bool = False, say: Callable[[str], None] = l
         say(note)
     cfg.output_dir.mkdir(parents=True, exist_ok=True)
     trainer = build_trainer(cfg, model_path, tokenizer, data, [log_callback(cfg.output_dir)])
-    result = trainer.train(resume_from_checkpoint=checkpoint)
+    with show_progress(trainer, say, bar):
+        result = trainer.train(resume_from_checkpoint=checkpoint)
     save_model_folder(trainer, tokenizer, cfg.output_dir, model_path, cfg.lora.enabled)
     summary = {
         "stage": "sft",

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
+from schemas.elapsed import announced
 from schemas.settings import data_home
 
 MODELS_ENV = "ACEFORGE_MODELS"
@@ -106,7 +107,7 @@ def convert_gguf(gguf: Path, target: Path) -> Path:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        with transformers_bars_off():
+        with announced(f"converting {gguf.name} into a model folder at {target}", "done"), transformers_bars_off():
             tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
             # GGUF kernels compute in float32; store bf16 (what vLLM on CPU runs) to halve the folder.
             model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)

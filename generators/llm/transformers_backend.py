@@ -15,6 +15,7 @@ from generators.llm.interface import Capabilities, ChatRequest, Completion, Samp
 from generators.llm.local_model import DEFAULT_MAX_MODEL_LEN, LocalModelBackend, PreparedItem, timed_result
 from generators.llm.prompting import Overflow
 from generators.llm.tool_calls import completion_from_text, normalize_tools
+from schemas.elapsed import announced
 
 
 class TransformersBackend(LocalModelBackend):
@@ -41,7 +42,8 @@ class TransformersBackend(LocalModelBackend):
 
             from generators.llm.model_store import transformers_bars_off
 
-            with transformers_bars_off():
+            what = f"loading {self.model_id['model']} with transformers ({self.device}, {self.dtype})"
+            with announced(what), transformers_bars_off():
                 model = AutoModelForCausalLM.from_pretrained(self.model_path, dtype=getattr(torch, self.dtype))
             self._model = model.to(self.device).eval()
         return self._model

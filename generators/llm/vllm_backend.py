@@ -26,6 +26,7 @@ from generators.llm.interface import Capabilities, ChatRequest, Completion, Samp
 from generators.llm.local_model import DEFAULT_MAX_MODEL_LEN, LocalModelBackend, PreparedItem, timed_result
 from generators.llm.prompting import Overflow
 from generators.llm.tool_calls import completion_from_text, normalize_tools
+from schemas.elapsed import announced
 
 # vLLM's CPU build sizes its KV cache (GiB) from this variable, not from an engine argument. 1 GiB holds
 # 46,592 tokens of SmolLM2 (22 full 2,048-token contexts at once). On a two-vCPU VM, `vllm serve` was
@@ -116,7 +117,8 @@ class VllmBackend(LocalModelBackend):
     def _loaded(self) -> Any:
         if self._llm is None:
             cpu = on_cpu()
-            with engine_environment(cpu):
+            what = f"starting vLLM ({self.model_id['model']}, {'cpu' if cpu else 'cuda'}, {self.dtype})"
+            with announced(what), engine_environment(cpu):
                 from vllm import LLM
 
                 # Our own progress lines say the engine is loading; its per-shard bar would interleave with them.

@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 
 from generators.llm.vllm_backend import CPU_ENV, ipc_folder, on_cpu
+from schemas.elapsed import announced
 from schemas.ports import free_port
 
 
@@ -59,11 +60,12 @@ class VllmServer:
         # its ZMQ socket files go to this process's folder for them, removed when this process exits
         env = {**CPU_ENV, "VLLM_RPC_BASE_PATH": ipc_folder(), **os.environ}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                self._command(), stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
-            )
-        self._wait_healthy()
+        with announced(f"starting vllm serve ({Path(self.model).name}) on port {self.port}"):
+            with open(self.log_path, "wb") as log:
+                self.process = subprocess.Popen(
+                    self._command(), stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+                )
+            self._wait_healthy()
         return self
 
     def _wait_healthy(self) -> None:

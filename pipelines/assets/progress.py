@@ -9,26 +9,28 @@ from contextlib import contextmanager
 
 from dagster import AssetExecutionContext, MetadataValue
 
-from pipelines.throttle import LineThrottle
+from pipelines.throttle import Heartbeat, LineThrottle
+from schemas.elapsed import listening, spent
 from schemas.engine import CLUSTER_LINE, EngineOptions, cluster_info, engine_session, task_progress
 
 PREFIX = "progress: "
 
 
-def step_progress(context: AssetExecutionContext, unit: str) -> Callable[[int, int], None]:
-    """An ``on_progress(done, total)`` that logs ``progress: done/total unit`` now and then (``LineThrottle``)
-    and at the end."""
-    throttle = LineThrottle()
+@contextmanager
+def step_progress(context: AssetExecutionContext, unit: str, total: int) -> Iterator[Callable[[int, int], None]]:
+    """Within: an ``on_progress(done, total)`` that logs ``progress: done/total unit, N s`` now and then, at the
+    end, and at least every 10 s while nothing finishes (``Heartbeat``); slow steps (``announced``) log theirs."""
 
-    def on_progress(done: int, total: int) -> None:
-        if throttle.due(done, total):
-            context.log.info(f"{PREFIX}{done}/{total} {unit}")
+    def line(done: int, of: int, elapsed_s: float) -> None:
+        context.log.info(f"{PREFIX}{done}/{of} {unit}, {spent(elapsed_s)}")
 
-    return on_progress
+    # The model's conversion and the engine's start (inside the block, before the first count) say their lines too.
+    with listening(lambda said: context.log.info(PREFIX + said)), Heartbeat(line, total).beating() as heartbeat:
+        yield heartbeat.update
 
 
 def progress_of(message: str) -> str | None:
-    """What a progress line of ``step_progress`` says (``12/48 rollouts``), a step's Ray cluster line as it is, or
+    """What a progress line of ``step_progress`` says (``12/48 rollouts, 35 s``), a step's Ray cluster line as it is, or
     None for any other log line."""
     if message.startswith(PREFIX):
         return message[len(PREFIX) :]

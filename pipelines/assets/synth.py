@@ -41,7 +41,8 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         env = context.partition_key
         cfg = SynthTasksConfig.from_mapping({**context.op_execution_context.op_config, "env": env}, "run config")
         with storage.as_data_home():
-            records, stats = run_tasks(cfg, f"synth_tasks_{env}", step_progress(context, "tasks"))
+            with step_progress(context, "tasks", cfg.n) as on_progress:
+                records, stats = run_tasks(cfg, f"synth_tasks_{env}", on_progress)
             path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env}: {stats.as_dict()}")
         return StoredRecords(path, stats.as_dict())
@@ -74,10 +75,9 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
                     chosen = every_task[: section.model_tasks]
                     if not chosen:
                         continue
-                with engine_step(context, cfg):
-                    records, summary = roll(
-                        chosen, cfg, f"rollouts_{env}", step_progress(context, f"{cfg.agent} rollouts")
-                    )
+                unit, total = f"{cfg.agent} rollouts", len(chosen) * cfg.k
+                with engine_step(context, cfg), step_progress(context, unit, total) as on_progress:
+                    records, summary = roll(chosen, cfg, f"rollouts_{env}", on_progress)
                 runs.append(records)
                 summaries[cfg.agent] = summary.as_dict()
                 context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
@@ -96,8 +96,9 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         env = context.partition_key
         cfg = RolloutConfig.model_validate(policy.model_dump())
         with storage.as_data_home():
-            with engine_step(context, cfg):
-                records, summary = roll(list(tasks), cfg, f"learner_rollouts_{env}", step_progress(context, "rollouts"))
+            every_task = list(tasks)
+            with engine_step(context, cfg), step_progress(context, "rollouts", len(every_task) * cfg.k) as on_progress:
+                records, summary = roll(every_task, cfg, f"learner_rollouts_{env}", on_progress)
             path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env} learner {policy.policy_id()}: {summary.as_dict()}")
         return StoredRecords(path, {"learner": policy.policy_id(), **summary.as_dict()})

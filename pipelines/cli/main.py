@@ -16,6 +16,7 @@ from typer import _click
 from typer.core import TyperCommand, TyperGroup
 
 from pipelines.cli.common import FAILED, INTERRUPTED, USAGE, say, say_error
+from schemas.elapsed import slow_steps_to
 from schemas.plugins import PluginError
 from schemas.versions import SchemaError
 
@@ -110,6 +111,7 @@ app = typer.Typer(
 @app.callback()
 def root() -> None:
     """aceforge: convert, synthesize, verify, score and select agent trajectories as (E, q, τ, v) records."""
+    slow_steps_to(say)  # converting a model, starting an engine: the person waiting sees it on stderr
 
 
 def _terminate_as_interrupt(signum: int, frame: Any) -> None:

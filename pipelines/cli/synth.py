@@ -25,7 +25,8 @@ from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, err, fail, one_line, out, print_json, say
 from pipelines.cli.config import OutputOptions, with_config
 from pipelines.cli.records import check_file
-from pipelines.throttle import LineThrottle
+from pipelines.throttle import Heartbeat
+from schemas.elapsed import spent
 from schemas.record import AgentRecord
 
 synth_app = typer.Typer(
@@ -41,15 +42,15 @@ AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as one J
 @contextmanager
 def progress_bar(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
     """Progress on stderr, through the yielded on_progress(done, total) callback: a bar on a terminal, elsewhere
-    a line ``description: done/total`` now and then (``LineThrottle``) and when it is complete."""
+    a line ``description: done/total, N s`` now and then, when it is complete, and at least every 10 s while
+    nothing finishes (``Heartbeat``)."""
     if not err.is_terminal:
-        throttle = LineThrottle()
 
-        def plain(done: int, of: int) -> None:
-            if throttle.due(done, of):
-                say(f"{description}: {done}/{of}")
+        def line(done: int, of: int, elapsed_s: float) -> None:
+            say(f"{description}: {done}/{of}, {spent(elapsed_s)}")
 
-        yield plain
+        with Heartbeat(line, total).beating() as heartbeat:
+            yield heartbeat.update
         return
     progress = Progress(
         TextColumn(description),

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, USAGE, fail, out, plain_text, print_json, say
+from pipelines.cli.common import FAILED, USAGE, err, fail, out, plain_text, print_json, say
 from pipelines.cli.config import OutputOptions, with_config
 from pipelines.cli.records import check_file
 from training.eval_config import EvalConfig
@@ -65,7 +65,7 @@ def sft(cfg: SftConfig, resume: Annotated[bool, typer.Option("--resume", help=RE
     from training.sft import run_sft
 
     check_file(cfg.data, chats=True)
-    summary = run_stage(lambda: run_sft(cfg, resume, say))
+    summary = run_stage(lambda: run_sft(cfg, resume, say, err.is_terminal))
     if is_main_process():  # under accelerate launch every process returns here; one summary is enough
         say(
             f"trained {summary['steps']} steps on {summary['train']} records "
@@ -82,7 +82,7 @@ def rl(cfg: RlConfig, resume: Annotated[bool, typer.Option("--resume", help=RESU
     from training.run_files import is_main_process
 
     check_file(cfg.data, chats=True)
-    summary = run_stage(lambda: run_rl(cfg, resume, say))
+    summary = run_stage(lambda: run_rl(cfg, resume, say, err.is_terminal))
     if is_main_process():
         say(f"trained {summary['steps']} GRPO steps on {summary['tasks']} tasks; model in {summary['model']}")
         print_json(summary)

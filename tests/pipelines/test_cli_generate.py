@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SPENT
 from tests.pipelines.cli_helpers import invoke
 
 
@@ -93,3 +94,15 @@ def test_model_prepare_prints_the_folder():
     assert result.exit_code == 0
     assert result.stdout.strip() == str(ROOT / "aceforge-data" / "models" / "SmolLM2-135M-Instruct")
     assert "LlamaForCausalLM" in result.stderr
+
+
+@pytest.mark.slow  # converts the GGUF model into a fresh folder
+def test_model_prepare_says_it_converts_and_how_long_it_took(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACEFORGE_MODELS", str(tmp_path))
+    result = invoke("model", "prepare")
+    assert result.exit_code == 0, result.output
+    doing = f"converting SmolLM2-135M-Instruct.Q4_1.gguf into a model folder at {tmp_path / 'SmolLM2-135M-Instruct'}"
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{doing} ..."
+    assert re.fullmatch(re.escape(f"{doing} ... done in ") + SPENT, lines[1])
+    assert "converting" not in invoke("model", "prepare").stderr  # once converted, nothing to wait for

@@ -18,6 +18,7 @@ from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 from data_catalog.catalog import Catalog
 from data_catalog.entries import PACKAGE_DIR
 from pipelines.catalog_names import CURATE
+from tests.conftest import SPENT
 from tests.pipelines.cli_helpers import invoke
 
 ACEFORGE = Path(sys.executable).with_name("aceforge")
@@ -74,7 +75,10 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     )
     assert lines.index("synth_tasks[retail]: started") < done < lines.index("rollouts[retail]: started")
     assert lines.index("sft_set, rl_set: started") < lines.index("publish: hub_folder, verl_export ...")
-    assert lines.index("learner_rollouts[retail]: 6/6 rollouts") < lines.index("curate: " + ", ".join(CURATE) + " ...")
+    learned = next(
+        i for i, line in enumerate(lines) if re.fullmatch(r"learner_rollouts\[retail\]: 6/6 rollouts, " + SPENT, line)
+    )
+    assert learned < lines.index("curate: " + ", ".join(CURATE) + " ...")
     # Third-party bars (transformers' weight loading, datasets' Parquet writing) are not aceforge's progress.
     assert "Loading weights" not in first.stderr and "Creating parquet" not in first.stderr
     assert re.search(r"^verl_export: done: \d+ rows in ", first.stderr, re.MULTILINE)

@@ -134,12 +134,11 @@ def test_each_stage_says_when_it_starts_how_far_it_is_and_when_it_ends(pipeline_
     ):
         started = said.index(f"{stage}: started")
         done = next(i for i, line in enumerate(said) if line.startswith(f"{stage}: done: "))
-        assert started < said.index(f"{stage}: {progress}") < done
+        assert started < next(i for i, s in enumerate(said) if s.startswith(f"{stage}: {progress}, ")) < done
     for stage in ("verified", "scored", "deduplicated", "ace_report", "hub_folder", "verl_export"):
         assert said.index(f"{stage}: started") < next(i for i, s in enumerate(said) if s.startswith(f"{stage}: done"))
-    assert said.index("curate: verified, scored, deduplicated, sft_set, rl_set, ace_report ...") > said.index(
-        "learner_rollouts[retail]: 12/12 rollouts"
-    )
+    learned = next(i for i, s in enumerate(said) if s.startswith("learner_rollouts[retail]: 12/12 rollouts, "))
+    assert said.index("curate: verified, scored, deduplicated, sft_set, rl_set, ace_report ...") > learned
 
 
 def test_metadata_a_person_reads_in_the_ui(pipeline_run):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from schemas.io import write_records
@@ -42,6 +44,8 @@ def test_an_rl_step_logs_verifier_rewards_and_changes_the_parameters(tmp_path, s
     assert (summary["records"], summary["tasks"], summary["steps"], summary["episodes"]) == (2, 1, 1, 4)
     assert summary["skipped"] == {"has a trajectory already (not a task)": 1}
     assert sum(summary["end_reasons"].values()) == 4
+    # Off a terminal (the test's output is not one), the step in plain words, with tokens/s and time left.
+    assert re.search(r"^step 1/1, loss \S+, [\d,]+ tokens/s, 0 s left$", result.stderr, re.MULTILINE), result.stderr
     steps = [entry for entry in read_log(out) if "rewards/verifier_reward/mean" in entry]
     [step] = steps
     # The graded reward (verifiers/reward.py) per episode; the group's rewards differ, so advantages do too.

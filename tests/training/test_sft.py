@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -27,14 +28,30 @@ def sft_set(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def sft_run(sft_set, smol_path):
-    """``aceforge train sft`` for 3 steps with a held-out record: (output folder, summary)."""
+def sft_result(sft_set, smol_path):
+    """``aceforge train sft`` for 3 steps with a held-out record, into ``model`` beside the set."""
     out = sft_set.parent / "model"
     result = invoke(
         "train", "sft", "--data", sft_set, "--output-dir", out, "--max-steps", "3", "--eval-fraction", "0.2", *FAST
     )
     assert result.exit_code == 0, result.output
-    return out, last_json(result)
+    return result
+
+
+@pytest.fixture(scope="module")
+def sft_run(sft_set, sft_result):
+    """(output folder, summary) of ``sft_result``."""
+    return sft_set.parent / "model", last_json(sft_result)
+
+
+@pytest.mark.slow
+def test_sft_off_a_terminal_says_each_step_with_loss_tokens_per_second_and_time_left(sft_result):
+    lines = sft_result.stderr.splitlines()
+    assert "step 0/3: training started" in lines
+    steps = [line for line in lines if re.fullmatch(r"step [123]/3, loss [\d.e-]+, [\d,]+ tokens/s, .+ left", line)]
+    assert [line.split(",")[0] for line in steps] == ["step 1/3", "step 2/3", "step 3/3"]
+    assert steps[-1].endswith(", 0 s left")
+    assert "{'loss'" not in sft_result.output  # transformers' printed log dicts are gone
 
 
 @pytest.mark.slow

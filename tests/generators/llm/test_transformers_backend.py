@@ -1,10 +1,13 @@
 """The transformers backend generating with SmolLM2 for real."""
 
 import math
+import re
 
 import pytest
 
 from generators.llm.interface import SamplingParams
+from schemas.elapsed import listening
+from tests.conftest import SPENT
 from tests.generators.conftest import ask
 
 pytestmark = pytest.mark.slow  # loads SmolLM2 with transformers
@@ -69,3 +72,17 @@ def test_tools_render_into_the_prompt_and_replies_are_parsed(transformers_backen
     # The 135M model rarely calls tools; whatever it says is kept, as text or as parsed calls.
     assert completion.text or completion.tool_calls
     assert all(call.name for call in completion.tool_calls)
+
+
+def test_loading_the_model_says_what_it_loads_and_how_long_it_took(smol_path):
+    from generators.llm.transformers_backend import TransformersBackend
+
+    lines: list[str] = []
+    backend = TransformersBackend(smol_path)
+    with listening(lines.append):
+        backend.generate([ask("Hi")], SamplingParams(max_tokens=1))
+        backend.generate([ask("Hi again")], SamplingParams(max_tokens=1))  # loaded once: said once
+    backend.close()
+    doing = "loading SmolLM2-135M-Instruct with transformers (cpu, float32)"
+    assert lines[0] == f"{doing} ..." and len(lines) == 2
+    assert re.fullmatch(re.escape(f"{doing} ... ready in ") + SPENT, lines[1])

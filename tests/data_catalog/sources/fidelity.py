@@ -80,6 +80,11 @@ def assert_faithful(record: AgentRecord, items: list[Item], shell: Code | None =
 # The agent-log samples (tests/data_catalog/sources/samples/): what each is, and reading them.
 SAMPLES = Path(__file__).parent / "samples"
 EXPECTED = {  # sample -> (format, layout auto names, records)
+    "nemo_gym_rollouts.jsonl": ("openai_responses", "NeMo Gym rollout (Responses items)", 2),
+    "openhands_eval_output.jsonl": ("openhands", "OpenHands evaluation output (event-stream history)", 1),
+    "openhands_events.json": ("openhands", "OpenHands event stream", 1),
+    "atif_rfc_example.json": ("atif", "ATIF trajectory (ATIF-v1.4)", 1),
+    "toolbench_answers.json": ("toolbench", "ToolBench answer tree", 2),
     "aider/sessions.aider.chat.history.md": ("aider", "Aider chat history", 2),
     "agentbench/runs.jsonl": ("agentbench", "AgentBench run output", 1),
     "bfcl_multi_turn/BFCL_v4_multi_turn_base.json": ("bfcl_multi_turn", "BFCL multi-turn test entry", 2),

@@ -4,32 +4,15 @@ and export-atif back through the atif format."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from data_catalog.convert import convert_files
-from data_catalog.formats import detect
 from data_catalog.sources import get_converter
 from data_catalog.sources.atif import record_to_atif
 from schemas.io import read_records
 from schemas.record import AgentRecord
-
-SAMPLES = Path(__file__).parent / "samples"
-EXPECTED = {  # sample -> (format, layout auto names, records converted)
-    "nemo_gym_rollouts.jsonl": ("openai_responses", "NeMo Gym rollout (Responses items)", 2),
-    "openhands_eval_output.jsonl": ("openhands", "OpenHands evaluation output (event-stream history)", 1),
-    "openhands_events.json": ("openhands", "OpenHands event stream", 1),
-    "atif_rfc_example.json": ("atif", "ATIF trajectory (ATIF-v1.4)", 1),
-    "toolbench_answers.json": ("toolbench", "ToolBench answer tree", 2),
-}
-
-
-def convert(name: str, tmp_path: Path) -> list[AgentRecord]:
-    fmt, _, count = EXPECTED[name]
-    stats = convert_files(fmt, [str(SAMPLES / name)], tmp_path / "out.parquet")
-    assert (stats.converted, stats.quarantined) == (count, 0), stats.first_errors
-    return list(read_records(tmp_path / "out.parquet"))
+from tests.data_catalog.sources.fidelity import SAMPLES, convert
 
 
 def kinds(record: AgentRecord) -> list[str]:
@@ -39,12 +22,6 @@ def kinds(record: AgentRecord) -> list[str]:
         for s in record.trajectory
     )
     return [f"{s.class_}:{detail}" for s, detail in zip(record.trajectory, details)]
-
-
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_auto_picks_each_sample_format(name):
-    detection = detect(str(SAMPLES / name))
-    assert (detection.fmt, detection.layout) == EXPECTED[name][:2]
 
 
 def test_nemo_gym_rollouts(tmp_path):

@@ -9,7 +9,7 @@ launchpad.
 
 from __future__ import annotations
 
-from typing import Self
+from typing import ClassVar, Self
 
 from pydantic import Field, field_validator, model_validator
 
@@ -44,6 +44,14 @@ class PipelineConfig(EngineOptions):
     ``engine``/``ray_address`` apply to every section that can scale out (ingest, rollouts, score, dedup)
     and does not name its own engine.
     """
+
+    help_groups: ClassVar[dict[str, str]] = {
+        **dict.fromkeys(("engine", "ray_address", "ray_dashboard"), "engine"),
+        "ingest": "ingest",
+        **dict.fromkeys(("environments", "tasks", "rollouts", "learner"), "synthesize"),
+        **dict.fromkeys(("score", "dedup", "max_duplicate_rate", "select", "report"), "curate"),
+        **dict.fromkeys(("hub", "hub_repo_id"), "publish"),
+    }  # the Dagster asset groups, as in the UI
 
     ingest: IngestConfig = Field(default_factory=IngestConfig)
     """Ingest of the catalog sources (the demo sources by default)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Self, get_args, get_origin
+from typing import Any, ClassVar, Self, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.fields import FieldInfo
@@ -34,6 +34,10 @@ class StageConfig(BaseModel):
     """Base of every stage's configuration model."""
 
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, validate_default=True)
+
+    # The --help heading of a field or section, by name, for a config of several stages (a pipeline's: ingest,
+    # synthesize, curate, publish); the fields it leaves out are shown under "Stage options".
+    help_groups: ClassVar[dict[str, str]] = {}
 
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides: Any) -> Self:

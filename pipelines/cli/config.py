@@ -53,8 +53,9 @@ class OutputOptions(StageConfig):
 
 
 def with_config(config_cls: type[StageConfig]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    flags = list(_flags(config_cls, hide_sections=len(list(_flags(config_cls))) > SHORT_HELP_FLAGS))
-    hidden = sorted({name.split(SEPARATOR)[0] for name, annotation in flags if _is_hidden(annotation)})
+    groups = config_cls.help_groups
+    flags = list(_flags(config_cls, groups, hide_sections=len(list(_flags(config_cls, groups))) > SHORT_HELP_FLAGS))
+    hidden = list(dict.fromkeys(name.split(SEPARATOR)[0] for name, annotation in flags if _is_hidden(annotation)))
     pair_flags = {name for name, _ in flags if _is_pairs(_field_at(config_cls, name.split(SEPARATOR)).annotation)}
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -104,7 +105,7 @@ def with_config(config_cls: type[StageConfig]) -> Callable[[Callable[..., Any]],
         if hidden:
             wrapper.__doc__ = (
                 f"{inspect.cleandoc(command.__doc__ or '')}\n\nSections with more flags (--help-all lists them; "
-                f"each is also a key of the --config YAML): {', '.join(hidden)}."
+                f"each is also a key of the --config YAML): {_by_group(hidden, groups)}."
             )
         params = (
             own
@@ -141,8 +142,18 @@ def _is_hidden(annotation: Any) -> bool:
     return any(getattr(meta, "hidden", False) for meta in typing.get_args(annotation)[1:])
 
 
+def _by_group(sections: list[str], groups: dict[str, str]) -> str:
+    """``a, b`` or, where the config groups its sections by stage, ``stage: a, b; other: c``."""
+    if not groups:
+        return ", ".join(sections)
+    order = list(dict.fromkeys(groups.values()))
+    by_group = {group: [s for s in sections if groups.get(s) == group] for group in order}
+    return "; ".join(f"{group}: {', '.join(names)}" for group, names in by_group.items() if names)
+
+
 def _flags(
     model: type[BaseModel],
+    groups: dict[str, str],
     prefix: tuple[str, ...] = (),
     section: BaseModel | None = None,
     hide_sections: bool = False,
@@ -150,26 +161,36 @@ def _flags(
     """(parameter name, Annotated type with its typer.Option) for each field that can be a flag.
 
     ``section`` is the default value of the enclosing section, when it differs from its class's defaults
-    (a pipeline's small N): --help shows that value. A section's flags are grouped under its name, and
-    hidden from the short --help with ``hide_sections``.
+    (a pipeline's small N): --help shows that value. A section's flags are grouped under its name (and its
+    stage, from the root config's ``groups``), and hidden from the short --help with ``hide_sections``.
     """
     for name, field in model.model_fields.items():
         path = (*prefix, name)
         annotation = _strip_optional(field.annotation)
         if isinstance(annotation, type) and issubclass(annotation, StageConfig):
             default = getattr(section, name) if section is not None else field.get_default(call_default_factory=True)
-            yield from _flags(annotation, path, default, hide_sections)
+            yield from _flags(annotation, groups, path, default, hide_sections)
             continue
         shown = _shown_default(field) if section is None else _shown_value(getattr(section, name))
-        option = _option(path, field, annotation, shown, hide_sections and len(path) > 1)
+        option = _option(path, field, annotation, shown, _panel(path, groups), hide_sections and len(path) > 1)
         if option is not None:
             yield SEPARATOR.join(path), option
 
 
-def _option(path: tuple[str, ...], field: FieldInfo, annotation: Any, shown: str | bool, hidden: bool) -> Any:
+def _panel(path: tuple[str, ...], groups: dict[str, str]) -> str:
+    """The --help heading of a flag: its stage's (``Curate: section score``) where the config names one."""
+    group = groups.get(path[0], "")
+    if len(path) == 1:
+        return f"{group.capitalize()} options (also --config YAML)" if group else STAGE_PANEL
+    section = f"{group.capitalize()}: section {path[0]}" if group else f"Section {path[0]}"
+    return f"{section} (also --config YAML)"
+
+
+def _option(
+    path: tuple[str, ...], field: FieldInfo, annotation: Any, shown: str | bool, panel: str, hidden: bool
+) -> Any:
     flag = _flag_name(path)
     help_text = " ".join((field.description or "").split())
-    panel = STAGE_PANEL if len(path) == 1 else f"Section {path[0]} (also --config YAML)"
     common = {"help": help_text, "show_default": shown, "rich_help_panel": panel, "hidden": hidden}
     origin = typing.get_origin(annotation)
     if annotation is bool:

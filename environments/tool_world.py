@@ -119,6 +119,9 @@ class ToolWorld(ToolEnvironment):
     # and the words an agent names each write by ("cancel", "exchange", "upgrade"): a request to confirm a write
     # proposes it with one of them, and one that uses only another write's words confirms something else.
     action_words: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # Those of the action words that name what a write acts on ("items", "flights"), not the write: a clause that
+    # names a write by its own word ("the return of 2 items") says that write, whatever else it acts on.
+    object_words: ClassVar[frozenset[str]] = frozenset()
     # Other words that say exactly what a fact or a rule says (regexes over lower-case text): a reply that says
     # "on its way" says the order is processed; "the card you paid with" is the original payment method.
     phrasings: ClassVar[dict[str, tuple[str, ...]]] = {}

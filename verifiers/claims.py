@@ -258,6 +258,11 @@ def _shaped_names(text: str) -> tuple[tuple[str, str], ...]:
     return tuple((token, shape(token)) for token in _NAME.findall(text))
 
 
+def names_at(text: str) -> list[tuple[int, str, str]]:
+    """(where, token, shape) of each name-like token of ``text``."""
+    return [(m.start(), m.group(0), shape(m.group(0))) for m in _NAME.finditer(text)]
+
+
 # The comma of "Monday, June 23" is inside a date, not between clauses.
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _NOT_IN_DATE = "(?:{}|(?!\\s*(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)))".format(

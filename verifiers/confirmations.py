@@ -240,18 +240,19 @@ def asks_for_decision(text: str) -> bool:
 GENERIC = ("change", "update", "modify", "switch", "swap", "replace", "move", "adjust", "correct", "fix")
 
 
-def proposed_tools(text: str, action_words: dict[str, tuple[str, ...]]) -> set[str]:
+def proposed_tools(text: str, action_words: dict[str, tuple[str, ...]], generic: bool = True) -> set[str]:
     """The write tools whose own action words, or whose name ("update reservation baggages"), ``text`` uses;
-    every write when it names none and says "change", "update" and the like (which one, its rows decide)."""
-    return set(_proposed(text, tuple(action_words.items())))
+    every write when it names none and says "change", "update" and the like (which one, its rows decide), unless
+    not ``generic``."""
+    return set(_proposed(text, tuple(action_words.items()), generic))
 
 
 @lru_cache(maxsize=8192)  # the checks ask about the same messages many times (each term, each write)
-def _proposed(text: str, action_words: tuple[tuple[str, tuple[str, ...]], ...]) -> frozenset[str]:
+def _proposed(text: str, action_words: tuple[tuple[str, tuple[str, ...]], ...], generic: bool = True) -> frozenset[str]:
     lowered = _NOT_ACTIONS.sub(" ", fold(text))
-    patterns, generic = _patterns(action_words)
+    patterns, generic_verbs = _patterns(action_words)
     named = frozenset(tool for tool, pattern in patterns if pattern.search(lowered))
-    if named or not generic.search(lowered):
+    if named or not generic or not generic_verbs.search(lowered):
         return named
     return frozenset(tool for tool, _ in action_words)
 

@@ -23,6 +23,9 @@ Messages (the agent's MessageActions):
   order that cannot be returned).
 - ``{"check": "message_contains", "number": 54.0, "tolerance": 0.01}`` (finds "$54.00", "54", "fifty-four
   dollars")
+- a fact a goal asks for is the goal's rows' (``Outcome.rows``, by constraint id): what a clause says after
+  naming another row of their kind, and none of them, does not count ("Order #R2 is cancelled" tells nothing
+  of #R1; "#R1 and #R2 are both cancelled" does)
 - ``{"check": "message_not_contains", "text": "password"}``
 
 Actions (ApiActions, with their replayed success when there was a replay):
@@ -40,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from verifiers.amount_words import amounts_said
-from verifiers.claims import fact_terms_in, hedged
+from verifiers.claims import fact_terms_in, hedged, names_at, row_clauses
 from verifiers.claims import preceded_by_negation as _denied
 from verifiers.state_reader import MISSING, StateReader, changed_rows, split_path, within
 
@@ -60,6 +63,7 @@ class Outcome:
     phrasings: dict[str, tuple[str, ...]] = field(default_factory=dict)
     terms: tuple[str, ...] = ()
     refusal_reasons: frozenset[str] = frozenset()  # ids of the constraints that are reasons a refusal gives
+    rows: dict[str, tuple[str, ...]] = field(default_factory=dict)  # constraint id: the ids of its goal's rows
     _changed: list[tuple[str, ...]] | None = field(default=None, repr=False)
 
     def changed(self) -> list[tuple[str, ...]]:
@@ -132,17 +136,32 @@ def no_write_outside(c: dict, o: Outcome) -> bool:
 
 
 def message_contains(c: dict, o: Outcome) -> bool:
+    rows = o.rows.get(str(c.get("id")), ())
+    messages = [said_of(message, rows) for message in o.messages] if rows else o.messages
     if "number" in c:
         wanted, tol = float(c["number"]), c.get("tolerance", 1e-6)
-        found = [float(m.replace("$", "").replace(",", "")) for text in o.messages for m in _NUMBER.findall(text)]
-        found += [value for text in o.messages for value in amounts_said(text)]
+        found = [float(m.replace("$", "").replace(",", "")) for text in messages for m in _NUMBER.findall(text)]
+        found += [value for text in messages for value in amounts_said(text)]
         return any(math.isclose(value, wanted, abs_tol=tol) for value in found)
     text = str(_field(c, "text"))
-    if any(stated(text, message, bool(c.get("case_sensitive")), o.terms) for message in o.messages):
+    if any(stated(text, message, bool(c.get("case_sensitive")), o.terms) for message in messages):
         return True
-    if any(said_otherwise(message, o.phrasings.get(text.lower(), ()), o.terms) for message in o.messages):
+    if any(said_otherwise(message, o.phrasings.get(text.lower(), ()), o.terms) for message in messages):
         return True
-    return c.get("id") in o.refusal_reasons and any(denies_another(message, text, o.terms) for message in o.messages)
+    return c.get("id") in o.refusal_reasons and any(denies_another(message, text, o.terms) for message in messages)
+
+
+def said_of(message: str, rows: tuple[str, ...]) -> str:
+    """What ``message`` may say of ``rows``: each clause that names a row of their kind (an order id like theirs)
+    but none of them is cut where it names that other row; a message that names no other row is left whole."""
+    shapes = {shape for row in rows for _, _, shape in names_at(row)}
+    wanted = {row.lower().lstrip("#") for row in rows}
+    clauses, cut = list(row_clauses(message)), False
+    for i, clause in enumerate(clauses):
+        named = [(start, token) for start, token, shape in names_at(clause) if shape in shapes]
+        if named and not any(token.lower().lstrip("#") in wanted for _, token in named):
+            clauses[i], cut = clause[: named[0][0]], True
+    return "; ".join(clauses) if cut else message
 
 
 def stated(text: str, message: str, case_sensitive: bool = False, terms: tuple[str, ...] = ()) -> bool:

@@ -24,6 +24,7 @@ cost score). Reason codes: ``constraint_failed:<id>``, ``constraint_invalid:<id>
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from schemas.record import VerifierResult
@@ -60,24 +61,38 @@ def outcome_of(ctx: CheckContext) -> Outcome:
         phrasings={k.lower(): v for k, v in (getattr(env, "phrasings", {}) or {}).items()},
         terms=tuple(getattr(env, "fact_terms", ())),
         refusal_reasons=refusal_reasons(ctx.record),
+        rows=goal_rows(ctx.record),
     )
+
+
+def goals_of(record) -> Iterator[tuple[dict, dict]]:
+    """(constraint, its goal) for each constraint ``g<i>.<id>`` of a task that lists its goals (synthesized ones)."""
+    goals = (record.task.metadata or {}).get("goals")
+    if not isinstance(goals, list):
+        return
+    for c in record.task.constraints:
+        match = re.fullmatch(r"g(\d+)\..+", str(c.get("id")))
+        if match and int(match.group(1)) < len(goals) and isinstance(goals[int(match.group(1))], dict):
+            yield c, goals[int(match.group(1))]
 
 
 def refusal_reasons(record) -> frozenset[str]:
     """Ids of the constraints that are the reason a refusal gives: ``g<i>.<id>`` of a goal of outcome refusal."""
-    goals = (record.task.metadata or {}).get("goals")
-    if not isinstance(goals, list):
-        return frozenset()
     return frozenset(
-        str(c.get("id"))
-        for c in record.task.constraints
-        if isinstance(c.get("id"), str)
-        and (match := re.fullmatch(r"g(\d+)\..+", c["id"]))
-        and int(match.group(1)) < len(goals)
-        and isinstance(goals[int(match.group(1))], dict)
-        and goals[int(match.group(1))].get("outcome") == "refusal"
-        and c.get("check") == "message_contains"
+        str(c["id"])
+        for c, goal in goals_of(record)
+        if goal.get("outcome") == "refusal" and c.get("check") == "message_contains"
     )
+
+
+def goal_rows(record) -> dict[str, tuple[str, ...]]:
+    """The ids of the rows each message constraint's goal reads or writes (``orders.#R1`` -> ``#R1``): the rows
+    a fact it asks for is told of."""
+    return {
+        str(c["id"]): tuple(split_path(path)[1] for path in [*goal.get("reads", []), *goal.get("writes", [])])
+        for c, goal in goals_of(record)
+        if c.get("check") == "message_contains"
+    }
 
 
 def allowed_scopes(constraints: list[dict]) -> list[list[str]]:
@@ -92,7 +107,7 @@ def allowed_scopes(constraints: list[dict]) -> list[list[str]]:
 
 class ConstraintsVerifier(RecordVerifier):
     name = "constraints"
-    version = "2"
+    version = "3"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:

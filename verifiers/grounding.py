@@ -245,6 +245,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 _BRACKET = re.compile(r"\(([^()]*)\)")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
 
 
 class _AfterWrites:
@@ -295,31 +296,47 @@ def misattributed(
 
 
 def unread_rows(index: int, text: str, terms: tuple[str, ...], seen: Seen) -> list[dict]:
-    """A clause that states a value (an amount, a status, another id) of a row the conversation listed but
-    never read ("You paid $637.39 for order #R6746329", "the tracking number of order #R6746329 is TRK...",
-    when only the profile named #R6746329): a row's values come from reading it. A row is a token shaped like
+    """A clause that states a value (an amount, a status or its denial, another id) of a row the conversation
+    listed but never read ("You paid $637.39 for order #R6746329", "the tracking number of order #R6746329 is
+    TRK...", "no flight of reservation HCGHKG was cancelled", when only the profile named it): a row's values
+    come from reading it. A row is a token shaped like
     the name of a row that was read (an order id like a read order's)."""
     found = []
     for clause in row_clauses(text) if seen.name_shapes else []:
         names = seen.names_in(clause)
         unread = [t for t in names if seen.is_row_name(t) and not seen.row_reads(t)]
-        if unread and (amounts_in(clause) or fact_terms_in(clause, terms)[0] or len(names) > len(unread)):
+        if unread and (amounts_in(clause) or any(fact_terms_in(clause, terms)) or len(names) > len(unread)):
             found += [{"step": index, "kind": "unread_row", "value": token} for token in unread]
     return found
 
 
-def changes_elsewhere(index: int, text: str, seen: Seen, changed: set[str]) -> list[dict]:
+def changes_elsewhere(
+    index: int,
+    text: str,
+    seen: Seen,
+    changed: dict[str, set[str]],
+    action_words: dict[str, tuple[str, ...]] | None = None,
+    object_words: frozenset[str] = frozenset(),
+) -> list[dict]:
     """A clause that says a row was changed ("Reservation DDHKDF is now in basic economy", "The passengers of
     reservation FHHBDE are updated", "The exchange for order #R2 is requested") about a row no write of the
-    trajectory changed. Not a condition nor a denial ("if you want, #R2 can be updated")."""
+    trajectory changed, or by a change that no write made to it: the ``changed`` rows with the writes that
+    changed them; a clause that names a change by its action words ("the exchange", "will now be shipped to")
+    says that write changed the row ("The return of order #R2 is requested" when #R2 was exchanged, "The
+    passengers of HEKKBJ are updated" when HEKKBJ's bags were); the words that name what a write acts on
+    (``object_words``: "items", "flights") count only in a clause that names no action by its own word ("The
+    return of 2 items" says a return). Not a condition nor a denial ("if you want, #R2 can be updated")."""
+    action_words = action_words or {}
+    actions = {tool: tuple(w for w in words if w not in object_words) for tool, words in action_words.items()}
     found = []
     for clause in row_clauses(text):
         if not _CHANGE.search(clause) or _HEDGES & _words(clause):
             continue
+        said = proposed_tools(clause, actions, generic=False) or proposed_tools(clause, action_words)
         found += [
             {"step": index, "kind": "unchanged_row", "value": token}
             for token in seen.names_in(clause)
-            if seen.is_row_name(token) and token not in changed
+            if seen.is_row_name(token) and (token not in changed or said and not said & changed[token])
         ]
     return found
 
@@ -348,6 +365,28 @@ def misstated_movements(index: int, text: str, moved: set[int], history: bool = 
     return found
 
 
+def movements_elsewhere(index: int, text: str, seen: Seen, moved_by_row: dict[str, set[int]]) -> list[dict]:
+    """A sentence that names one row a write changed and says money moves ("Order #R1 is cancelled; $54.00 is
+    refunded", "The exchange for #R2 is requested; you get $12.00 back") says the write on that row moved it: an
+    amount that writes on other rows moved, and the row's did not (alone or as their total), is said of the
+    wrong row."""
+    found: list[dict] = []
+    anywhere = set().union(*moved_by_row.values())
+    for sentence in _SENTENCE.split(text):
+        rows = {token for token in seen.names_in(sentence) if token in moved_by_row}
+        if len(rows) != 1:
+            continue
+        (row,) = rows
+        found += [
+            {"step": index, "kind": "misattributed", "value": f"{row}: {a}"}
+            for amounts, _, arithmetic in _movements(sentence)
+            if not arithmetic and cents(sum(amounts)) not in moved_by_row[row]
+            for a in amounts
+            if cents(a) in anywhere and cents(a) not in moved_by_row[row]
+        ]
+    return found
+
+
 @lru_cache(maxsize=8192)  # every step's message is read with other moved money, the words stay the same
 def _movements(text: str) -> tuple[tuple[tuple[float, ...], bool, bool], ...]:
     """(amounts, said of the past, with arithmetic) of each clause of ``text`` that says money moves, unhedged."""
@@ -363,7 +402,7 @@ def _movements(text: str) -> tuple[tuple[tuple[float, ...], bool, bool], ...]:
 
 class GroundingVerifier(RecordVerifier):
     name = "grounding"
-    version = "6"
+    version = "7"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:
@@ -382,7 +421,13 @@ class GroundingVerifier(RecordVerifier):
         # Said to move, an amount is one a write moves, or money the policy names ("$40 per bag"), or nothing.
         may_move = moved | policy | {0}
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
-        changed = {key for entry in ctx.write_log for _, key in entry.get("rows") or {}}
+        changed: dict[str, set[str]] = {}  # each row a write changed: the writes that changed it
+        moved_by_row: dict[str, set[int]] = {}  # and the money they moved (each write's amounts and their total)
+        for entry in ctx.write_log:
+            amounts = moved_by_step(ctx).get(entry["step"], [])
+            for _, key in entry.get("rows") or {}:
+                changed.setdefault(key, set()).add(entry["tool"])
+                moved_by_row.setdefault(key, set()).update({cents(a) for a in amounts} | {cents(sum(amounts))})
         ok = {entry["step"]: entry["ok"] for entry in ctx.write_log}
         # What the writes are called with: the ids a request to confirm names as the change's arguments.
         arguments = {
@@ -397,6 +442,7 @@ class GroundingVerifier(RecordVerifier):
         # leave in the rows they change (a new fare said of the reservation it will be).
         allowed = _AfterWrites(may_move, [after for e in ctx.write_log for _, after in (e.get("rows") or {}).values()])
         word_items = tuple((getattr(env, "action_words", {}) or {}).items())
+        objects = frozenset(getattr(env, "object_words", ()))
         aliases = {t: p for t, p in (getattr(env, "phrasings", {}) or {}).items() if t in terms}
         claims: list[dict] = []
         for index, step, seen in seen_before(ctx.record.trajectory):
@@ -427,10 +473,11 @@ class GroundingVerifier(RecordVerifier):
             if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown
                 history = first_write is None or index < first_write
                 claims += [c for c in misstated_movements(index, text, may_move, history) if c not in claims]
+                claims += movements_elsewhere(index, text, seen, moved_by_row)
             claims += misattributed(index, text, seen, allowed, arguments if asks_for_decision(text) else frozenset())
             claims += unread_rows(index, text, terms, seen)
             if changed:  # with no write, "now" is not a change the agent made
-                claims += changes_elsewhere(index, text, seen, changed)
+                claims += changes_elsewhere(index, text, seen, changed, dict(word_items), objects)
             # "#TRK123" for the TRK123 shown, "R123" for "#R123": a mark in front names the same id
             claims += [
                 {"step": index, "kind": "id", "value": t}

@@ -353,7 +353,7 @@ def _money_of(before: Any, after: Any, done: _Writes) -> bool:
 
 class StatementsVerifier(RecordVerifier):
     name = "statements"
-    version = "2"
+    version = "3"
     needs_env = True
 
     def check(self, ctx: CheckContext) -> VerifierResult:
@@ -408,10 +408,34 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     return tuple(clause for clause in _CLAUSE.split(sentence) if clause.strip())
 
 
+_BRACKET = re.compile(r"\(([^()]*)\)")
+# Punctuation inside brackets, hidden while a sentence is split into clauses: a bracket is one aside.
+_MASK = str.maketrans({",": "\x00", ";": "\x01", ":": "\x02"})
+_UNMASK = str.maketrans({"\x00": ",", "\x01": ";", "\x02": ":"})
+
+
+@lru_cache(maxsize=16384)
+def _date_scopes(sentence: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Where dates and times are said, each with the flights they may be of: each clause outside its brackets
+    (its flights), and each part of a bracket (its flights, else the flight named just before the bracket):
+    "JCKJHC (ZA373, June 15) and EFKHKH (ZA203 out June 19, ZA618 back June 20)" says June 19 of ZA203 and
+    June 20 of ZA618, and June 15 of no flight in particular."""
+    masked = _BRACKET.sub(lambda bracket: bracket.group(0).translate(_MASK), sentence)
+    scopes: list[tuple[str, tuple[str, ...]]] = []
+    for clause in (c.translate(_UNMASK) for c in _CLAUSE.split(masked) if c.strip()):
+        outside = _BRACKET.sub(" ", clause)
+        scopes.append((outside, tuple(_FLIGHT.findall(outside))))
+        for bracket in _BRACKET.finditer(clause):
+            before = tuple(_FLIGHT.findall(_BRACKET.sub(" ", clause[: bracket.start()]))[-1:])
+            for part in re.split(rf";|{CLAUSE_COMMA}", bracket.group(1)):
+                scopes.append((part, tuple(_FLIGHT.findall(part)) or before))
+    return tuple(scopes)
+
+
 def _dates(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
-    for clause in _clauses(sentence):
-        flights = [f for f in dict.fromkeys(_FLIGHT.findall(clause)) if f in shown.flights]
+    for clause, named in _date_scopes(sentence):
+        flights = [f for f in dict.fromkeys(named) if f in shown.flights]
         own = shown.flights[flights[0]] if len(flights) == 1 else None
         for span, date in dates_said(clause):
             if preceded_by_negation(clause, clause.find(span)):  # "I can't move it to June 17" states no date
@@ -517,7 +541,9 @@ _WRITE_TALK = re.compile(
 )
 _NOW = re.compile(r"\bnow\b", re.I)
 _FREE_BAGS = re.compile(r"\b(?:free|included|includes|allowance|allowed|complimentary)\b", re.I)
-_SEGMENT = re.compile(r"->|→|=>|[,;]|\b(?:and|or|for|to|into|instead of|replaced by|becomes?|in place of|versus|vs)\b")
+_SEGMENT = re.compile(
+    r"->|→|=>|[,;]|\b(?:and|or|for|to|into|instead of|replaced by|replac(?:es|ing)|becomes?|in place of|versus|vs)\b"
+)
 
 
 def _products(catalogue: Catalogue) -> dict[str, list[dict[str, str]]]:
@@ -715,7 +741,8 @@ def _said_done(sentence: str) -> tuple[bool, tuple[str, str, bool] | None]:
     return transfer, None
 
 
-_ONLY_CAN = re.compile(r"\bonly\b[^.]{0,60}\bcan\b", re.I)
+# A rule said as the reason: "only pending orders can be cancelled", "returns are only for delivered orders".
+_ONLY_CAN = re.compile(r"\bonly\b[^.]{0,60}\b(?:can|for)\b", re.I)
 _GENERIC_DONE = re.compile(r"(?:chang|updat|modifi|adjust|process|complet|submitt|fix|correct|sort)", re.I)
 
 

@@ -79,6 +79,7 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
         "cancel_reservation": ("cancel", "cancellation", "cancelling", "canceling", "cancelled", "canceled"),
         "send_certificate": ("certificate", "compensation", "voucher", "travel credit"),
     }
+    object_words = frozenset({"flight", "flights", "passenger", "passengers", "name", "traveler"})
     phrasings = {
         "24 hours": (
             r"\b24[- ]hours?\b",

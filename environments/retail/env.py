@@ -79,6 +79,7 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
         "modify_pending_order_address": ("address", "ship", "shipping", "deliver to"),
         "modify_user_address": ("address", "profile", "default address", "address on file", "account address"),
     }
+    object_words = frozenset({"item", "items", "variant", "version"})
     phrasings = {
         "processed": (
             # not said of money: "the refund is on its way" says nothing of the order

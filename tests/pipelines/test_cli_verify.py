@@ -60,7 +60,7 @@ def test_verify_counts_changed_verdicts_and_writes_every_record(tmp_path):
     assert written["not-verifiable"].verifier.result.verifier == "old"
     assert (
         written["retail-cancel"].verifier.version
-        == "structure@1+replay@1+constraints@2+grounding@6+statements@2+policy@5"
+        == "structure@1+replay@1+constraints@3+grounding@7+statements@3+policy@5"
     )
     assert summary["quarantined"] == 0 and not (tmp_path / "out.quarantine.parquet").exists()
 

@@ -178,8 +178,16 @@ def test_a_row_only_listed_has_no_values_to_state():
 
 def test_a_change_is_said_of_a_row_the_writes_changed():
     seen = seen_after(USER, RESERVATION, {**RESERVATION, "reservation_id": "HKAAAB", "cabin": "business"})
-    assert changes_elsewhere(6, "Reservation JGJFJJ is now in business.", seen, {"JGJFJJ"}) == []
-    assert changes_elsewhere(6, "Reservation HKAAAB is now in business.", seen, {"JGJFJJ"}) == [
-        {"step": 6, "kind": "unchanged_row", "value": "HKAAAB"}
-    ]
-    assert changes_elsewhere(6, "If you want, HKAAAB could be updated too.", seen, {"JGJFJJ"}) == []
+    assert (
+        changes_elsewhere(6, "Reservation JGJFJJ is now in business.", seen, {"JGJFJJ": {"update_reservation_cabin"}})
+        == []
+    )
+    assert changes_elsewhere(
+        6, "Reservation HKAAAB is now in business.", seen, {"JGJFJJ": {"update_reservation_cabin"}}
+    ) == [{"step": 6, "kind": "unchanged_row", "value": "HKAAAB"}]
+    assert (
+        changes_elsewhere(
+            6, "If you want, HKAAAB could be updated too.", seen, {"JGJFJJ": {"update_reservation_cabin"}}
+        )
+        == []
+    )

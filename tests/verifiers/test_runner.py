@@ -28,7 +28,7 @@ def test_the_chain_follows_the_verifier_kind():
 def test_a_good_record_passes_with_every_stage_in_the_evidence():
     verdict = verify_record(bank_record(good_trajectory(), GOAL), bank_factory)
     assert (verdict.passed, verdict.score, verdict.reasons) == (True, 1.0, [])
-    assert verdict.version == "structure@1+replay@1+constraints@2+grounding@6+statements@2+policy@5"
+    assert verdict.version == "structure@1+replay@1+constraints@3+grounding@7+statements@3+policy@5"
     assert [s["verifier"] for s in verdict.evidence["stages"]] == [
         "structure",
         "replay",
@@ -197,7 +197,7 @@ def test_apply_verification_fills_v_and_leaves_the_input_alone():
     record = bank_record(good_trajectory(), GOAL)
     verified = apply_verification(record, bank_factory)
     assert verified.verifier.result.passed is True
-    assert verified.verifier.version == "structure@1+replay@1+constraints@2+grounding@6+statements@2+policy@5"
+    assert verified.verifier.version == "structure@1+replay@1+constraints@3+grounding@7+statements@3+policy@5"
     assert record.verifier.result is None
     unverifiable = bank_record(good_trajectory(), kind="none")
     assert apply_verification(unverifiable, bank_factory) is unverifiable

@@ -15,7 +15,7 @@ def test_oracle_rollouts_of_a_write_and_a_read_task_pass():
     for record in records:
         result = record.verifier.result
         assert (result.passed, result.score, result.reasons) == (True, 1.0, [])
-        assert result.version == "structure@1+replay@1+final_state@1+constraints@2+grounding@6+statements@2+policy@5"
+        assert result.version == "structure@1+replay@1+final_state@1+constraints@3+grounding@7+statements@3+policy@5"
         assert record.details["end_reason"] == "done" and record.details["leakage"] is False
         assert record.lineage.parents == [record.source.original_id.split("/")[0]]
     assert (summary.tasks, summary.rollouts, summary.passed, summary.failed) == (2, 4, 4, 0)

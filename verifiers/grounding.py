@@ -418,7 +418,9 @@ class GroundingVerifier(RecordVerifier):
         # and so does the total of every write ("$2,443.00 in total" for two cancellations)
         moved.add(cents(sum(a for amounts in moved_by_step(ctx).values() for a in amounts)))
         also |= moved
-        # Said to move, an amount is one a write moves, or money the policy names ("$40 per bag"), or nothing.
+        # Said of a row, an amount is one of its reads, one a write moves, or money the policy names ("a
+        # certificate of $100 per passenger"). Said to move, it is one a write moves, or nothing: the policy's
+        # rate ("$40 per bag", "$40 each") is arithmetic, and "the bag fee is $25" with $25 the insurance's is not.
         may_move = moved | policy | {0}
         writes = {tool.name for tool in env.tools() if tool.access == "write"} if env is not None else set()
         changed: dict[str, set[str]] = {}  # each row a write changed: the writes that changed it
@@ -472,7 +474,7 @@ class GroundingVerifier(RecordVerifier):
             ]
             if moved_by_step(ctx):  # money said to move is what the writes move, not another number shown
                 history = first_write is None or index < first_write
-                claims += [c for c in misstated_movements(index, text, may_move, history) if c not in claims]
+                claims += [c for c in misstated_movements(index, text, moved | {0}, history) if c not in claims]
                 claims += movements_elsewhere(index, text, seen, moved_by_row)
             claims += misattributed(index, text, seen, allowed, arguments if asks_for_decision(text) else frozenset())
             claims += unread_rows(index, text, terms, seen)

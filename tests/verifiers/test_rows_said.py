@@ -4,7 +4,16 @@ bench/verifier_quality.py (f): a true statement about another order passed as th
 
 from __future__ import annotations
 
-from tests.verifiers.labelled_tasks import NILS_ADDRESS, A, assert_right, assert_wrong, nils_two_goals, two_goal_task
+from tests.verifiers.labelled_tasks import (
+    NILS_ADDRESS,
+    A,
+    assert_right,
+    assert_wrong,
+    bags_task,
+    nils_bags,
+    nils_two_goals,
+    two_goal_task,
+)
 from tests.verifiers.test_claims import ORDER_1, ORDER_2, USER, seen_after
 from verifiers.constraint_checks import Outcome, message_contains, said_of
 from verifiers.grounding import changes_elsewhere, movements_elsewhere, unread_rows
@@ -86,3 +95,16 @@ def test_a_closing_that_tells_the_address_change_of_the_cancelled_order_fails():
     told = f"Your address is now {address}, and order #R1497173 is cancelled with $231.01 refunded."
     wrong = [*script[:-1], A(f"{told} Order #R1497173 will now be shipped to {address}.")]
     assert_wrong(two_goal_task(), wrong, "ungrounded_unchanged_row")
+
+
+def test_money_said_to_move_is_what_a_write_moved_not_any_sum_the_policy_names():
+    """The bag fee was $80 (2 paid bags at $40); $25 is the policy's insurance price, no fee of this trajectory."""
+    script = nils_bags()
+    assert_right(bags_task(), script)
+    told = [*script[:-1], A("Reservation GFFGGB now has 4 checked bags; the bag fee is $25.00.")]
+    assert_wrong(bags_task(), told, "ungrounded_amount")
+    rate = [
+        *script[:-1],
+        A("Reservation GFFGGB now has 4 checked bags; 2 of them cost $40 each, so the fee is $80.00."),
+    ]
+    assert_right(bags_task(), rate)

@@ -18,7 +18,7 @@ from data_catalog.hub_config import HubExportConfig
 from data_catalog.ingest import IngestConfig
 from generators.rollouts.config import PolicyConfig, RolloutConfig
 from generators.synthesis.config import SynthTasksConfig
-from schemas.engine import EngineOptions
+from runtime.engine import EngineOptions
 from schemas.stage_config import StageConfig
 from training.improve_config import SMOLLM2_LEARNER
 

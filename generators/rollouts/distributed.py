@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 
 from generators.rollouts.config import RolloutConfig
-from schemas.engine import actor_pool_map, engine_session
+from runtime.engine import actor_pool_map, engine_session
 from schemas.record import AgentRecord
 
 TASKS_PER_SHARD = 4  # small: a shard's k x tasks conversations still share backend batches

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from environments.from_record import InitialStateError, build_environment
 from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS, AgentPolicy, UserSimulator
 from generators.rollouts.config import RolloutConfig
 from generators.rollouts.conversation import USER_STOPS, Budget, Conversation, TaskContext
@@ -25,7 +26,6 @@ from generators.rollouts.scheduler import RolloutScheduler, SchedulerStats
 from schemas.generation import Generator
 from schemas.record import AgentRecord
 from verifiers.base import default_env_factory
-from verifiers.initial_state import InitialStateError, build_environment
 
 
 @dataclass

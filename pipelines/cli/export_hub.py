@@ -23,7 +23,7 @@ from pipelines.cli.records import check_file
 from schemas.stage_config import ConfigError, read_yaml
 
 if TYPE_CHECKING:
-    from data_catalog.hub_export import ExportSource, HubFolder
+    from exporters.hub_folder import ExportSource, HubFolder
 
 
 class HubExportCommand(HubExportConfig):
@@ -68,7 +68,8 @@ def hub(
     The token comes from HF_TOKEN or `hf auth login` and is never printed.
     """
     from data_catalog.dataset_card import FILE_IMAGE
-    from data_catalog.hub_export import (
+    from exporters.dpo import preference_rows
+    from exporters.hub_folder import (
         HubExportError,
         build_hub_folder,
         check_hub_folder,
@@ -76,8 +77,7 @@ def hub(
         default_out_dir,
         resolve_source,
     )
-    from training.export_openai import chat_row
-    from training.preference import preference_rows
+    from exporters.openai import chat_row
 
     if Path(dataset).expanduser().exists():  # a path, not a catalog name: the check every record file gets
         check_file(Path(dataset).expanduser())
@@ -119,8 +119,8 @@ def hub(
 
 
 def _upload(folder: HubFolder, cfg: HubExportConfig) -> dict[str, object]:
-    from data_catalog.hub_export import HubExportError
-    from data_catalog.hub_upload import upload_hub_folder
+    from exporters.hub_folder import HubExportError
+    from exporters.hub_upload import upload_hub_folder
 
     say(f"uploading {folder.path} to {folder.repo_id}")
     try:
@@ -135,7 +135,7 @@ def _upload(folder: HubFolder, cfg: HubExportConfig) -> dict[str, object]:
 
 def _register(folder: HubFolder, source: ExportSource) -> str | None:
     from data_catalog.catalog import Catalog
-    from data_catalog.hub_export import register_hub_folder
+    from exporters.hub_folder import register_hub_folder
 
     try:
         entry = register_hub_folder(folder, source, Catalog())

@@ -58,7 +58,7 @@ def verl(
     allow_empty: AllowEmpty = False,
 ) -> None:
     """verl's RL Parquet (data_source, prompt, ability, reward_model, extra_info with tools/interaction kwargs)."""
-    from training.export_verl import export_verl
+    from exporters.verl import export_verl
     from training.rl import no_task_message, usable_tasks
 
     records = read_input(file, allow_empty)
@@ -86,7 +86,7 @@ def sharegpt(
     rendering: RenderingFlag = "full",
 ) -> None:
     """LLaMA-Factory's ShareGPT format with tools (function_call / observation turns)."""
-    from training.export_sharegpt import export_sharegpt
+    from exporters.sharegpt import export_sharegpt
 
     _report(export_sharegpt(read_input(file, allow_empty), output, rendering), allow_empty)
 
@@ -102,7 +102,7 @@ def openai(
     rendering: RenderingFlag = "full",
 ) -> None:
     """Chat messages + tools per record, as TRL's SFTTrainer reads them."""
-    from training.export_openai import export_openai
+    from exporters.openai import export_openai
 
     _report(export_openai(read_input(file, allow_empty), output, arguments_as_strings, rendering), allow_empty)
 
@@ -115,7 +115,7 @@ def dpo(
 ) -> None:
     """Preference pairs for TRL's DPOTrainer: for each task with a verified success and failure among its rollouts,
     the shared prompt and the chosen / rejected continuations with their tool calls, plus the tools."""
-    from training.preference import export_dpo
+    from exporters.dpo import export_dpo
 
     summary = export_dpo(read_input(file, allow_empty), output)
     say(f"wrote {summary['written']} pairs from {summary['records']} records to {summary['output']}")

@@ -38,10 +38,10 @@ from data_catalog.hub_preference import PairRows, write_preference_config
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
 from data_catalog.redaction import redact_text, redact_value
+from runtime.settings import data_home
 from schemas.io import remove_stale_temps
 from schemas.record import stable_id
 from schemas.record_files import open_record_parquet
-from schemas.settings import data_home
 from schemas.versions import SchemaError
 
 RECIPE_FILE = "recipe.yaml"

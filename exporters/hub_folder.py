@@ -33,11 +33,11 @@ from data_catalog.catalog import Catalog, DatasetVersion, VersionChanged, safe_n
 from data_catalog.dataset_card import FILE_IMAGE, CardInputs, recipe_yaml, render_card
 from data_catalog.dataset_stats import DatasetStats, dataset_stats
 from data_catalog.hub_chat import ChatRow, datasets_bars_off, write_chat_config
-from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_preference import PairRows, write_preference_config
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
 from data_catalog.redaction import redact_text, redact_value
+from exporters.hub_config import HubExportConfig
 from runtime.settings import data_home
 from schemas.io import remove_stale_temps
 from schemas.record import stable_id

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, MaterializeResult, MetadataValue, asset
 
-from data_catalog.hub_config import HubExportConfig
+from exporters.hub_config import HubExportConfig
 from exporters.hub_folder import ExportSource, build_hub_folder, check_hub_folder
 from exporters.verl import export_verl
 from pipelines.assets.config_schema import config_schema

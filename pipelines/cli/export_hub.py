@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from data_catalog.hub_config import HubExportConfig
+from exporters.hub_config import HubExportConfig
 from pipelines.cli.common import FAILED, fail, out, plain_text, print_json, say
 from pipelines.cli.config import with_config
 from pipelines.cli.export import export_app

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from data_catalog.hub_config import HubExportConfig
+from exporters.hub_config import HubExportConfig
 from exporters.hub_folder import ExportSource, build_hub_folder
 from schemas.io import write_records
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task

@@ -172,7 +172,7 @@ def test_the_hubs_preference_config_feeds_one_dpo_step_on_smollm2(data_home, tmp
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from trl import DPOConfig, DPOTrainer
 
-    from data_catalog.hub_config import HubExportConfig
+    from exporters.hub_config import HubExportConfig
     from exporters.hub_folder import ExportSource, build_hub_folder, check_hub_folder
     from generators.llm.model_store import tool_chat_template
 

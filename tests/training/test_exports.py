@@ -242,7 +242,7 @@ def test_hub_sft_config_keeps_each_calls_own_arguments(tmp_path):
     """Two rows whose calls take different arguments read back exactly: no argument unified in as null."""
     from datasets import load_dataset
 
-    from data_catalog.hub_config import HubExportConfig
+    from exporters.hub_config import HubExportConfig
     from exporters.hub_folder import ExportSource, build_hub_folder
     from exporters.openai import chat_row
 

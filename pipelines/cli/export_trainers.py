@@ -1,8 +1,8 @@
 """``aceforge export verl|sharegpt|openai|dpo``: record sets written for other trainers.
 
-Each calls its exporter through ``exporters.registry.EXPORTERS``. Each reads AgentRecords or plain chat files
-(``messages`` + ``tools``, through the openai_chat converter: training/inputs.py), prints its counts as one JSON
-line (records = written + skipped, with reasons) and exits 1 when nothing could
+Each calls its exporter by name (``exporters.registry.EXPORTERS``), which reads AgentRecords or plain chat files
+(``messages`` + ``tools``, through the openai_chat converter: training/inputs.py); the command prints its counts
+as one JSON line (records = written + skipped, with reasons) and exits 1 when nothing could
 be written, or when the input is empty, unless ``--allow-empty``.
 """
 

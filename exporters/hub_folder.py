@@ -1,7 +1,7 @@
 """A record dataset as a Hugging Face Hub dataset folder: Parquet shards, a dataset card, the recipe.
 
-``build_hub_folder`` writes the folder (see hub_shards.py for the layout and
-dataset_card.py for the card); ``check_hub_folder`` loads it back with
+``build_hub_folder`` writes the folder (see data_catalog/hub_shards.py for the layout and
+data_catalog/dataset_card.py for the card); ``check_hub_folder`` loads it back with
 ``datasets`` offline, config by config, and compares the row counts; the
 upload itself is in hub_upload.py. The folder is built beside its target and
 renamed into place when complete, so a failed export never leaves half a
@@ -142,8 +142,9 @@ def build_hub_folder(
 ) -> HubFolder:
     """Write the Hub-ready folder ``out``: ``data/`` shards, ``README.md``, ``recipe.yaml``, ``plots/``.
 
-    ``to_chat`` (a record as ``{messages, tools}``, None when it has none) adds the ``sft`` config (hub_chat.py);
-    ``to_pairs`` (the preference pairs of some records) adds the ``preference`` config (hub_preference.py).
+    ``to_chat`` (a record as ``{messages, tools}``, None when it has none) adds the ``sft`` config (data_catalog/hub_chat.py);
+    ``to_pairs`` (the preference pairs of some records) adds the ``preference`` config
+    (data_catalog/hub_preference.py).
     """
     check_repo_id(repo_id)
     earlier = _earlier_export_files(out)

@@ -13,8 +13,8 @@ airline full 3,502 (policy 1,064), compact 594 (summary 204, signatures 349).
 
 from __future__ import annotations
 
-from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from environments.to_record import to_record_environment
 from generators.llm.model_store import resolve_model
 from generators.rollouts.agent_prompt import agent_prompt, compact_policy, tool_signature
 from training.model_io import load_tokenizer

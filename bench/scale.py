@@ -136,7 +136,7 @@ def ray_cluster(cpus: int):
 
     import ray
 
-    logging.getLogger("ray.data").setLevel(logging.WARNING)  # as schemas/engine.py: no per-Dataset progress log
+    logging.getLogger("ray.data").setLevel(logging.WARNING)  # as runtime/engine.py: no per-Dataset progress log
     ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         yield ray

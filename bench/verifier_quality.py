@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from environments.registry import get_environment
+from environments.registry import ENVIRONMENTS, get_environment
 from generators.rollouts.config import RolloutConfig
 from generators.rollouts.runner import run_rollouts
 from generators.synthesis.config import SynthTasksConfig
@@ -60,16 +60,9 @@ MAX_SURVIVORS = 15
 
 # ---------------------------------------------------------------- (f) wrong closing messages
 
-# Values that stand for one another in a closing message: one attribute of a row each (listed here, not read
-# from verifiers/, so that the mutants do not depend on what the chain knows).
-FACT_GROUPS = {
-    "retail": [("pending", "processed", "delivered", "cancelled", "return requested", "exchange requested")],
-    "airline": [
-        ("regular", "silver", "gold"),
-        ("basic economy", "economy", "business"),
-        ("available", "on time", "delayed", "flying", "landed", "cancelled"),
-    ],
-}
+# Values that stand for one another in a closing message: one attribute of a row each, as the world defines them
+# (its fact_groups; the verifiers read the same values, so a copy here would drift from what they check).
+FACT_GROUPS = {name: ENVIRONMENTS.get(name).fact_groups for name in ("retail", "airline")}
 # Row names of one kind: an order, a reservation, a flight, a tracking number, a payment method.
 ID_SHAPES = [
     r"#R\d{7}",

@@ -20,8 +20,8 @@ import time
 
 from environments.airline.generator import generate_airline_db
 from environments.base import canonical_hash
-from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from environments.to_record import to_record_environment
 from generators.synthesis.goals import call
 from generators.synthesis.gold_solver import gold_trajectory
 from schemas.record import AgentRecord, Source, Task, Verifier

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field, field_validator
 
 from generators.rollouts.config import PolicyConfig
-from schemas.engine import EngineOptions
+from runtime.engine import EngineOptions
 from schemas.stage_config import StageConfig
 
 DEDUP_KINDS: tuple[str, ...] = ("exact", "structural", "minhash", "semantic")

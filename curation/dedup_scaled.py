@@ -40,7 +40,7 @@ from curation.facts import RecordFacts
 from curation.minhash import best_jaccard
 from curation.semantic_dedup import best_of, clip
 from curation.signatures import Signatures
-from schemas.engine import cluster_cpus, ordered_map
+from runtime.engine import cluster_cpus, ordered_map
 
 PROBES = 2  # clusters each record joins: a near pair on a cluster boundary still meets in one
 KMEANS_ITERATIONS = 10

@@ -31,7 +31,7 @@ from curation.facts import RecordFacts, iter_records, read_facts
 from curation.minhash import minhash_batch, minhash_values
 from curation.signatures import SIGNATURES, Signatures, embeddings_for, sidecar, write_signatures
 from curation.views import record_text
-from schemas.engine import engine_session, ordered_map
+from runtime.engine import engine_session, ordered_map
 from schemas.io import atomic_output, write_records
 
 DEDUP = "dedup"

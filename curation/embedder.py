@@ -78,7 +78,7 @@ RAY_BATCH = 1024  # most texts per actor call: long enough to amortize a call
 def encode_distinct(texts: Sequence[str], progress: bool = False, ray: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """(vectors of the distinct texts, index of each text's vector): repeated texts are encoded once.
 
-    With ``ray`` (a connected module, schemas/engine.py), batches go to a pool of ``Encoder`` actors
+    With ``ray`` (a connected module, runtime/engine.py), batches go to a pool of ``Encoder`` actors
     (``encoder_pool``).
     """
     position: dict[str, int] = {}
@@ -86,7 +86,7 @@ def encode_distinct(texts: Sequence[str], progress: bool = False, ray: Any = Non
     distinct = list(position)
     if ray is None or not distinct:
         return encode(distinct, progress=progress), index
-    from schemas.engine import actor_pool_map
+    from runtime.engine import actor_pool_map
 
     actors, gpus_each, device = encoder_pool(ray.cluster_resources())
     size = min(RAY_BATCH, -(-len(distinct) // actors))  # every actor gets work, however few the texts

@@ -22,12 +22,14 @@ MAX_LEGEND = 12  # more sources than this: the smallest are drawn as "other"
 DPI = 110
 
 
-def _figure(width: float, height: float) -> tuple[Figure, object]:
+def new_figure(width: float, height: float) -> tuple[Figure, object]:
+    """A figure of ``width`` x ``height`` inches and its one axes (the ACE report's and the improve report's)."""
     fig = Figure(figsize=(width, height))
     return fig, fig.subplots()
 
 
-def _save(fig: Figure, path: Path) -> Path:
+def save_figure(fig: Figure, path: Path) -> Path:
+    """``fig`` as a PNG at ``path``, laid out, at the reports' resolution."""
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     return path
@@ -63,7 +65,7 @@ def _grouped(labels: list[str]) -> list[str]:
 
 
 def complexity_plot(table: pl.DataFrame, path: Path) -> Path:
-    fig, ax = _figure(7, 4)
+    fig, ax = new_figure(7, 4)
     values = table["complexity"].to_numpy()
     if len(values):
         sources = _grouped(table["dataset"].to_list())
@@ -80,12 +82,12 @@ def complexity_plot(table: pl.DataFrame, path: Path) -> Path:
     else:
         _empty(ax, "no records")
     ax.set_title("Complexity")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def pass_rate_plot(table: pl.DataFrame, path: Path) -> Path:
     """One bar per pass-rate value (p = passes / k takes few values): red never solved, grey always, green frontier."""
-    fig, ax = _figure(7, 4)
+    fig, ax = new_figure(7, 4)
     rates = table.filter(pl.col("is_task"))["pass_rate"].drop_nulls().round(4).to_list()
     if rates:
         counts = sorted(Counter(rates).items())
@@ -100,7 +102,7 @@ def pass_rate_plot(table: pl.DataFrame, path: Path) -> Path:
     else:
         _empty(ax, "no pass rates: no learner rolled out these tasks")
     ax.set_title("Learner pass rate")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 JITTER = 0.02  # of difficulty: p = passes / k takes few values, so tasks would hide each other
@@ -109,7 +111,7 @@ JITTER = 0.02  # of difficulty: p = passes / k takes few values, so tasks would 
 def difficulty_plot(table: pl.DataFrame, path: Path, seed: int = 0) -> Path:
     """Each task a learner rolled out: its difficulty (1 - pass rate, jittered) against its structural
     complexity, one colour per environment."""
-    fig, ax = _figure(7, 4.5)
+    fig, ax = new_figure(7, 4.5)
     tasks = table.filter(pl.col("is_task") & pl.col("difficulty").is_not_null())
     if tasks.height:
         rng = np.random.default_rng(seed)
@@ -127,7 +129,7 @@ def difficulty_plot(table: pl.DataFrame, path: Path, seed: int = 0) -> Path:
     else:
         _empty(ax, "no pass rates: no learner rolled out these tasks")
     ax.set_title("Learner difficulty vs structural complexity")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def pca_2d(vectors: np.ndarray) -> np.ndarray:
@@ -170,12 +172,12 @@ def embedding_map(vectors: np.ndarray, sources: list[str], is_task: list[bool], 
     else:
         _empty(axes[0], "no task texts to embed")
         fig.suptitle("Task-text embeddings")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def bar_plot(counts: Counter | None, title: str, path: Path, absent: str = "none") -> Path:
     """Bars of ``counts``; ``absent`` is written instead when there are none to count (None: no such table)."""
-    fig, ax = _figure(7, 4)
+    fig, ax = new_figure(7, 4)
     if counts is None:
         _empty(ax, absent)
     elif counts:
@@ -186,4 +188,4 @@ def bar_plot(counts: Counter | None, title: str, path: Path, absent: str = "none
     else:
         _empty(ax, "none")
     ax.set_title(title)
-    return _save(fig, path)
+    return save_figure(fig, path)

@@ -35,7 +35,7 @@ from curation.score_columns import (
     with_scores,
 )
 from curation.signatures import SIGNATURES, embeddings_for, sidecar, write_signatures
-from schemas.engine import engine_session
+from runtime.engine import engine_session
 from schemas.io import atomic_output, write_records
 from schemas.record import AgentRecord
 

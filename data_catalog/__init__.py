@@ -1,1 +1,1 @@
-"""Raw sources, catalog entries, the DuckDB catalog of materialized datasets, Hub export."""
+"""Raw sources, catalog entries, the DuckDB catalog of materialized datasets, the Hub layout (shards, card)."""

@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from data_catalog.version_files import content_hash, glob_escape, make_snapshot, remove_tree, snapshot_files
+from runtime.settings import catalog_path
 from schemas.record import SCHEMA_VERSION
-from schemas.settings import catalog_path
 
 if TYPE_CHECKING:  # imported on connecting: commands that only name datasets (safe_name) start fast
     import duckdb

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from schemas.engine import EngineOptions
+from runtime.engine import EngineOptions
 
 if TYPE_CHECKING:  # imported where they are used: `aceforge --help` needs ConvertConfig only
     from data_catalog.sources.base import Converter, ConvertOptions, RawItem

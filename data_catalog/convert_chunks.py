@@ -32,8 +32,8 @@ import pyarrow as pa
 
 from data_catalog.sources.base import Converter, describe_error
 from data_catalog.sources.reader import INPUT_ERRORS, RawChunk, chunk_items, read_raw_chunks, unreadable_input
+from runtime.engine import EngineOptions, engine_session, ordered_map
 from schemas.arrow_schema import RECORD_SCHEMA, record_to_row
-from schemas.engine import EngineOptions, engine_session, ordered_map
 from schemas.io import excerpt
 
 

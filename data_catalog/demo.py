@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schemas.settings import demo_dir
+from runtime.settings import demo_dir
 
 DEFAULT_SEED = 7
 

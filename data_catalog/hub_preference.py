@@ -6,7 +6,7 @@ rejected_id, chosen_reward, rejected_reward}`` that ``DPOTrainer(train_dataset=.
 message and tool columns are ``datasets`` ``Json`` values, for the reason hub_chat.py gives.
 
 The pairs come from the trajectory shards already written, split by split (a task and its rollouts share a
-split), so a pair is in its task's split. Which rollouts pair up, and how, is the caller's (training/preference.py,
+split), so a pair is in its task's split. Which rollouts pair up, and how, is the caller's (exporters/dpo.py,
 through ``to_pairs``); a split without a pair has no file, and the card says how many rows the config holds.
 """
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from data_catalog.convert import ConvertStats, convert_files
-from schemas.engine import EngineOptions
-from schemas.settings import datasets_dir
+from runtime.engine import EngineOptions
+from runtime.settings import datasets_dir
 
 if TYPE_CHECKING:  # the rest is imported where it is used: `aceforge --help` needs IngestConfig only
     from data_catalog.catalog import Catalog, DatasetVersion

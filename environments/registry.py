@@ -1,6 +1,6 @@
 """Environments by name: `get_environment("retail", users=500)`, `list_environments()`.
 
-``ENVIRONMENTS`` is the environment registry (schemas/plugins.py): the
+``ENVIRONMENTS`` is the environment registry (runtime/plugins.py): the
 built-ins are imported on first use (a "module:Class" path), so importing the
 registry stays cheap; code adds one with `register_environment(name, factory)`
 and an installed package through the ``aceforge.environments`` entry points.
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from environments.base import ToolEnvironment
-from schemas.plugins import Registry
+from runtime.plugins import Registry
 
 EnvironmentFactory = Callable[..., ToolEnvironment]
 

@@ -112,7 +112,10 @@ class ToolWorld(ToolEnvironment):
     identity_tools: ClassVar[frozenset[str]] = frozenset()
     # tools that read a user's account data (allowed only after an identity tool succeeded),
     account_tools: ClassVar[frozenset[str]] = frozenset()
-    # categorical values an agent may state as facts (statuses, levels): each must have been read,
+    # categorical values an agent may state as facts (statuses, levels), by kind (a status, a level): each must
+    # have been read, and another of its kind is a wrong fact (bench/verifier_quality.py swaps within a kind),
+    fact_groups: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    # the same values in one tuple, as the verifiers read them,
     fact_terms: ClassVar[tuple[str, ...]] = ()
     # fields whose numbers are money (what a write moves, which its confirmation must name),
     money_keys: ClassVar[frozenset[str]] = frozenset()

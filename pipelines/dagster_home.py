@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from schemas.settings import data_home
+from runtime.settings import data_home
 
 CONFIG_FILE = "dagster.yaml"
 

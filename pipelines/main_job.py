@@ -42,8 +42,8 @@ from pipelines.catalog_names import JOB_ASSETS
 from pipelines.interrupts import Interrupts
 from pipelines.pipeline_config import PipelineConfig
 from pipelines.storage_complaints import storage_complaints_held
-from schemas.disk import disk_full
-from schemas.settings import data_home
+from runtime.disk import disk_full
+from runtime.settings import data_home
 
 # Tags every run this module launches, so its stage lines can find the run Dagster created.
 LAUNCH_TAG = "aceforge/launch"
@@ -350,7 +350,7 @@ class StepLines:
 
 def stop_if_disk_full(stage: str, error: str | None) -> None:
     """A stage that failed for want of space stops the run (every later stage would fail too, its run and event
-    storage being in the same folder), raised as an OSError the caller can tell for what it is (schemas/disk.py)."""
+    storage being in the same folder), raised as an OSError the caller can tell for what it is (runtime/disk.py)."""
     code = disk_full(error)
     if code is not None:
         raise OSError(code, f"{stage}: {error}")

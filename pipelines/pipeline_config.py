@@ -14,11 +14,11 @@ from typing import ClassVar, Self
 from pydantic import Field, field_validator, model_validator
 
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
-from data_catalog.hub_config import HubExportConfig
 from data_catalog.ingest import IngestConfig
+from exporters.hub_config import HubExportConfig
 from generators.rollouts.config import PolicyConfig, RolloutConfig
 from generators.synthesis.config import SynthTasksConfig
-from schemas.engine import EngineOptions
+from runtime.engine import EngineOptions
 from schemas.stage_config import StageConfig
 from training.improve_config import SMOLLM2_LEARNER
 

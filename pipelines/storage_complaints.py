@@ -4,7 +4,7 @@ When its event log (SQLite, in the data directory) refuses a write, Dagster writ
 "Exception while writing logger call to event log: ..." straight to stderr, with the SQL statement
 and its parameters: several lines per log call, from every step, and on a full disk every write
 fails. The run then fails with the same cause, and ``aceforge run`` says that in one line
-(schemas/disk.py), so on a full disk the complaints are dropped; when the run ends any other way,
+(runtime/disk.py), so on a full disk the complaints are dropped; when the run ends any other way,
 each is said in its first line. Only this process's stderr is held: step processes of the
 multiprocess executor (``--workers`` > 1) write to theirs.
 """
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr
 from typing import Any, TextIO
 
-from schemas.disk import disk_full
+from runtime.disk import disk_full
 
 COMPLAINT = "Exception while writing logger call to event log"
 

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 
-from schemas.elapsed import ticking
+from runtime.elapsed import ticking
 
 EVERY_S = 10.0
 

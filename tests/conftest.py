@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-# Any elapsed time as schemas.elapsed.spent writes it (tests never assert how long something took).
+# Any elapsed time as runtime.elapsed.spent writes it (tests never assert how long something took).
 SPENT = r"\d+ (s|min \d\d s|h \d\d min)"
 FIXTURES = ROOT.parent / "shared" / "fixtures"
 ADP_FIXTURES = FIXTURES / "adp"

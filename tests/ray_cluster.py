@@ -3,7 +3,7 @@
 Each node is its own set of processes (GCS on the head, a raylet and object
 store per node, their workers), started by Ray's ``cluster_utils.Cluster``
 with its files and token where aceforge keeps a local cluster's
-(``schemas.engine.private_cluster_files``: a folder only this user can enter,
+(``runtime.engine.private_cluster_files``: a folder only this user can enter,
 token authentication on). ``ray start --address`` would refuse: it adds a
 node only where Ray may use the machine's external interface, and the tests
 must stay on loopback (RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0, read when ray is
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import psutil
 
-from schemas.engine import private_cluster_files
-from schemas.ports import free_port
+from runtime.engine import private_cluster_files
+from runtime.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 # Read by ray when imported: every Ray process stays on 127.0.0.1, without usage reports.

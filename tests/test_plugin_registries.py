@@ -11,6 +11,7 @@ import data_catalog.sources
 from data_catalog.sources import FORMATS
 from data_catalog.sources.base import Converter, register
 from environments.registry import ENVIRONMENTS
+from exporters.registry import EXPORTERS
 from generators.llm.backends import BACKENDS
 from verifiers.registry import VERIFIERS, make_verifier
 
@@ -22,8 +23,9 @@ from verifiers.registry import VERIFIERS, make_verifier
         (ENVIRONMENTS, {"retail", "airline", "code"}),
         (VERIFIERS, {"structure", "replay", "constraints", "unit_tests", "answer_match", "llm_judge"}),
         (BACKENDS, {"transformers", "vllm", "openai"}),
+        (EXPORTERS, {"adp", "atif", "dpo", "hub", "openai", "sharegpt", "verl"}),
     ],
-    ids=["formats", "environments", "verifiers", "backends"],
+    ids=["formats", "environments", "verifiers", "backends", "exporters"],
 )
 def test_every_builtin_loads_and_passes_its_kinds_check(registry, builtins):
     assert registry.group == f"aceforge.{registry.kind}"

@@ -1,1 +1,1 @@
-"""SFT and RL stages (TRL), chat rendering with tools, evaluation (pass^k) and exports for other trainers."""
+"""SFT and RL stages (TRL), chat rendering with tools, evaluation (pass^k), verl's reward for exported tasks."""

@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from environments.from_record import build_environment
 from generators.llm.tool_calls import completion_from_text, normalize_tools
 from generators.rollouts.actors import USER_SIMULATORS
 from generators.rollouts.agent_prompt import Rendering, agent_prompt
@@ -37,7 +38,6 @@ from schemas.record import AgentRecord
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from training.render import prompt_ids
 from verifiers.base import default_env_factory
-from verifiers.initial_state import build_environment
 from verifiers.reward import rollout_reward
 
 DATASET = "rl_episodes"

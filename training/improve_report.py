@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from curation.report_plots import _figure, _save
+from curation.report_plots import new_figure, save_figure
 
 SERIES = (
     ("pass^1", "pass^1", "tab:blue"),
@@ -21,7 +21,7 @@ SERIES = (
 
 def write_plot(evaluations: list[dict[str, Any]], k: int, path: Path) -> Path:
     """Held-out pass^1, pass^k and graded score after 0, 1, ... rounds, saved at ``path``."""
-    fig, ax = _figure(6.0, 3.6)
+    fig, ax = new_figure(6.0, 3.6)
     rounds = list(range(len(evaluations)))
     for key, label, color in SERIES:
         ax.plot(rounds, [e[key] or 0.0 for e in evaluations], marker="o", color=color, label=label.format(k=k))
@@ -32,7 +32,7 @@ def write_plot(evaluations: list[dict[str, Any]], k: int, path: Path) -> Path:
     ax.set_ylabel("held-out tasks")
     ax.set_title(f"Held-out tasks over improve rounds ({evaluations[0]['tasks']} tasks, k={k})")
     ax.legend(fontsize=8)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def top_failure(row: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from schemas.elapsed import spent, ticking
+from runtime.elapsed import spent, ticking
 
 EVERY_S = 10.0
 

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from environments.from_record import InitialStateError, build_environment
 from generators.llm.model_store import resolve_model
 from generators.rollouts.records import task_problem
 from generators.rollouts.scenario import scenario_problem
@@ -43,7 +44,6 @@ from training.run_files import (
 )
 from training.sft import choose_max_length
 from verifiers.base import default_env_factory
-from verifiers.initial_state import InitialStateError, build_environment
 
 TASK_KEY = "task_id"  # carried in each prompt message: TRL passes rollout_func the prompts only
 

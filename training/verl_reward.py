@@ -1,6 +1,6 @@
 """verl's side of an aceforge RL export: the reward function, the tools and the simulated user.
 
-verl runs the episodes; aceforge judges them. The export (training/export_verl.py)
+verl runs the episodes; aceforge judges them. The export (exporters/verl.py)
 writes a small module beside the Parquet that imports these three, and the YAML
 configs that name them:
 
@@ -114,8 +114,8 @@ def episode_steps(solution_str: str, environment: Any) -> list:
 
 def verdict(solution_str: str, ground_truth: str | dict[str, Any], extra_info: dict[str, Any]) -> Any:
     """aceforge's VerifierResult for one verl episode of the row's task."""
+    from environments.from_record import build_environment
     from verifiers.base import default_env_factory
-    from verifiers.initial_state import build_environment
     from verifiers.runner import verify_record
 
     task = task_record(ground_truth, extra_info)
@@ -150,8 +150,8 @@ class AceforgeTool:
         its older SGLang rollout spreads them: both are read."""
         from uuid import uuid4
 
+        from environments.from_record import build_environment
         from verifiers.base import default_env_factory
-        from verifiers.initial_state import build_environment
 
         kwargs = {**kwargs, **(create_kwargs or {})}
         environment = kwargs.get("environment") or _WORLDS.get(kwargs.get("environment_sha256", ""))

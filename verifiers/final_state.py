@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+from environments.from_record import build_environment
 from schemas.record import VerifierResult, canonical_json
 from verifiers.base import CheckContext, RecordVerifier
-from verifiers.initial_state import build_environment
 from verifiers.state_reader import StateReader, changed_rows
 
 GOLD_CACHE_SIZE = 4096

@@ -1,6 +1,6 @@
 """Verifier stages by name: a chain, a config or a plug-in names a stage instead of importing its class.
 
-``VERIFIERS`` is the verifier registry (schemas/plugins.py). A stage is a
+``VERIFIERS`` is the verifier registry (runtime/plugins.py). A stage is a
 ``RecordVerifier`` subclass whose ``name`` is its registry name and which
 takes no constructor arguments: what it needs (environment, model) it declares
 and reads from the CheckContext (verifiers/base.py). Built-ins are imported on
@@ -10,7 +10,7 @@ entry points.
 
 from __future__ import annotations
 
-from schemas.plugins import Registry, named_subclass
+from runtime.plugins import Registry, named_subclass
 from verifiers.base import RecordVerifier
 
 VERIFIERS: Registry[type[RecordVerifier]] = Registry(

@@ -1,6 +1,6 @@
 """Replay: re-execute τ's tool calls in a fresh environment and compare with what τ recorded.
 
-The environment starts from the record's initial state (verifiers/initial_state.py).
+The environment starts from the record's initial state (environments/from_record.py).
 Each ApiAction is called in step order; its replayed result must match the
 recorded tool result. Comparison (``v.spec["replay_compare"]``): ``json``
 (default: equal as parsed JSON, else equal as stripped text), ``exact``, or
@@ -32,9 +32,9 @@ from typing import Any
 import orjson
 
 from environments.base import ToolResult
+from environments.from_record import InitialStateError, build_environment
 from schemas.record import VerifierResult
 from verifiers.base import CheckContext, RecordVerifier
-from verifiers.initial_state import InitialStateError, build_environment
 from verifiers.structure import refused_bad_call
 from verifiers.trajectory_view import call_pairs
 

@@ -21,8 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from environments.to_record import to_record_environment
 from schemas.record import AgentRecord, Source, Task, Verifier, stable_id
 from schemas.steps import ApiAction, MessageAction, TextObservation
 

@@ -4,7 +4,7 @@ An entry names the source (also its Dagster partition and catalog dataset),
 its format (a registered converter), the input paths, the licence, and the
 format's options. Paths are absolute or relative to the entry's own file,
 may be globs, and may start with ``{data_home}`` (the data directory, see
-schemas/settings.py), which is where the generated demo sources live::
+runtime/settings.py), which is where the generated demo sources live::
 
     name: demo_bookstore_chat
     format: openai_chat
@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from data_catalog.sources import formats
 from data_catalog.sources.base import ConvertOptions
-from schemas.settings import data_home
+from runtime.settings import data_home
 
 ENV_VAR = "ACEFORGE_ENTRIES"
 PACKAGE_DIR = Path(__file__).resolve().parent

@@ -1,6 +1,6 @@
 """Converters for raw trajectory formats, by name (the contract is in base.py).
 
-``FORMATS`` is the format registry (schemas/plugins.py): the built-in formats
+``FORMATS`` is the format registry (runtime/plugins.py): the built-in formats
 are declared below as lazy "module:Class" paths, so converting one format
 imports only its module; an installed package adds formats through the
 ``aceforge.formats`` entry-point group.
@@ -9,7 +9,7 @@ imports only its module; an installed package adds formats through the
 from __future__ import annotations
 
 from data_catalog.sources.base import Converter, ConvertOptions
-from schemas.plugins import Registry, named_subclass
+from runtime.plugins import Registry, named_subclass
 
 FORMATS: Registry[type[Converter]] = Registry(
     "formats",

@@ -45,20 +45,12 @@ class AirlineWorld(AirlineBookingTools, AirlineReservationTools, CustomerService
     compact_policy = COMPACT_POLICY
     # No identity lookup: the user gives their user id (policy), so a call's user id must come from the user.
     account_tools = frozenset({"get_user_details", "get_reservation_details"})
-    fact_terms = (
-        "regular",
-        "silver",
-        "gold",
-        "basic economy",
-        "economy",
-        "business",
-        "available",
-        "on time",
-        "delayed",
-        "flying",
-        "landed",
-        "cancelled",
+    fact_groups = (
+        ("regular", "silver", "gold"),
+        ("basic economy", "economy", "business"),
+        ("available", "on time", "delayed", "flying", "landed", "cancelled"),
     )
+    fact_terms = tuple(term for group in fact_groups for term in group)
     money_keys = frozenset({"amount", "balance"})
     action_words = {
         "book_reservation": ("book", "booking", "reserve"),

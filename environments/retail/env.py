@@ -40,15 +40,18 @@ class RetailWorld(RetailOrderTools, CustomerServiceTools, UserDatabaseWorld):
     compact_policy = COMPACT_POLICY
     identity_tools = frozenset({"find_user_id_by_email", "find_user_id_by_name_zip"})
     account_tools = frozenset({"get_user_details", "get_order_details"})
-    fact_terms = (
-        "pending (items modified)",
-        "pending",
-        "processed",
-        "delivered",
-        "cancelled",
-        "return requested",
-        "exchange requested",
+    fact_groups = (
+        (
+            "pending (items modified)",
+            "pending",
+            "processed",
+            "delivered",
+            "cancelled",
+            "return requested",
+            "exchange requested",
+        ),
     )
+    fact_terms = fact_groups[0]
     money_keys = frozenset({"amount", "balance", "return_refund", "exchange_price_difference"})
     action_words = {
         "cancel_pending_order": ("cancel", "cancellation", "cancelling", "canceling", "cancelled", "canceled"),

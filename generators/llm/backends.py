@@ -1,6 +1,6 @@
 """Backends by name, so configs and the CLI can pick one with a string.
 
-``BACKENDS`` is the backend registry (schemas/plugins.py). Modules are imported
+``BACKENDS`` is the backend registry (runtime/plugins.py). Modules are imported
 on demand: choosing transformers never imports vLLM. An installed package adds
 a backend (a ``Backend`` subclass whose ``name`` is its registry name, taking
 ``model=`` and keyword options) through the ``aceforge.backends`` entry points.
@@ -13,7 +13,7 @@ from typing import Any
 from generators.llm.cache import GenerationCache
 from generators.llm.cached import CachedGenerator
 from generators.llm.interface import Backend
-from schemas.plugins import Registry, named_subclass
+from runtime.plugins import Registry, named_subclass
 
 BACKENDS: Registry[type[Backend]] = Registry(
     "backends",

@@ -22,7 +22,7 @@ import orjson
 from environments.base import canonical_hash
 from generators.llm.interface import ChatRequest, GenerationResult, SamplingParams
 from generators.llm.tool_calls import normalize_tools
-from schemas.settings import data_home
+from runtime.settings import data_home
 
 KEY_VERSION = 1
 

@@ -22,8 +22,8 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from schemas.elapsed import announced
-from schemas.settings import data_home
+from runtime.elapsed import announced
+from runtime.settings import data_home
 
 MODELS_ENV = "ACEFORGE_MODELS"
 DEFAULT_MODEL = "SmolLM2-135M-Instruct"

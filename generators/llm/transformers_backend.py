@@ -15,7 +15,7 @@ from generators.llm.interface import Capabilities, ChatRequest, Completion, Samp
 from generators.llm.local_model import DEFAULT_MAX_MODEL_LEN, LocalModelBackend, PreparedItem, timed_result
 from generators.llm.prompting import Overflow
 from generators.llm.tool_calls import completion_from_text, normalize_tools
-from schemas.elapsed import announced
+from runtime.elapsed import announced
 
 
 class TransformersBackend(LocalModelBackend):

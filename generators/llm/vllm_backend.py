@@ -26,7 +26,7 @@ from generators.llm.interface import Capabilities, ChatRequest, Completion, Samp
 from generators.llm.local_model import DEFAULT_MAX_MODEL_LEN, LocalModelBackend, PreparedItem, timed_result
 from generators.llm.prompting import Overflow
 from generators.llm.tool_calls import completion_from_text, normalize_tools
-from schemas.elapsed import announced
+from runtime.elapsed import announced
 
 # vLLM's CPU build sizes its KV cache (GiB) from this variable, not from an engine argument. 1 GiB holds
 # 46,592 tokens of SmolLM2 (22 full 2,048-token contexts at once). On a two-vCPU VM, `vllm serve` was

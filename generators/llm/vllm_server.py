@@ -18,8 +18,8 @@ from pathlib import Path
 import httpx
 
 from generators.llm.vllm_backend import CPU_ENV, ipc_folder, on_cpu
-from schemas.elapsed import announced
-from schemas.ports import free_port
+from runtime.elapsed import announced
+from runtime.ports import free_port
 
 
 class VllmServer:

@@ -8,7 +8,7 @@ reads the result in ``act(conv, result)``. Actors keep per-rollout state in
 ``conv.agent_state`` / ``conv.user_state``, never on themselves, so one actor
 object serves every live conversation.
 
-Registries (schemas/plugins.py): ``AGENT_POLICIES`` (oracle, perturbed, llm) and
+Registries (runtime/plugins.py): ``AGENT_POLICIES`` (oracle, perturbed, llm) and
 ``USER_SIMULATORS`` (scripted, llm); an installed package adds more through the
 ``aceforge.agent_policies`` / ``aceforge.user_simulators`` entry points.
 """
@@ -19,8 +19,8 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from generators.rollouts.conversation import AgentTurn, Conversation, UserTurn
+from runtime.plugins import Registry, named_subclass
 from schemas.generation import ChatRequest, GenerationResult
-from schemas.plugins import Registry, named_subclass
 
 
 class Actor(ABC):

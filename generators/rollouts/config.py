@@ -8,7 +8,7 @@ from pydantic import Field, field_validator, model_validator
 
 from generators.llm.config import BackendConfig
 from generators.rollouts.agent_prompt import RenderingOption
-from schemas.engine import EngineOptions
+from runtime.engine import EngineOptions
 from schemas.generation import SamplingParams
 from schemas.record import stable_id
 from schemas.stage_config import StageConfig

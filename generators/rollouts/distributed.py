@@ -2,7 +2,8 @@
 
 An actor holds its agent, user simulator and backend (``cfg.make_generator()``:
 an OpenAI-compatible server fleet, vLLM on the node's GPUs, transformers) and
-runs ``run_rollouts`` on each shard it is handed, exactly as a local run does.
+runs ``run_rollouts`` on each shard it is handed, exactly as a local run does
+(the runner hands the function in: it imports this module, never the reverse).
 On a cluster with GPUs, an actor whose policy runs a model here (vLLM,
 transformers; not a remote server) holds a GPU: Ray hides the GPUs from
 actors that ask for none. Shards come back in input order, and each
@@ -16,25 +17,26 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 
 from generators.rollouts.config import RolloutConfig
-from schemas.engine import actor_pool_map, engine_session
+from generators.rollouts.summary import RolloutSummary
+from runtime.engine import actor_pool_map, engine_session
 from schemas.record import AgentRecord
 
 TASKS_PER_SHARD = 4  # small: a shard's k x tasks conversations still share backend batches
+# ``run_rollouts``' shape: (tasks, cfg, generator, dataset, summary, on_skipped) -> records.
+Rollouts = Callable[..., Iterator[AgentRecord]]
 
 
 class RolloutWorker:
     """A Ray actor's body: rolls out shards of tasks with its own backend."""
 
-    def __init__(self, cfg: RolloutConfig, dataset: str):
-        self.cfg, self.dataset = cfg, dataset
+    def __init__(self, cfg: RolloutConfig, dataset: str, run: Rollouts):
+        self.cfg, self.dataset, self.run = cfg, dataset, run
         self.generator = cfg.make_generator() if cfg.uses_model() else None
 
     def __call__(self, tasks: list[AgentRecord]):
-        from generators.rollouts.runner import RolloutSummary, run_rollouts
-
         summary, skipped = RolloutSummary(), []
         on_skipped = lambda record, reason: skipped.append((record, reason))  # noqa: E731
-        records = list(run_rollouts(tasks, self.cfg, self.generator, self.dataset, summary, on_skipped))
+        records = list(self.run(tasks, self.cfg, self.generator, self.dataset, summary, on_skipped))
         return records, summary, skipped
 
 
@@ -48,13 +50,14 @@ def rollout_pool(cfg: RolloutConfig, resources: dict[str, float]) -> tuple[int |
 
 
 def run_on_ray(
+    run: Rollouts,
     tasks: Iterable[AgentRecord],
     cfg: RolloutConfig,
     dataset: str,
-    summary,
+    summary: RolloutSummary,
     on_skipped: Callable[[AgentRecord, str], None],
 ) -> Iterator[AgentRecord]:
-    """``run_rollouts`` for engine=ray: the same records, in the same order, counted into ``summary``."""
+    """``run`` (``run_rollouts``) for engine=ray: the same records, in the same order, counted into ``summary``."""
     local = {"engine": "local"}
     if cfg.uses_model():  # the default backend is chosen here, not in actors that may see a GPU the driver has not:
         local["backend"] = cfg.backend_name()  # the policy's id stays the driver's
@@ -63,7 +66,7 @@ def run_on_ray(
     shards = iter(lambda: list(islice(tasks, TASKS_PER_SHARD)), [])
     with engine_session(cfg) as ray:
         actors, gpus_each = rollout_pool(cfg, ray.cluster_resources())
-        results = actor_pool_map(ray, RolloutWorker, (here, dataset), shards, actors=actors, gpus_each=gpus_each)
+        results = actor_pool_map(ray, RolloutWorker, (here, dataset, run), shards, actors=actors, gpus_each=gpus_each)
         for records, part, skipped in results:
             summary.add(part)
             for record, reason in skipped:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from environments.base import ToolEnvironment
+from environments.from_record import InitialStateError, build_environment
 from generators.rollouts.actors import AgentPolicy
 from generators.rollouts.conversation import AgentTurn, Conversation
 from generators.rollouts.scenario import behaviour_of
@@ -33,7 +34,6 @@ from schemas.steps import ApiAction, TextObservation
 from verifiers.base import default_env_factory
 from verifiers.consent import user_decision
 from verifiers.final_state import gold_actions as gold_actions_of
-from verifiers.initial_state import InitialStateError, build_environment
 from verifiers.money import amounts_of_last_call
 
 TRANSFER_TOOL = "transfer_to_human_agents"

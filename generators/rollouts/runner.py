@@ -11,79 +11,20 @@ yields exactly k rollouts, whatever went wrong inside them.
 from __future__ import annotations
 
 import heapq
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
 
+from environments.from_record import InitialStateError, build_environment
 from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS, AgentPolicy, UserSimulator
 from generators.rollouts.config import RolloutConfig
-from generators.rollouts.conversation import USER_STOPS, Budget, Conversation, TaskContext
+from generators.rollouts.conversation import Budget, Conversation, TaskContext
+from generators.rollouts.distributed import run_on_ray
 from generators.rollouts.records import rollout_record, rollout_seed, task_problem
 from generators.rollouts.scenario import scenario_problem
-from generators.rollouts.scheduler import RolloutScheduler, SchedulerStats
+from generators.rollouts.scheduler import RolloutScheduler
+from generators.rollouts.summary import RolloutSummary
 from schemas.generation import Generator
 from schemas.record import AgentRecord
 from verifiers.base import default_env_factory
-from verifiers.initial_state import InitialStateError, build_environment
-
-
-@dataclass
-class RolloutSummary:
-    tasks: int = 0
-    rollouts: int = 0
-    passed: int = 0
-    failed: int = 0
-    undecided: int = 0
-    # Passed the chain although the user never ended the conversation (a budget, a malformed reply...):
-    # e.g. a refusal task whose only constraint is a guard passes an agent that never acted.
-    passed_unfinished: int = 0
-    leakage: int = 0
-    skipped: Counter = field(default_factory=Counter)  # records that are not tasks, by reason
-    end_reasons: Counter = field(default_factory=Counter)
-    verifier_reasons: Counter = field(default_factory=Counter)
-    faults: Counter = field(default_factory=Counter)
-    scheduler: SchedulerStats = field(default_factory=SchedulerStats)
-
-    def count(self, record: AgentRecord) -> None:
-        self.rollouts += 1
-        result = record.verifier.result
-        verdict = result.passed if result else None
-        self.passed += verdict is True
-        self.failed += verdict is False
-        self.undecided += verdict is None
-        self.passed_unfinished += verdict is True and record.details.get("end_reason") not in USER_STOPS
-        self.leakage += bool(record.details.get("leakage"))
-        self.end_reasons[record.details.get("end_reason")] += 1
-        self.verifier_reasons.update(result.reasons if result else [])
-        self.faults.update(fault["kind"] for fault in record.lineage.generator.get("faults", []))
-
-    def add(self, other: RolloutSummary) -> None:
-        """Count in a summary of other rollouts (a Ray actor's shard)."""
-        for name, value in vars(other).items():
-            if isinstance(value, int | Counter):
-                setattr(self, name, getattr(self, name) + value)
-        for name, value in vars(other.scheduler).items():
-            mine = getattr(self.scheduler, name)
-            setattr(self.scheduler, name, max(mine, value) if name == "largest_batch" else mine + value)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "tasks": self.tasks,
-            "rollouts": self.rollouts,
-            "passed": self.passed,
-            "failed": self.failed,
-            "undecided": self.undecided,
-            "passed_unfinished": self.passed_unfinished,
-            "acceptance": round(self.passed / self.rollouts, 4) if self.rollouts else None,
-            "leakage": self.leakage,
-            "skipped": sum(self.skipped.values()),
-            "skipped_by_reason": dict(self.skipped.most_common()),
-            "end_reasons": dict(self.end_reasons.most_common()),
-            "verifier_reasons": dict(self.verifier_reasons.most_common()),
-            "faults": dict(self.faults.most_common()),
-            "scheduler": self.scheduler.as_dict(),
-        }
 
 
 def make_actors(cfg: RolloutConfig) -> tuple[AgentPolicy, UserSimulator]:
@@ -139,9 +80,7 @@ def run_rollouts(
     """
     summary = summary if summary is not None else RolloutSummary()
     if cfg.engine == "ray":
-        from generators.rollouts.distributed import run_on_ray
-
-        yield from run_on_ray(tasks, cfg, dataset, summary, on_skipped)
+        yield from run_on_ray(run_rollouts, tasks, cfg, dataset, summary, on_skipped)
         return
     agent, user = make_actors(cfg)
     model = {"backend": cfg.backend_name(), **generator.model_id} if agent.uses_model or user.uses_model else None

@@ -16,9 +16,9 @@ import random
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
-from environments.record_env import to_record_environment
 from environments.registry import get_environment
 from environments.state_store import cycle_collector_paused
+from environments.to_record import to_record_environment
 from environments.tool_world import ToolWorld
 from generators.synthesis.behaviours import alternative_goal, assign_behaviours, choosable_goal
 from generators.synthesis.domains import get_domain

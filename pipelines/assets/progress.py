@@ -10,8 +10,8 @@ from contextlib import contextmanager
 from dagster import AssetExecutionContext, MetadataValue
 
 from pipelines.throttle import Heartbeat, LineThrottle
-from schemas.elapsed import listening, spent
-from schemas.engine import CLUSTER_LINE, EngineOptions, cluster_info, engine_session, task_progress
+from runtime.elapsed import listening, spent
+from runtime.engine import CLUSTER_LINE, EngineOptions, cluster_info, engine_session, task_progress
 
 PREFIX = "progress: "
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, MaterializeResult, MetadataValue, asset
 
-from data_catalog.hub_config import HubExportConfig
-from data_catalog.hub_export import ExportSource, build_hub_folder, check_hub_folder
+from exporters.hub_config import HubExportConfig
+from exporters.hub_folder import ExportSource, build_hub_folder, check_hub_folder
+from exporters.verl import export_verl
 from pipelines.assets.config_schema import config_schema
 from pipelines.assets.record_store import RecordSet, asset_dir, without_file_images
 from pipelines.assets.resources import StorageResource
 from pipelines.pipeline_config import PipelineConfig
-from training.export_verl import export_verl
 
 
 def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
@@ -32,7 +32,7 @@ def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     def hub_folder(
         context: AssetExecutionContext, sft: RecordSet, rl: RecordSet, report: Path, storage: StorageResource
     ):
-        from training.export_openai import chat_row
+        from exporters.openai import chat_row
 
         cfg = HubExportConfig.from_mapping(context.op_execution_context.op_config, "run config")
         summary = (report / "summary.md").read_text() if (report / "summary.md").exists() else None

@@ -17,7 +17,7 @@ from pydantic import Field
 from data_catalog.catalog import Catalog
 from generators.llm.config import BackendConfig
 from generators.llm.interface import Generator
-from schemas.settings import data_home, data_home_scope
+from runtime.settings import data_home, data_home_scope
 
 
 def _doc(model: type, name: str) -> str:

@@ -71,8 +71,8 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
 @contextmanager
 def disk_full_is_one_line(folders: dict[Path, str], what: str) -> Iterator[None]:
     """Within: a full disk (or quota) anywhere under ``folders`` ends the command with one line naming the folder
-    and the space it had, exit code FAILED (schemas/disk.py), never a traceback."""
-    from schemas.disk import DiskFull, space_watched
+    and the space it had, exit code FAILED (runtime/disk.py), never a traceback."""
+    from runtime.disk import DiskFull, space_watched
 
     try:
         with space_watched(folders, what):

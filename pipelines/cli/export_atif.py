@@ -1,4 +1,4 @@
-"""``aceforge export-atif``: records as Harbor ATIF trajectories (data_catalog/sources/atif.py says how)."""
+"""``aceforge export-atif``: records as Harbor ATIF trajectories (exporters/atif.py says how)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from typing import Annotated
 import typer
 
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, fail, one_line, say
-from pipelines.cli.records import check_file
+from pipelines.cli.records import run_per_record_export
 
 
 @app.command("export-atif")
@@ -23,23 +22,4 @@ def export_atif(
     each trajectory's extra.aceforge: `convert --format atif` restores them. Image and web observations are
     written as their text (an image as its reference).
     """
-    import orjson
-    import pyarrow as pa
-    from pydantic import ValidationError
-
-    from data_catalog.sources.atif import record_to_atif
-    from schemas.io import atomic_output, read_records
-    from schemas.versions import SchemaError
-
-    check_file(file)
-    count = 0
-    try:
-        with atomic_output(output) as tmp, open(tmp, "wb") as f:
-            for record in read_records(file):
-                f.write(orjson.dumps(record_to_atif(record)) + b"\n")
-                count += 1
-    except SchemaError as exc:  # a newer version's file, or not a record file: about the file, not one record
-        fail(str(exc), FAILED)
-    except (ValidationError, ValueError, KeyError, pa.ArrowException) as exc:
-        fail(f"{file}: record {count} cannot be exported: {one_line(exc, 300)}", FAILED)
-    say(f"wrote {count} ATIF trajectories to {output}")
+    run_per_record_export("atif", file, output, "ATIF trajectories")

@@ -3,27 +3,25 @@
 Builds the Hub-ready folder (Parquet shards per config and split, the ``sft``
 config of chats and the ``preference`` config of chosen/rejected pairs, README.md
 dataset card, recipe.yaml, plots), loads it back with ``datasets`` offline to
-check the row counts, and uploads it unless ``--dry-run``. Exit codes: 0 done,
+check the row counts, and uploads it unless ``--dry-run``: the ``hub`` exporter (exporters/hub.py), called
+through ``exporters.registry.EXPORTERS``. Exit codes: 0 done,
 1 when the check or the upload failed, 2 on usage errors.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from data_catalog.hub_config import HubExportConfig
+from exporters.hub_config import HubExportConfig
 from pipelines.cli.common import FAILED, fail, out, plain_text, print_json, say
 from pipelines.cli.config import with_config
 from pipelines.cli.export import export_app
 from pipelines.cli.records import check_file
 from schemas.stage_config import ConfigError, read_yaml
-
-if TYPE_CHECKING:
-    from data_catalog.hub_export import ExportSource, HubFolder
 
 
 class HubExportCommand(HubExportConfig):
@@ -68,91 +66,50 @@ def hub(
     The token comes from HF_TOKEN or `hf auth login` and is never printed.
     """
     from data_catalog.dataset_card import FILE_IMAGE
-    from data_catalog.hub_export import (
-        HubExportError,
-        build_hub_folder,
-        check_hub_folder,
-        check_repo_id,
-        default_out_dir,
-        resolve_source,
-    )
-    from training.export_openai import chat_row
-    from training.preference import preference_rows
+    from exporters.hub import HubExportFailed
+    from exporters.hub_folder import HubExportError, default_out_dir
+    from exporters.registry import EXPORTERS
 
     if Path(dataset).expanduser().exists():  # a path, not a catalog name: the check every record file gets
         check_file(Path(dataset).expanduser())
     try:
-        check_repo_id(repo_id)
-        source = resolve_source(dataset)
         summary_text = summary.read_text() if summary else None
         if summary_text and not plots:  # the summary's image links are relative to its own folder
             plots = [summary.parent / m[2] for m in FILE_IMAGE.finditer(summary_text)]
         run_cfg = read_yaml(run_config) if run_config else None
-    except (HubExportError, ConfigError) as exc:
+    except ConfigError as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot read {exc.filename}: {exc.strerror}")
     folder_path = out_dir or default_out_dir(repo_id)
-    say(f"building {folder_path} from {source.label}")
     try:
-        folder = build_hub_folder(
-            source, folder_path, repo_id, cfg, summary_text, plots or (), run_cfg, chat_row, preference_rows
+        result = EXPORTERS.get("hub")(
+            dataset,
+            folder_path,
+            repo_id=repo_id,
+            config=cfg,
+            upload=not dry_run,
+            register=cfg.catalog,
+            summary=summary_text,
+            plots=plots or (),
+            run_config=run_cfg,
+            say=say,
         )
+    except HubExportFailed as exc:
+        fail(str(exc), FAILED)
     except HubExportError as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {folder_path}: {exc}", FAILED)
-    try:
-        check_hub_folder(folder)
-    except HubExportError as exc:
-        fail(str(exc), FAILED)
-    say(f"checked: datasets reads {folder.stats.rows:,} rows back, as written")
-    result = {"folder": str(folder.path), "rows": folder.stats.rows, "splits": _splits(folder), "uploaded": False}
-    if not dry_run:
-        result.update(_upload(folder, cfg))  # a failed upload exits here: nothing is registered for it
-    if cfg.catalog:
-        result["catalog"] = _register(folder, source)
     if as_json:
         print_json(result)
     else:
-        _show(folder)
+        _show(result)
 
 
-def _upload(folder: HubFolder, cfg: HubExportConfig) -> dict[str, object]:
-    from data_catalog.hub_export import HubExportError
-    from data_catalog.hub_upload import upload_hub_folder
-
-    say(f"uploading {folder.path} to {folder.repo_id}")
-    try:
-        uploaded = upload_hub_folder(
-            folder.path, folder.repo_id, private=cfg.private, commit_message=cfg.commit_message
-        )
-    except HubExportError as exc:
-        fail(str(exc), FAILED)
-    say(f"uploaded {uploaded.files} files: {uploaded.commit_url}")
-    return {"uploaded": True, "repo_url": uploaded.repo_url, "commit_url": uploaded.commit_url}
-
-
-def _register(folder: HubFolder, source: ExportSource) -> str | None:
-    from data_catalog.catalog import Catalog
-    from data_catalog.hub_export import register_hub_folder
-
-    try:
-        entry = register_hub_folder(folder, source, Catalog())
-    except Exception as exc:  # the export itself succeeded: say so, don't fail it
-        say(f"warning: could not register the export in the catalog: {exc}")
-        return None
-    say(f"registered as {entry.name} (version {entry.version}) in the catalog")
-    return f"{entry.name}@{entry.version}"
-
-
-def _splits(folder: HubFolder) -> dict[str, int]:
-    return {f"{config}/{split}": rows for (config, split), rows in sorted(folder.rows_by_split().items())}
-
-
-def _show(folder: HubFolder) -> None:
-    table = Table("config", "split", "rows", "shards", title=plain_text(folder.path))
-    for (config, split), rows in sorted(folder.rows_by_split().items()):
-        shards = sum(1 for s in folder.shards if (s.config, s.split) == (config, split))
-        table.add_row(plain_text(config), plain_text(split), f"{rows:,}", str(shards))
+def _show(result: dict[str, Any]) -> None:
+    table = Table("config", "split", "rows", "shards", title=plain_text(result["folder"]))
+    for name, rows in result["splits"].items():
+        config, split = name.split("/")
+        table.add_row(plain_text(config), plain_text(split), f"{rows:,}", str(result["shards"][name]))
     out.print(table)

@@ -1,8 +1,8 @@
 """``aceforge export verl|sharegpt|openai|dpo``: record sets written for other trainers.
 
-Each reads AgentRecords or plain chat files (``messages`` + ``tools``, through
-the openai_chat converter: training/inputs.py), prints its counts as one JSON
-line (records = written + skipped, with reasons) and exits 1 when nothing could
+Each calls its exporter by name (``exporters.registry.EXPORTERS``), which reads AgentRecords or plain chat files
+(``messages`` + ``tools``, through the openai_chat converter: training/inputs.py); the command prints its counts
+as one JSON line (records = written + skipped, with reasons) and exits 1 when nothing could
 be written, or when the input is empty, unless ``--allow-empty``.
 """
 
@@ -27,13 +27,15 @@ RenderingFlag = Annotated[
 ]
 
 
-def read_input(file: Path, allow_empty: bool) -> list:
-    """The records of ``file``, or one error line (exit 1 for an empty file, 2 for a file of something else)."""
-    from training.inputs import EmptyInput, InputError, read_training_input
+def run_exporter(name: str, file: Path, output: Path, allow_empty: bool, **options: Any) -> dict[str, Any]:
+    """Exporter ``name``'s summary, or one error line (exit 1 for an input with nothing to export, 2 for a file of
+    something else)."""
+    from exporters.registry import EXPORTERS
+    from training.inputs import EmptyInput, InputError
 
     check_file(file, chats=True)
     try:
-        return read_training_input(file, allow_empty)
+        return EXPORTERS.get(name)(file, output, allow_empty=allow_empty, **options)
     except InputError as exc:
         fail(str(exc), FAILED if isinstance(exc, EmptyInput) else USAGE)
 
@@ -58,17 +60,8 @@ def verl(
     allow_empty: AllowEmpty = False,
 ) -> None:
     """verl's RL Parquet (data_source, prompt, ability, reward_model, extra_info with tools/interaction kwargs)."""
-    from training.export_verl import export_verl
-    from training.rl import no_task_message, usable_tasks
-
-    records = read_input(file, allow_empty)
-    tasks, skipped = usable_tasks(records)
-    if records and not tasks:  # the same refusal as `train rl`: trajectories are not tasks
-        fail(no_task_message(file, skipped), FAILED)
-    summary = export_verl(tasks, output, split)
-    summary["records"] += sum(skipped.values())
-    summary["skipped"] = {**summary["skipped"], **skipped}
-    _report(summary, allow_empty)
+    # Records but no task (trajectories): the same refusal as `train rl`, exit 1.
+    _report(run_exporter("verl", file, output, allow_empty, split=split), allow_empty)
 
 
 @export_app.command("sharegpt")
@@ -86,9 +79,7 @@ def sharegpt(
     rendering: RenderingFlag = "full",
 ) -> None:
     """LLaMA-Factory's ShareGPT format with tools (function_call / observation turns)."""
-    from training.export_sharegpt import export_sharegpt
-
-    _report(export_sharegpt(read_input(file, allow_empty), output, rendering), allow_empty)
+    _report(run_exporter("sharegpt", file, output, allow_empty, rendering=rendering), allow_empty)
 
 
 @export_app.command("openai")
@@ -102,9 +93,8 @@ def openai(
     rendering: RenderingFlag = "full",
 ) -> None:
     """Chat messages + tools per record, as TRL's SFTTrainer reads them."""
-    from training.export_openai import export_openai
-
-    _report(export_openai(read_input(file, allow_empty), output, arguments_as_strings, rendering), allow_empty)
+    options = {"arguments_as_strings": arguments_as_strings, "rendering": rendering}
+    _report(run_exporter("openai", file, output, allow_empty, **options), allow_empty)
 
 
 @export_app.command("dpo")
@@ -115,9 +105,7 @@ def dpo(
 ) -> None:
     """Preference pairs for TRL's DPOTrainer: for each task with a verified success and failure among its rollouts,
     the shared prompt and the chosen / rejected continuations with their tool calls, plus the tools."""
-    from training.preference import export_dpo
-
-    summary = export_dpo(read_input(file, allow_empty), output)
+    summary = run_exporter("dpo", file, output, allow_empty)
     say(f"wrote {summary['written']} pairs from {summary['records']} records to {summary['output']}")
     print_json(summary)
     if not summary["written"] and not (allow_empty and not summary["records"]):

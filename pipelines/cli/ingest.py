@@ -29,7 +29,7 @@ from pipelines.cli.config import with_config
 if TYPE_CHECKING:
     from data_catalog.convert import ConvertStats
     from data_catalog.sources.base import ConvertOptions
-    from schemas.engine import EngineOptions
+    from runtime.engine import EngineOptions
 
 
 def check_inputs(inputs: list[str]) -> None:

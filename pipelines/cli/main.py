@@ -16,8 +16,8 @@ from typer import _click
 from typer.core import TyperCommand, TyperGroup
 
 from pipelines.cli.common import FAILED, INTERRUPTED, USAGE, say, say_error
-from schemas.elapsed import slow_steps_to
-from schemas.plugins import PluginError
+from runtime.elapsed import slow_steps_to
+from runtime.plugins import PluginError
 from schemas.versions import SchemaError
 
 

@@ -174,23 +174,20 @@ def export_adp(
     What ADP v1 has no field for (E, q, v with its reward and verdict, lineage, tool_call_ids, tool sources,
     system prompts) goes to ADP's details as JSON text under aceforge.* keys: `convert --format adp` restores it.
     """
-    import orjson
-    import pyarrow as pa
-    from pydantic import ValidationError
+    run_per_record_export("adp", file, output, "ADP records")
 
-    from schemas.adp import record_to_adp
-    from schemas.io import atomic_output, read_records
+
+def run_per_record_export(name: str, file: Path, output: Path, what: str) -> None:
+    """Exporter ``name`` (a record a line: ADP, ATIF) from ``file`` to ``output``, its errors as one line."""
+    from exporters.per_record import RecordNotExported
+    from exporters.registry import EXPORTERS
     from schemas.versions import SchemaError
 
     check_file(file)
-    count = 0
     try:
-        with atomic_output(output) as tmp, open(tmp, "wb") as f:
-            for record in read_records(file):
-                f.write(orjson.dumps(record_to_adp(record)) + b"\n")
-                count += 1
+        summary = EXPORTERS.get(name)(file, output)
     except SchemaError as exc:  # a newer version's file, or not a record file: about the file, not one record
         fail(str(exc), FAILED)
-    except (ValidationError, ValueError, KeyError, pa.ArrowException) as exc:
-        fail(f"{file}: record {count} cannot be exported: {one_line(exc, 300)}", FAILED)
-    say(f"wrote {count} ADP records to {output}")
+    except RecordNotExported as exc:
+        fail(f"{file}: record {exc.index} cannot be exported: {one_line(exc.cause, 300)}", FAILED)
+    say(f"wrote {summary['written']} {what} to {output}")

@@ -20,7 +20,7 @@ from pipelines.cli.common import FAILED, disk_full_is_one_line, fail, out, plain
 from pipelines.cli.config import with_config
 from pipelines.dagster_home import dagster_home
 from pipelines.pipeline_config import PipelineConfig
-from schemas.settings import catalog_path, data_home, demo_dir
+from runtime.settings import catalog_path, data_home, demo_dir
 
 
 @app.command()
@@ -128,7 +128,7 @@ def _run(cfg: PipelineConfig, workers: int, verbose: bool) -> None:
     files = write_demo_sources()
     say(f"demo sources: {len(files)} files in {demo_dir() / 'raw'}")
     from pipelines.main_job import run_instance, run_pipeline
-    from schemas.engine import shared_cluster
+    from runtime.engine import shared_cluster
 
     say(f"running the pipeline: {len(cfg.environments)} environment(s), {cfg.tasks.n} tasks each ...")
     try:

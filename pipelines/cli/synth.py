@@ -26,7 +26,7 @@ from pipelines.cli.common import FAILED, err, fail, one_line, out, print_json, s
 from pipelines.cli.config import OutputOptions, with_config
 from pipelines.cli.records import check_file
 from pipelines.throttle import Heartbeat
-from schemas.elapsed import spent
+from runtime.elapsed import spent
 from schemas.record import AgentRecord
 
 synth_app = typer.Typer(

@@ -33,7 +33,7 @@ from pipelines.dagster_home import dagster_home, run_log_level
 from pipelines.ui.access_token import new_token
 from pipelines.ui.guard import allowed_hosts
 from pipelines.ui.webserver import HOSTS_ENV, NO_TOKEN_ENV, TOKEN_ENV
-from schemas.settings import data_home
+from runtime.settings import data_home
 from schemas.stage_config import StageConfig
 
 DEFINITIONS_MODULE = "pipelines.definitions"

@@ -12,8 +12,8 @@ import pytest
 
 from data_catalog.catalog import Catalog, VersionChanged, check_name, safe_name
 from data_catalog.convert import convert_files
+from runtime.settings import catalog_path
 from schemas.record import SCHEMA_VERSION
-from schemas.settings import catalog_path
 from tests.conftest import ADP_FIXTURES
 
 

@@ -9,8 +9,8 @@ import pyarrow.parquet as pq
 
 from data_catalog.catalog import Catalog
 from data_catalog.dataset_stats import dataset_stats
-from data_catalog.hub_export import resolve_source
 from data_catalog.hub_shards import write_shards
+from exporters.hub_folder import resolve_source
 from schemas.arrow_schema import RECORD_SCHEMA
 from schemas.io import read_records
 from schemas.versions import SCHEMA_VERSION

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from data_catalog.hub_config import HubExportConfig
-from data_catalog.hub_export import ExportSource, build_hub_folder
+from exporters.hub_config import HubExportConfig
+from exporters.hub_folder import ExportSource, build_hub_folder
 from schemas.io import write_records
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task
 from schemas.steps import MessageAction, TextObservation

@@ -7,9 +7,9 @@ import pytest
 from environments import registry
 from environments.base import canonical_hash
 from environments.common_tools import CustomerServiceTools
-from environments.record_env import to_record_environment
 from environments.registry import get_environment, list_environments, register_environment
 from environments.state_store import Snapshot, as_snapshot
+from environments.to_record import to_record_environment
 from environments.tool_world import ToolError, ToolWorld, params, tool
 
 

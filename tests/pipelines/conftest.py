@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import pytest
 
-from schemas.ports import free_port
+from runtime.ports import free_port
 from tests.conftest import ROOT
 from tests.pipelines.cli_helpers import wait_until
 

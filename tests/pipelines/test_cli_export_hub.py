@@ -11,7 +11,7 @@ import pytest
 
 from data_catalog.catalog import Catalog
 from data_catalog.dataset_card import FILE_IMAGE
-from data_catalog.hub_export import MARKER_FILE
+from exporters.hub_folder import MARKER_FILE
 from tests.conftest import ROOT
 from tests.data_catalog.hub_records import ADP_ROWS, TASKS, mixed_records
 from tests.pipelines.cli_helpers import invoke, last_json

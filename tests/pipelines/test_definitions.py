@@ -22,7 +22,7 @@ from data_catalog.entries import PACKAGE_DIR, load_entries
 from data_catalog.ingest import IngestConfig
 from pipelines.definitions import build_definitions
 from pipelines.main_job import run_ingest
-from schemas.ports import free_port
+from runtime.ports import free_port
 from tests.conftest import ADP_FIXTURES, FIXTURES, ROOT, TAU_FIXTURES
 
 DAGSTER = Path(sys.executable).with_name("dagster")

@@ -18,8 +18,8 @@ from pipelines.assets.resources import StorageResource
 from pipelines.definitions import build_assets, build_resources, defs
 from pipelines.main_job import _error, pipeline_run_config, run_ingest
 from pipelines.pipeline_config import PipelineConfig
-from schemas.settings import data_home as settings_home
-from schemas.settings import data_home_scope
+from runtime.settings import data_home as settings_home
+from runtime.settings import data_home_scope
 from tests.conftest import ADP_FIXTURES
 from tests.pipelines.cli_helpers import OS_STD, invoke
 

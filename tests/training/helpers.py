@@ -7,8 +7,8 @@ reset, scenario, constraints, gold actions, metadata with complexity).
 
 from __future__ import annotations
 
-from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from environments.to_record import to_record_environment
 from generators.rollouts.oracle import confirmation
 from generators.rollouts.scripted_user import YES
 from schemas.record import AgentRecord, Environment, Source, Task, Tool, Verifier

@@ -7,16 +7,16 @@ import json
 
 import pytest
 
-from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from environments.to_record import to_record_environment
+from exporters.openai import export_openai
+from exporters.sharegpt import export_sharegpt
 from generators.llm.prompting import PromptRenderer
 from generators.rollouts.agent_prompt import agent_prompt
 from generators.rollouts.config import RolloutBudget
 from tests.generators.rollouts.helpers import ScriptedGenerator, balance_task, native_balance_agent, roll
 from tests.training.helpers import oracle_rollout, retail_cancel_task
 from training.episodes import EpisodeRunner, EpisodeSettings
-from training.export_openai import export_openai
-from training.export_sharegpt import export_sharegpt
 from training.render import prompt_ids, record_to_chat
 from training.rl import episode_runner
 from training.rl_config import RlConfig

@@ -8,6 +8,9 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
+from exporters.openai import export_openai
+from exporters.sharegpt import export_sharegpt
+from exporters.verl import export_verl
 from schemas.io import write_records
 from schemas.steps import ApiAction
 from tests.pipelines.cli_helpers import invoke, last_json
@@ -21,9 +24,6 @@ from tests.training.helpers import (
     record_with_a_failed_call,
     retail_cancel_task,
 )
-from training.export_openai import export_openai
-from training.export_sharegpt import export_sharegpt
-from training.export_verl import export_verl
 
 FUNCTIONS = [t.model_dump(include={"name", "description", "parameters"}) for t in (ORDER_TOOL, CANCEL_TOOL)]
 
@@ -242,9 +242,9 @@ def test_hub_sft_config_keeps_each_calls_own_arguments(tmp_path):
     """Two rows whose calls take different arguments read back exactly: no argument unified in as null."""
     from datasets import load_dataset
 
-    from data_catalog.hub_config import HubExportConfig
-    from data_catalog.hub_export import ExportSource, build_hub_folder
-    from training.export_openai import chat_row
+    from exporters.hub_config import HubExportConfig
+    from exporters.hub_folder import ExportSource, build_hub_folder
+    from exporters.openai import chat_row
 
     other = literal_record("other")
     other.environment.tools[0].parameters = {"type": "object", "properties": {"email": {"type": "string"}}}

@@ -7,8 +7,8 @@ tool result the live world answers, so the verifier chain sees real results.
 
 from __future__ import annotations
 
-from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from environments.to_record import to_record_environment
 from schemas.record import AgentRecord, Source, Task, Verifier
 from schemas.steps import ApiAction, TextObservation
 

@@ -11,8 +11,8 @@ import json
 from functools import cache
 from pathlib import Path
 
-from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from environments.to_record import to_record_environment
 from schemas.record import AgentRecord, Environment, VerifierResult
 from schemas.steps import MessageAction, TextObservation
 from tests.verifiers.handwritten import rollout

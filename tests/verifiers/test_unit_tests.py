@@ -70,7 +70,7 @@ def test_no_solution_and_no_tests():
 def code_env_record(submission: str) -> AgentRecord:
     """A trajectory in the code environment: try the function, then submit it."""
     from environments.code import CodeEnvironment
-    from environments.record_env import to_record_environment
+    from environments.to_record import to_record_environment
 
     live = CodeEnvironment("is_balanced")
     environment = to_record_environment(live, snapshot_id="code-is_balanced", kind="code_sandbox")

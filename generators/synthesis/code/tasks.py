@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from environments.code import CodeEnvironment, CodeTask, SandboxLimits, run_python, sandbox_config
-from environments.record_env import to_record_environment
+from environments.to_record import to_record_environment
 from generators.llm.config import BackendConfig
 from generators.rollouts.config import THROUGHPUT_ONLY
 from schemas.generation import ChatRequest, SamplingParams

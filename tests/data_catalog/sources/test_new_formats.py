@@ -9,7 +9,7 @@ import pytest
 
 from data_catalog.convert import convert_files
 from data_catalog.sources import get_converter
-from data_catalog.sources.atif import record_to_atif
+from exporters.atif import record_to_atif
 from schemas.io import read_records
 from schemas.record import AgentRecord
 from tests.data_catalog.sources.fidelity import SAMPLES, convert

@@ -15,7 +15,7 @@ import pytest
 from generators.llm.aimd import AimdLimiter, RetryPolicy
 from generators.llm.interface import ChatRequest, GenerationError, SamplingParams
 from generators.llm.openai_backend import OpenAIBackend
-from schemas.ports import free_port
+from runtime.ports import free_port
 
 FAST = RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05)
 

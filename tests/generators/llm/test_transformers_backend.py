@@ -6,7 +6,7 @@ import re
 import pytest
 
 from generators.llm.interface import SamplingParams
-from schemas.elapsed import listening
+from runtime.elapsed import listening
 from tests.conftest import SPENT
 from tests.generators.conftest import ask
 

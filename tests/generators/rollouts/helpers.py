@@ -12,8 +12,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from environments.record_env import to_record_environment
 from environments.registry import get_environment
+from environments.to_record import to_record_environment
 from generators.rollouts.config import RolloutConfig
 from generators.rollouts.runner import RolloutSummary, run_rollouts
 from schemas.generation import Capabilities, ChatRequest, Completion, GenerationResult, SamplingParams

@@ -3,6 +3,7 @@ that answers fixed texts."""
 
 from __future__ import annotations
 
+from environments.from_record import build_environment
 from environments.registry import get_environment
 from generators.llm.interface import Capabilities, Completion, GenerationResult
 from generators.rollouts.oracle import confirmation
@@ -10,7 +11,6 @@ from generators.rollouts.scripted_user import YES
 from generators.synthesis.drafts import TaskDraft
 from schemas.record import AgentRecord
 from schemas.steps import ApiAction, MessageAction, TextObservation
-from verifiers.initial_state import build_environment
 from verifiers.money import amounts_of_last_call
 from verifiers.runner import verify_record
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from data_catalog.hub_export import MARKER_FILE, HubExportError
+from exporters.hub_folder import MARKER_FILE, HubExportError
 
 REPO_TYPE = "dataset"
 

@@ -13,8 +13,8 @@ from huggingface_hub import DatasetCard
 
 from data_catalog.catalog import Catalog
 from data_catalog.dataset_card import hub_license, size_category
-from data_catalog.hub_config import HubExportConfig
-from data_catalog.hub_export import (
+from exporters.hub_config import HubExportConfig
+from exporters.hub_folder import (
     MARKER_FILE,
     HubExportError,
     build_hub_folder,

@@ -22,8 +22,8 @@ from typing import Any
 
 from environments.base import ToolEnvironment
 from environments.db_files import load_db
+from environments.registry import EnvironmentFactory
 from schemas.record import Environment
-from verifiers.base import EnvFactory
 
 
 class InitialStateError(Exception):
@@ -59,7 +59,7 @@ def state_source(env: Environment) -> tuple[str, Any]:
     return "seed", int(sandbox.get("seed", 0))
 
 
-def build_environment(env: Environment, factory: EnvFactory) -> ToolEnvironment:
+def build_environment(env: Environment, factory: EnvironmentFactory) -> ToolEnvironment:
     """A fresh environment in the record's initial state (hash-checked when E pins one)."""
     if not env.name:
         raise InitialStateError("no_environment", "E.name is empty: nothing to replay in")

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from schemas.plugins import PluginLoadError, Registry, UnknownPluginError, named_subclass
+from runtime.plugins import PluginLoadError, Registry, UnknownPluginError, named_subclass
 
 
 class Widget:
@@ -69,7 +69,7 @@ def test_code_registration_owns_its_name():
         widgets.register("gear", OtherWidget)
     widgets.unregister("gear")
     assert "gear" not in widgets
-    with pytest.raises(PluginLoadError, match="not a subclass of tests.schemas.test_plugins.Widget"):
+    with pytest.raises(PluginLoadError, match="not a subclass of tests.runtime.test_plugins.Widget"):
         widgets.register("gear", OtherWidget)
     assert "gear" not in widgets  # a rejected object leaves no entry behind
 

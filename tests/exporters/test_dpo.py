@@ -1,4 +1,4 @@
-"""Preference pairs from verified rollouts (training/preference.py): TRL's conversational preference format with
+"""Preference pairs from verified rollouts (exporters/dpo.py): TRL's conversational preference format with
 tool calls, a chosen side that passes the verifier and a rejected side that fails it, `aceforge export dpo`, the
 Hub's `preference` config, and one real DPOTrainer step on SmolLM2."""
 
@@ -11,12 +11,12 @@ import pytest
 from data_catalog.sources import FORMATS
 from data_catalog.sources.base import ConvertOptions
 from environments.registry import get_environment
+from exporters.dpo import PreferenceStats, preference_rows, shared_prompt_length
 from schemas.io import write_records
 from schemas.record import Lineage, Verifier, VerifierResult
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from tests.pipelines.cli_helpers import invoke, last_json
 from tests.training.helpers import RETAIL_CANCEL, literal_record, oracle_rollout, small_retail_task
-from training.preference import PreferenceStats, preference_rows, shared_prompt_length
 from verifiers.runner import apply_verification, verify_record
 
 
@@ -172,8 +172,8 @@ def test_the_hubs_preference_config_feeds_one_dpo_step_on_smollm2(data_home, tmp
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from trl import DPOConfig, DPOTrainer
 
-    from data_catalog.hub_config import HubExportConfig
-    from data_catalog.hub_export import ExportSource, build_hub_folder, check_hub_folder
+    from exporters.hub_config import HubExportConfig
+    from exporters.hub_folder import ExportSource, build_hub_folder, check_hub_folder
     from generators.llm.model_store import tool_chat_template
 
     write_records(shop_rollouts(), tmp_path / "records.parquet")

@@ -25,7 +25,7 @@ from tests.unprivileged import AS_ROOT, unprivileged_python
 os.environ.update(RAY_ENV)  # before ray is imported: it reads them then
 pytest.importorskip("ray")
 
-INTRUDER = "tests.schemas.ray_intruder"
+INTRUDER = "tests.runtime.ray_intruder"
 
 
 def listening_ports() -> list[int]:
@@ -42,7 +42,7 @@ def listening_ports() -> list[int]:
 @pytest.fixture(scope="module")
 def cluster():
     """A local cluster as `--engine ray --ray-dashboard` starts one: its address, token file and ports."""
-    from schemas.engine import cluster_info, ray_session
+    from runtime.engine import cluster_info, ray_session
 
     with ray_session("", dashboard=True) as ray:
         info = cluster_info(ray)
@@ -105,7 +105,7 @@ def test_a_client_of_this_user_without_the_token_is_refused(cluster, tmp_path):
 AFTERWARDS = """
 import os, json
 from pathlib import Path
-from schemas.engine import ray_session
+from runtime.engine import ray_session
 before = {key: os.environ.get(key) for key in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN_PATH")}
 with ray_session("") as ray:
     token = Path(os.environ["RAY_AUTH_TOKEN_PATH"])

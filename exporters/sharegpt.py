@@ -32,6 +32,7 @@ from typing import Any
 from generators.rollouts.agent_prompt import Rendering
 from schemas.io import atomic_output, write_jsonl_rows
 from schemas.record import AgentRecord
+from training.inputs import read_training_input
 from training.render import Chat, RenderStats, render_records
 
 USER_SIDE = ("human", "observation")
@@ -124,3 +125,8 @@ def export_sharegpt(records: Iterable[AgentRecord], output: Path, rendering: Ren
         "call_text_dropped": notes["call_text_dropped"],
         "failed_call_turns_dropped": notes["failed_call_turns_dropped"],
     }
+
+
+def export(source: Path, output: Path, *, allow_empty: bool = False, rendering: Rendering = "full") -> dict[str, Any]:
+    """The registry's entry (exporters/registry.py): the records or chats of ``source`` into ``output``."""
+    return export_sharegpt(read_training_input(source, allow_empty), output, rendering)

@@ -1,6 +1,6 @@
 import re
 
-from schemas.elapsed import announced, listening, spent
+from runtime.elapsed import announced, listening, spent
 from tests.conftest import SPENT
 
 

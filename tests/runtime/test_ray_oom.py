@@ -1,7 +1,7 @@
 """A Ray task too big for its node fails the stage instead of being killed and retried without end.
 
 Ray's memory monitor kills a worker when its node runs low on memory, and by
-default retries the task for ever; schemas/engine.py bounds the retries. The
+default retries the task for ever; runtime/engine.py bounds the retries. The
 check runs in its own process: the node's kill threshold is set below what
 any process uses, so every attempt is killed, and the map must raise.
 """
@@ -27,7 +27,7 @@ SCRIPT = textwrap.dedent(
     import sys
     import time
     from pathlib import Path
-    from schemas.engine import ordered_map, ray_session
+    from runtime.engine import ordered_map, ray_session
 
     def hold(_, megabytes):
         block = bytearray(megabytes << 20)

@@ -1,7 +1,7 @@
 """A record dataset as a Hugging Face Hub dataset folder: Parquet shards, a dataset card, the recipe.
 
-``build_hub_folder`` writes the folder (see hub_shards.py for the layout and
-dataset_card.py for the card); ``check_hub_folder`` loads it back with
+``build_hub_folder`` writes the folder (see data_catalog/hub_shards.py for the layout and
+data_catalog/dataset_card.py for the card); ``check_hub_folder`` loads it back with
 ``datasets`` offline, config by config, and compares the row counts; the
 upload itself is in hub_upload.py. The folder is built beside its target and
 renamed into place when complete, so a failed export never leaves half a
@@ -33,15 +33,15 @@ from data_catalog.catalog import Catalog, DatasetVersion, VersionChanged, safe_n
 from data_catalog.dataset_card import FILE_IMAGE, CardInputs, recipe_yaml, render_card
 from data_catalog.dataset_stats import DatasetStats, dataset_stats
 from data_catalog.hub_chat import ChatRow, datasets_bars_off, write_chat_config
-from data_catalog.hub_config import HubExportConfig
 from data_catalog.hub_preference import PairRows, write_preference_config
 from data_catalog.hub_shards import TASKS, TRAJECTORIES, Shard, write_shards
 from data_catalog.ingest import file_digest
 from data_catalog.redaction import redact_text, redact_value
+from exporters.hub_config import HubExportConfig
+from runtime.settings import data_home
 from schemas.io import remove_stale_temps
 from schemas.record import stable_id
 from schemas.record_files import open_record_parquet
-from schemas.settings import data_home
 from schemas.versions import SchemaError
 
 RECIPE_FILE = "recipe.yaml"
@@ -142,8 +142,9 @@ def build_hub_folder(
 ) -> HubFolder:
     """Write the Hub-ready folder ``out``: ``data/`` shards, ``README.md``, ``recipe.yaml``, ``plots/``.
 
-    ``to_chat`` (a record as ``{messages, tools}``, None when it has none) adds the ``sft`` config (hub_chat.py);
-    ``to_pairs`` (the preference pairs of some records) adds the ``preference`` config (hub_preference.py).
+    ``to_chat`` (a record as ``{messages, tools}``, None when it has none) adds the ``sft`` config (data_catalog/hub_chat.py);
+    ``to_pairs`` (the preference pairs of some records) adds the ``preference`` config
+    (data_catalog/hub_preference.py).
     """
     check_repo_id(repo_id)
     earlier = _earlier_export_files(out)

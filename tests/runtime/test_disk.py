@@ -1,4 +1,4 @@
-"""Recognizing a full disk or a used-up quota in the forms libraries give it (schemas/disk.py), and its one line."""
+"""Recognizing a full disk or a used-up quota in the forms libraries give it (runtime/disk.py), and its one line."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from schemas.disk import DiskFull, disk_full, size_text, space_watched
+from runtime.disk import DiskFull, disk_full, size_text, space_watched
 
 
 def sqlite_full() -> sqlite3.OperationalError:

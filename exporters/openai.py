@@ -22,6 +22,7 @@ from generators.llm.prompting import wire_messages
 from generators.rollouts.agent_prompt import Rendering
 from schemas.io import write_jsonl_rows
 from schemas.record import AgentRecord
+from training.inputs import read_training_input
 from training.render import Chat, RenderError, RenderStats, record_to_chat, render_records
 
 
@@ -47,3 +48,15 @@ def chat_row(record: AgentRecord) -> dict[str, Any] | None:
         return openai_row(record, record_to_chat(record))
     except RenderError:
         return None
+
+
+def export(
+    source: Path,
+    output: Path,
+    *,
+    allow_empty: bool = False,
+    arguments_as_strings: bool = False,
+    rendering: Rendering = "full",
+) -> dict[str, Any]:
+    """The registry's entry (exporters/registry.py): the records or chats of ``source`` into ``output``."""
+    return export_openai(read_training_input(source, allow_empty), output, arguments_as_strings, rendering)

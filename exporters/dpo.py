@@ -31,6 +31,7 @@ from curation.learner import is_rollout
 from curation.views import task_id
 from schemas.io import write_jsonl_rows
 from schemas.record import AgentRecord, stable_id
+from training.inputs import read_training_input
 from training.render import Chat, RenderError, record_to_chat
 from verifiers.reward import rollout_reward
 
@@ -134,3 +135,8 @@ def export_dpo(records: Iterable[AgentRecord], output: Path) -> dict[str, Any]:
     stats = PreferenceStats()
     written = write_jsonl_rows(preference_rows(records, stats), output)
     return {"format": "dpo", "output": str(output), "written": written, **stats.as_dict()}
+
+
+def export(source: Path, output: Path, *, allow_empty: bool = False) -> dict[str, Any]:
+    """The registry's entry (exporters/registry.py): the preference pairs of ``source``'s rollouts into ``output``."""
+    return export_dpo(read_training_input(source, allow_empty), output)

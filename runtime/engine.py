@@ -32,7 +32,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from schemas.ports import free_port
+from runtime.ports import free_port
 from schemas.stage_config import StageConfig
 
 # A throw-away local cluster binds 127.0.0.1 (Ray otherwise binds the machine's external interface, even when

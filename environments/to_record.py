@@ -17,7 +17,7 @@ def to_record_environment(
     """E with the env's tools, policy and its *current* state as the initial-state reference.
 
     Call it right after ``reset``. For a seeded tool world the defaults say how
-    to rebuild it (as verifiers/initial_state.py reads E): snapshot id
+    to rebuild it (as environments/from_record.py reads E): snapshot id
     "<name>-seed<S>-users<N>" and sandbox {"env_params": {...}, "seed": S}.
     For a world reset to a given state, name where that state is kept, e.g.
     ``snapshot_id="file:/data/retail_db.json"``. The content hash pins the state.

@@ -2,7 +2,7 @@
 where the tests run as root, else as this user without the cluster's token), it prints one JSON object of what
 each attempt gave.
 
-``python -m tests.schemas.ray_intruder ADDRESS TOKEN_FILE MARKER PORT...``: read the cluster's token, join the
+``python -m tests.runtime.ray_intruder ADDRESS TOKEN_FILE MARKER PORT...``: read the cluster's token, join the
 cluster as a Ray client and run ``id`` as a task, and submit a job that writes MARKER through the job API of
 every HTTP port given (the dashboard, its agents).
 """

@@ -50,6 +50,7 @@ from generators.rollouts.scripted_user import opening
 from schemas.io import atomic_output
 from schemas.record import AgentRecord
 from schemas.steps import TextObservation
+from training.inputs import EmptyInput, read_training_input
 from training.verl_reward import environment_sha256
 
 ABILITY = "tool_use"
@@ -157,3 +158,25 @@ def export_verl(records: Iterable[AgentRecord], out_dir: Path, split: str = "tra
         "records": len(rows) + sum(skipped.values()),
         "skipped": dict(skipped),
     }
+
+
+class NoTasks(EmptyInput):
+    """Records, but no task an episode can start from (trajectories, say): as empty as an empty file, for RL."""
+
+
+def export(source: Path, output: Path, *, split: str = "train", allow_empty: bool = False) -> dict[str, Any]:
+    """The registry's entry (exporters/registry.py): the tasks of ``source`` into the folder ``output``.
+
+    Only the records ``train rl`` would start episodes from are tasks; the others are counted as skipped by
+    reason, and a source with records but no task raises NoTasks, as ``train rl`` refuses it.
+    """
+    from training.rl import no_task_message, usable_tasks  # the trainer's modules: only when exporting
+
+    records = read_training_input(source, allow_empty)
+    tasks, skipped = usable_tasks(records)
+    if records and not tasks:
+        raise NoTasks(no_task_message(source, skipped))
+    summary = export_verl(tasks, output, split)
+    summary["records"] += sum(skipped.values())
+    summary["skipped"] = {**summary["skipped"], **skipped}
+    return summary

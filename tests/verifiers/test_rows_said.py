@@ -4,6 +4,9 @@ bench/verifier_quality.py (f): a true statement about another order passed as th
 
 from __future__ import annotations
 
+import json
+
+from schemas.steps import TextObservation
 from tests.verifiers.labelled_tasks import (
     NILS_ADDRESS,
     A,
@@ -14,9 +17,22 @@ from tests.verifiers.labelled_tasks import (
     nils_two_goals,
     two_goal_task,
 )
-from tests.verifiers.test_claims import ORDER_1, ORDER_2, USER, seen_after
+from verifiers.claims import Seen
 from verifiers.constraint_checks import Outcome, message_contains, said_of
 from verifiers.grounding import changes_elsewhere, movements_elsewhere, unread_rows
+
+USER = {"user_id": "ana_7", "orders": ["#R1000001", "#R1000002"]}
+ORDER_1 = {"order_id": "#R1000001", "user_id": "ana_7", "status": "delivered", "total": 40.5}
+ORDER_2 = {"order_id": "#R1000002", "user_id": "ana_7", "status": "pending", "total": 99.0}
+
+
+def seen_after(*results: dict) -> Seen:
+    """What the tools showed: each result a JSON row."""
+    seen = Seen()
+    for result in results:
+        seen.add(TextObservation(content=json.dumps(result), source="tool"))
+    return seen
+
 
 WORDS = {
     "cancel_pending_order": ("cancel", "cancelled"),
@@ -79,7 +95,7 @@ def test_money_said_with_one_changed_row_is_what_its_write_moved():
 
 
 def test_a_denial_about_a_row_never_read_is_ungrounded():
-    seen = seen_after({**USER, "orders": ["#R1000001", "#R1000002"]}, ORDER_1)  # #R1000002: listed, never read
+    seen = seen_after(USER, ORDER_1)  # #R1000002: listed by the profile, never read
     terms = ("pending", "delivered", "cancelled")
     assert unread_rows(4, "Order #R1000002 was not cancelled.", terms, seen) == [
         {"step": 4, "kind": "unread_row", "value": "#R1000002"}

@@ -23,16 +23,20 @@ _MONTH = (
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 _ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
+# Each form starts with a digit, a month's first letter or the "t" of "the"; each time with a digit or the first
+# letter of "noon" or "midnight": the lookahead lets the search skip every other position at once (half the cost
+# over a JSON row).
 _DATE = re.compile(
+    r"(?=[\djfmasondt])(?:"
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}(?=T|\b)"
     rf"|\b{_MONTH}\s+{_ORDINAL}\b(?:,?\s+\d{{4}}\b)?"
     rf"|\b(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}}\b)?"
     rf"|\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
-    rf"|\bthe\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?)]|at\b|of\b|and\b))",
+    rf"|\bthe\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?)]|at\b|of\b|and\b)))",
     re.IGNORECASE,
 )
 _TIME = re.compile(
-    r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s*[ap]\.?m\.?(?!\w)|\b(?:noon|midnight)\b",
+    r"(?=[\dnm])(?:(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s*[ap]\.?m\.?(?!\w)|\b(?:noon|midnight)\b)",
     re.IGNORECASE,
 )
 # Each form of _DATE holds one of these (a digit beside "-", "/", a word or a space), each digit form of _TIME one of

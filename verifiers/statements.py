@@ -527,6 +527,8 @@ def _counts(
     return found
 
 
+# What every noun of _COUNTED holds.
+_COUNT_NOUN = re.compile(r"item|product|article|bag|suitcase|luggage|passenger|travel|people|person|flight|leg|segment")
 _COUNT_PATTERNS = tuple(
     (kind, re.compile(rf"(?<![$\d.,])\b(\d{{1,2}})\s+(?:([a-z-]+)\s+)?(?:{nouns})\b"))
     for kind, nouns in _COUNTED.items()
@@ -536,6 +538,8 @@ _COUNT_PATTERNS = tuple(
 @lru_cache(maxsize=16384)  # most clauses count nothing; the rollouts of a task repeat most messages
 def _counted(clause: str) -> tuple[tuple[str, int, str | None], ...]:
     """(kind, count, the word before the noun) of every count ``clause`` says ("2 paid bags": bags, 2, "paid")."""
+    if not _COUNT_NOUN.search(clause.lower()):  # no noun of a count: the number words need no reading
+        return ()
     converted = digits(clause).replace("both", "2")
     return tuple(
         (kind, int(match.group(1)), match.group(2))
@@ -668,6 +672,9 @@ def _hedges(sentence: str, terms: tuple[str, ...]) -> tuple[tuple[str, Any], ...
 _DURATION = re.compile(
     r"\b(\d{1,3})(?:-|\s+)(?:business\s+|calendar\s+)?(minutes?|hours?|days?|weeks?|months?)\b", re.I
 )
+# What every unit of _DURATION holds, looked for before the number words are read (no "i": IGNORECASE matches a
+# dotted or dotless one, which lower() keeps apart).
+_UNIT = re.compile(r"nute|hour|day|week|month")
 
 
 @lru_cache(maxsize=16)
@@ -705,9 +712,13 @@ def _reason_words(
 ) -> tuple[tuple[tuple[str, str], ...], str | None, str | None, tuple[bool, bool] | None]:
     """What ``sentence`` gives as reasons: its time limits ("30 day", as said), an excuse, "already departed", and
     whether it says a booking has no insurance or has some (None when it speaks of none, or only of a case: "if")."""
-    durations = tuple(
-        (f"{match.group(1)} {match.group(2).rstrip('s')}", match.group(0))
-        for match in _DURATION.finditer(digits(sentence))
+    durations = (
+        tuple(
+            (f"{match.group(1)} {match.group(2).rstrip('s')}", match.group(0))
+            for match in _DURATION.finditer(digits(sentence))
+        )
+        if _UNIT.search(sentence.lower())
+        else ()
     )
     excuse, departed = _EXCUSE.search(sentence), _DEPARTED.search(sentence)
     insurance = None

@@ -104,7 +104,10 @@ def dates_in(text: str) -> list[str]:
 
 def _looks_numeric(token: str) -> bool:
     """A date (2024-05-01), a time or a plain number: a fact of another kind, not an id."""
-    return bool(re.fullmatch(r"[\d\-:,.]+", token))
+    return bool(_NUMERIC.fullmatch(token))
+
+
+_NUMERIC = re.compile(r"[\d\-:,.]+")
 
 
 # Words that open a condition ("when we cancelled one of its flights" names a case of a rule, no row's state).

@@ -374,6 +374,8 @@ def rows_of(content: str) -> tuple[Row, ...]:
     row = Row.parse(content)
     if row is None:
         return ()
+    if "_number" not in content and "\\u" not in content:  # no key names a nested row (no escape could spell one)
+        return (row,)
     return (row, *(Row(nested, orjson.dumps(nested).decode()) for nested in _nested_rows(row.values)))
 
 

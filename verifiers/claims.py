@@ -25,6 +25,7 @@ import re
 import string
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from typing import Any
 
 import orjson
 
@@ -287,6 +288,19 @@ def row_clauses(text: str) -> tuple[str, ...]:
     return tuple(clause.translate(_UNMASK) for clause in _ROW_CLAUSE.split(masked))
 
 
+NOT_JSON = object()
+
+
+@lru_cache(maxsize=4096)  # the same result (a user's profile) comes back in every rollout of a task
+def json_value(content: str) -> Any:
+    """A tool result's text parsed as JSON (NOT_JSON when it is not), once for every check that reads it (grounding's
+    rows, the statements' and the confirmations' values): read only."""
+    try:
+        return orjson.loads(content)
+    except orjson.JSONDecodeError:
+        return NOT_JSON
+
+
 class Row:
     """A tool result that is one JSON object: a row as a tool showed it."""
 
@@ -306,10 +320,7 @@ class Row:
     def parse(cls, content: str) -> Row | None:
         if content[:1] != "{":
             return None
-        try:
-            values = orjson.loads(content)
-        except orjson.JSONDecodeError:
-            return None
+        values = json_value(content)
         return cls(values, content) if isinstance(values, dict) else None
 
     def named(self, token: str) -> bool:

@@ -25,6 +25,7 @@ import re
 import string
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from typing import Any
 
 import orjson
 
@@ -104,7 +105,10 @@ def dates_in(text: str) -> list[str]:
 
 def _looks_numeric(token: str) -> bool:
     """A date (2024-05-01), a time or a plain number: a fact of another kind, not an id."""
-    return bool(re.fullmatch(r"[\d\-:,.]+", token))
+    return bool(_NUMERIC.fullmatch(token))
+
+
+_NUMERIC = re.compile(r"[\d\-:,.]+")
 
 
 # Words that open a condition ("when we cancelled one of its flights" names a case of a rule, no row's state).
@@ -289,6 +293,19 @@ def row_clauses(text: str) -> tuple[str, ...]:
     return tuple(clause.translate(_UNMASK) for clause in _ROW_CLAUSE.split(masked))
 
 
+NOT_JSON = object()
+
+
+@lru_cache(maxsize=4096)  # the same result (a user's profile) comes back in every rollout of a task
+def json_value(content: str) -> Any:
+    """A tool result's text parsed as JSON (NOT_JSON when it is not), once for every check that reads it (grounding's
+    rows, the statements' and the confirmations' values): read only."""
+    try:
+        return orjson.loads(content)
+    except orjson.JSONDecodeError:
+        return NOT_JSON
+
+
 class Row:
     """A tool result that is one JSON object: a row as a tool showed it."""
 
@@ -308,10 +325,7 @@ class Row:
     def parse(cls, content: str) -> Row | None:
         if content[:1] != "{":
             return None
-        try:
-            values = orjson.loads(content)
-        except orjson.JSONDecodeError:
-            return None
+        values = json_value(content)
         return cls(values, content) if isinstance(values, dict) else None
 
     def named(self, token: str) -> bool:
@@ -376,6 +390,8 @@ def rows_of(content: str) -> tuple[Row, ...]:
     row = Row.parse(content)
     if row is None:
         return ()
+    if "_number" not in content and "\\u" not in content:  # no key names a nested row (no escape could spell one)
+        return (row,)
     return (row, *(Row(nested, orjson.dumps(nested).decode()) for nested in _nested_rows(row.values)))
 
 

@@ -23,11 +23,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-import orjson
-
 from schemas.steps import TextObservation
 from verifiers.amount_words import amounts_said, numbers_said
-from verifiers.claims import fold
+from verifiers.claims import NOT_JSON, fold, json_value
 
 _ASKS = re.compile(
     r"\?|\b(?:confirm|proceed|go ahead|shall i|should i|would you like|do you want|let me know|"
@@ -158,22 +156,11 @@ def tool_values(ctx: Any) -> list[tuple[int, Any]]:
         values = []
         for index, step in enumerate(ctx.record.trajectory):
             if isinstance(step, TextObservation) and step.source == "tool" and step.content[:1] in "{[":
-                value = _json_value(step.content)
-                if value is not _NOT_JSON:
+                value = json_value(step.content)
+                if value is not NOT_JSON:
                     values.append((index, value))
         ctx.memo["tool_values"] = values
     return ctx.memo["tool_values"]
-
-
-_NOT_JSON = object()
-
-
-@lru_cache(maxsize=4096)  # the same result (a user's profile) comes back in every rollout of a task; read only
-def _json_value(content: str) -> Any:
-    try:
-        return orjson.loads(content)
-    except orjson.JSONDecodeError:
-        return _NOT_JSON
 
 
 def catalogue_of(ctx: Any) -> Catalogue:

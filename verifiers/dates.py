@@ -23,18 +23,28 @@ _MONTH = (
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 _ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
+# Each form starts with a digit, a month's first letter or the "t" of "the"; each time with a digit or the first
+# letter of "noon" or "midnight": the lookahead lets the search skip every other position at once (half the cost
+# over a JSON row).
 _DATE = re.compile(
+    r"(?=[\djfmasondt])(?:"
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}(?=T|\b)"
     rf"|\b{_MONTH}\s+{_ORDINAL}\b(?:,?\s+\d{{4}}\b)?"
     rf"|\b(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}}\b)?"
     rf"|\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
-    rf"|\bthe\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?)]|at\b|of\b|and\b))",
+    rf"|\bthe\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?)]|at\b|of\b|and\b)))",
     re.IGNORECASE,
 )
 _TIME = re.compile(
-    r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s*[ap]\.?m\.?(?!\w)|\b(?:noon|midnight)\b",
+    r"(?=[\dnm])(?:(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?![\w:])|\b\d{1,2}\s*[ap]\.?m\.?(?!\w)|\b(?:noon|midnight)\b)",
     re.IGNORECASE,
 )
+# Each form of _DATE holds one of these (a digit beside "-", "/", a word or a space), each digit form of _TIME one of
+# the others: a text without any holds no date (no clock time), and the test costs a tenth of the full pattern over a
+# tool result (a JSON row), where most have none. _TIME's words are looked for as text: "dn" and "ght" of
+# "midnight" (IGNORECASE also matches a dotted or dotless i there, which lower() keeps apart).
+_MAY_HOLD_DATE = re.compile(r"\d-\d\d-\d|\d/\d|[a-z.]\s+\d|\d(?:st|nd|rd|th)?\s+[a-z]", re.IGNORECASE)
+_MAY_HOLD_CLOCK = re.compile(r"\d(?::\d|\s*[ap])", re.IGNORECASE)
 _NO_YEAR, _NO_MONTH = 1900, 1  # dateutil's defaults where the text gives none: read back as unknown
 _DEFAULTS = (datetime(_NO_YEAR, _NO_MONTH, 1), datetime(_NO_YEAR + 4, 12, 1))  # a leap year, another month
 
@@ -42,6 +52,8 @@ _DEFAULTS = (datetime(_NO_YEAR, _NO_MONTH, 1), datetime(_NO_YEAR + 4, 12, 1))  #
 @lru_cache(maxsize=8192)
 def dates_said(text: str) -> tuple[tuple[str, Date], ...]:
     """(span, date) of every date written in ``text``."""
+    if not _MAY_HOLD_DATE.search(text):
+        return ()
     found = []
     for match in _DATE.finditer(text):
         span = match.group(0)
@@ -56,6 +68,8 @@ def dates_said(text: str) -> tuple[tuple[str, Date], ...]:
 @lru_cache(maxsize=8192)
 def times_said(text: str) -> tuple[tuple[str, Time], ...]:
     """(span, time) of every clock time written in ``text`` (not the time part of a date-time stamp's seconds)."""
+    if not _may_hold_time(text):
+        return ()
     found = []
     for match in _TIME.finditer(text):
         span = match.group(0)
@@ -67,6 +81,13 @@ def times_said(text: str) -> tuple[tuple[str, Time], ...]:
         if moment is not None:
             found.append((span, moment))
     return tuple(found)
+
+
+def _may_hold_time(text: str) -> bool:
+    if _MAY_HOLD_CLOCK.search(text):
+        return True
+    lowered = text.lower()
+    return "noon" in lowered or ("dn" in lowered and "ght" in lowered)
 
 
 @lru_cache(maxsize=4096)

@@ -154,8 +154,21 @@ def planned_terms(text: str, terms: tuple[str, ...], words: tuple[tuple[str, tup
     """The ``terms`` that are states the writes the message proposes lead to ("cancelled" when it proposes a
     cancel): the first letters of those writes' action words ("cance" of cancel) in the term."""
     tools = proposed_tools(text, dict(words))
-    stems = {fold(word)[:5] for tool, own in words if tool in tools for word in (*own, tool.split("_")[0]) if word}
-    return frozenset(term for term in terms if any(stem in fold(term) for stem in stems))
+    stems = set().union(*(own for tool, own in _stems(words) if tool in tools))
+    return frozenset(term for term, folded in _folded(terms) if any(stem in folded for stem in stems))
+
+
+@lru_cache(maxsize=16)  # the environment's words and terms: the same few for a whole run
+def _stems(words: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each write tool with the first letters of its action words and of its name's first word."""
+    return tuple(
+        (tool, frozenset(fold(word)[:5] for word in (*own, tool.split("_")[0]) if word)) for tool, own in words
+    )
+
+
+@lru_cache(maxsize=16)
+def _folded(terms: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((term, fold(term)) for term in terms)
 
 
 def argument_ids(value: Any, dates: bool = False) -> list[str]:

@@ -27,6 +27,7 @@ Score: 1 / (1 + problems). Evidence: ``problems``, up to MAX_EVIDENCE of {step, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -159,14 +160,50 @@ class _Shown:
     said_numbers: set[int] = field(default_factory=set)  # small numbers the user said: counts of anything
     insurance: dict[str, bool] = field(default_factory=dict)  # reservation id: whether it has travel insurance
     durations: set[str] = field(default_factory=set)  # "24 hour", "7 day": time limits the policy or a turn named
+    # The user turns and tool results taken in, (text, by the user), and how many of them have been read for the
+    # dates, the times and the words (time limits, the user's numbers) above: most messages state none of these, and
+    # a date or time stated was mostly shown early, so the texts are read when a check asks, as far as it needs.
+    texts: list[tuple[str, bool]] = field(default_factory=list)
+    read_up_to: dict[str, int] = field(default_factory=lambda: {"dates": 0, "times": 0, "words": 0})
 
     def add_text(self, text: str, by_user: bool) -> None:
-        if text[:1] not in "{[":  # time limits are said in words, not stored in rows
-            self.durations |= _durations(text)
-        self.dates += [date for _, date in dates_said(text)]
-        self.times += [time for _, time in times_said(text)]
-        if by_user:
-            self.said_numbers |= _numbers(text)
+        self.texts.append((text, by_user))
+
+    def shows_date(self, date: Date) -> bool:
+        """A text taken in showed a date ``date`` could be."""
+        if any(same_date(date, seen) for seen in self.dates):
+            return True
+        for text, _ in self._unread("dates"):
+            said = [seen for _, seen in dates_said(text)]
+            self.dates += said
+            if any(same_date(date, seen) for seen in said):
+                return True
+        return False
+
+    def shows_time(self, time: Time) -> bool:
+        if time in self.times:
+            return True
+        for text, _ in self._unread("times"):
+            said = [seen for _, seen in times_said(text)]
+            self.times += said
+            if time in said:
+                return True
+        return False
+
+    def read_words(self) -> _Shown:
+        """Itself, with every text taken in read for time limits and (the user's) numbers."""
+        for text, by_user in self._unread("words"):
+            if text[:1] not in "{[":  # time limits are said in words, not stored in rows
+                self.durations |= _durations(text)
+            if by_user:
+                self.said_numbers |= _numbers(text)
+        return self
+
+    def _unread(self, what: str) -> Iterator[tuple[str, bool]]:
+        """The texts not yet read for ``what``, each counted as read when handed out."""
+        while self.read_up_to[what] < len(self.texts):
+            self.read_up_to[what] += 1
+            yield self.texts[self.read_up_to[what] - 1]
 
     def add_value(self, content: str, value: Any) -> None:
         self.merge(_summary(content, value))
@@ -440,12 +477,12 @@ def _dates(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
         for span, date in dates_said(clause):
             if preceded_by_negation(clause, clause.find(span)):  # "I can't move it to June 17" states no date
                 continue
-            if not any(same_date(date, seen) for seen in shown.dates):
+            if not shown.shows_date(date):
                 found.append(("ungrounded_date", span))
             elif own and own["dates"] and not any(same_date(date, _iso(d)) for d in own["dates"]):
                 found.append(("misstated_date", f"{flights[0]}: {span}"))
         for span, time in times_said(clause):
-            if time not in shown.times:
+            if not shown.shows_time(time):
                 found.append(("ungrounded_time", span))
             elif own and own["times"] and time not in own["times"]:
                 found.append(("misstated_time", f"{flights[0]}: {span}"))
@@ -507,13 +544,15 @@ def _counts(
                 own = set().union(*(done.by_tool[tool][kind] for tool in about)) if about else set()
             # "two more bags": the difference between the count a write set and one shown before
             own |= {abs(a - b) for a in own for b in shown.counts[kind]} if _MORE.search(clause) else set()
-            allowed = own or (shown.counts[kind] | done.counts[kind] | shown.said_numbers)
+            allowed = own or (shown.counts[kind] | done.counts[kind] | shown.read_words().said_numbers)
             allowance = kind == "bags" and count <= 3 and (not own or _FREE_BAGS.search(clause))
             if count not in allowed and not allowance:
                 found.append(("misstated_count", f"{count} {kind}"))
     return found
 
 
+# What every noun of _COUNTED holds.
+_COUNT_NOUN = re.compile(r"item|product|article|bag|suitcase|luggage|passenger|travel|people|person|flight|leg|segment")
 _COUNT_PATTERNS = tuple(
     (kind, re.compile(rf"(?<![$\d.,])\b(\d{{1,2}})\s+(?:([a-z-]+)\s+)?(?:{nouns})\b"))
     for kind, nouns in _COUNTED.items()
@@ -523,6 +562,8 @@ _COUNT_PATTERNS = tuple(
 @lru_cache(maxsize=16384)  # most clauses count nothing; the rollouts of a task repeat most messages
 def _counted(clause: str) -> tuple[tuple[str, int, str | None], ...]:
     """(kind, count, the word before the noun) of every count ``clause`` says ("2 paid bags": bags, 2, "paid")."""
+    if not _COUNT_NOUN.search(clause.lower()):  # no noun of a count: the number words need no reading
+        return ()
     converted = digits(clause).replace("both", "2")
     return tuple(
         (kind, int(match.group(1)), match.group(2))
@@ -657,6 +698,9 @@ def _hedges(sentence: str, terms: tuple[str, ...]) -> tuple[tuple[str, Any], ...
 _DURATION = re.compile(
     r"\b(\d{1,3})(?:-|\s+)(?:business\s+|calendar\s+)?(minutes?|hours?|days?|weeks?|months?)\b", re.I
 )
+# What every unit of _DURATION holds, looked for before the number words are read (no "i": IGNORECASE matches a
+# dotted or dotless one, which lower() keeps apart).
+_UNIT = re.compile(r"nute|hour|day|week|month")
 
 
 @lru_cache(maxsize=16)
@@ -669,7 +713,7 @@ def _reasons(sentence: str, shown: _Shown) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
     durations, excuse, departed, insurance = _reason_words(sentence)
     # A time limit said as a rule ("more than 30 days before departure") is the policy's or a tool's, not made up.
-    found += [("invented_reason", span) for said, span in durations if said not in shown.durations]
+    found += [("invented_reason", span) for said, span in durations if said not in shown.read_words().durations]
     if excuse:
         found.append(("invented_reason", excuse))
     if departed and not ({"flying", "landed"} & shown.terms_of_rows):
@@ -694,9 +738,13 @@ def _reason_words(
 ) -> tuple[tuple[tuple[str, str], ...], str | None, str | None, tuple[bool, bool] | None]:
     """What ``sentence`` gives as reasons: its time limits ("30 day", as said), an excuse, "already departed", and
     whether it says a booking has no insurance or has some (None when it speaks of none, or only of a case: "if")."""
-    durations = tuple(
-        (f"{match.group(1)} {match.group(2).rstrip('s')}", match.group(0))
-        for match in _DURATION.finditer(digits(sentence))
+    durations = (
+        tuple(
+            (f"{match.group(1)} {match.group(2).rstrip('s')}", match.group(0))
+            for match in _DURATION.finditer(digits(sentence))
+        )
+        if _UNIT.search(sentence.lower())
+        else ()
     )
     excuse, departed = _EXCUSE.search(sentence), _DEPARTED.search(sentence)
     insurance = None

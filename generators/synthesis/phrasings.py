@@ -17,7 +17,6 @@ refuses) share their phrasings.
 
 from __future__ import annotations
 
-import copy
 import random
 
 from generators.synthesis.conditional_phrasings import CONDITIONAL_PHRASINGS
@@ -342,8 +341,13 @@ class _LateFields(dict):
 def phrase(kind: str, rng: random.Random, **fields: str) -> str:
     """One of ``kind``'s phrasings, drawn from ``rng``'s stream, its fields filled verbatim with ``fields``.
 
-    The draw is made on a copy, so ``rng`` does not advance: a seed samples the same users, rows, goals and
-    tasks (ids) whatever the wording. The copy's bits go through a hash first: raw, they would be the very bits
-    the next draw of ``rng`` reads (whether a task gets a second goal, say), and the wording would track it."""
-    pick = random.Random(f"{kind}:{copy.copy(rng).getrandbits(64)}")
+    The draw is a peek: ``rng``'s next 64 bits are read and its state put back, so it does not advance and a seed
+    samples the same users, rows, goals and tasks (ids) whatever the wording (a peek, not ``copy.copy``: copying a
+    Random seeds a new one from the OS first, which cost more than the rest of the phrasing). The bits go through
+    a hash first: raw, they would be the very bits the next draw of ``rng`` reads (whether a task gets a second
+    goal, say), and the wording would track it."""
+    state = rng.getstate()
+    bits = rng.getrandbits(64)
+    rng.setstate(state)
+    pick = random.Random(f"{kind}:{bits}")
     return pick.choice(PHRASINGS[kind]).format_map(_LateFields(fields))

@@ -17,20 +17,16 @@ from __future__ import annotations
 
 import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from environments.base import ToolEnvironment
+from environments.registry import EnvironmentFactory, get_environment
 from schemas.generation import Generator
 from schemas.record import AgentRecord, Tool, VerifierResult
 
-EnvFactory = Callable[..., ToolEnvironment]
-
 
 def default_env_factory(name: str, **kwargs: Any) -> ToolEnvironment:
-    from environments.registry import get_environment
-
     return get_environment(name, **kwargs)
 
 
@@ -40,7 +36,7 @@ class CheckContext:
 
     record: AgentRecord
     # None: no environment can be built here (stages that need one are unavailable).
-    env_factory: EnvFactory | None = default_env_factory
+    env_factory: EnvironmentFactory | None = default_env_factory
     # None: no model was given (stages that need one are unavailable).
     model: Generator | None = None
     # Filled by the replay verifier: the environments at the start and at the end of τ.

@@ -7,9 +7,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from environments.registry import EnvironmentFactory
 from schemas.generation import Generator
 from schemas.record import AgentRecord
-from verifiers.base import EnvFactory, default_env_factory
+from verifiers.base import default_env_factory
 from verifiers.runner import apply_verification, asks_for_judge, can_decide
 
 
@@ -35,7 +36,7 @@ class VerifyStats:
 def reverify(
     records: Iterable[AgentRecord],
     stats: VerifyStats,
-    env_factory: EnvFactory | None = default_env_factory,
+    env_factory: EnvironmentFactory | None = default_env_factory,
     model: Generator | None = None,
     judge_decides_undecided: bool = True,
 ) -> Iterator[AgentRecord]:

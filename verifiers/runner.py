@@ -61,10 +61,11 @@ stops the chain; nothing escapes ``verify_record``.
 
 from __future__ import annotations
 
+from environments.registry import EnvironmentFactory
 from schemas.generation import Generator
 from schemas.record import AgentRecord, VerifierResult
 from schemas.steps import ApiAction
-from verifiers.base import CheckContext, EnvFactory, RecordVerifier, default_env_factory
+from verifiers.base import CheckContext, RecordVerifier, default_env_factory
 from verifiers.final_state import gold_actions
 from verifiers.registry import make_verifier
 
@@ -107,7 +108,7 @@ def is_verifiable(record: AgentRecord) -> bool:
 
 
 def can_decide(
-    record: AgentRecord, env_factory: EnvFactory | None = default_env_factory, model: Generator | None = None
+    record: AgentRecord, env_factory: EnvironmentFactory | None = default_env_factory, model: Generator | None = None
 ) -> bool:
     """Whether what is given lets the record's chain reach a verdict: some stage can run and no hard one lacks a need.
 
@@ -147,7 +148,7 @@ def chain_version(chain: list[RecordVerifier]) -> str:
 
 def verify_record(
     record: AgentRecord,
-    env_factory: EnvFactory | None = default_env_factory,
+    env_factory: EnvironmentFactory | None = default_env_factory,
     model: Generator | None = None,
     first_failure: bool = False,
 ) -> VerifierResult:
@@ -229,7 +230,7 @@ def combine(results: list[VerifierResult], version: str, stopped: bool = False) 
 
 
 def apply_verification(
-    record: AgentRecord, env_factory: EnvFactory | None = default_env_factory, model: Generator | None = None
+    record: AgentRecord, env_factory: EnvironmentFactory | None = default_env_factory, model: Generator | None = None
 ) -> AgentRecord:
     """A copy of the record with v.result (and v.version) recomputed; unverifiable records come back unchanged."""
     if not is_verifiable(record):

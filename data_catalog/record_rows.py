@@ -73,7 +73,7 @@ def row_from_data(data: dict[str, Any]) -> dict[str, Any]:
         "verifier_passed": result.get("passed") if result else None,
         "verifier_score": result.get("score") if result else None,
         "verifier": _json(verifier),
-        "source": {"uri": None, **data["source"]},
+        "source": {"uri": None, "agent": None, **data["source"]},
         "lineage": _json(_part(data, "lineage")),
         "scores": _SCORES,
         "details": _json(data.get("details") or {}),

@@ -14,7 +14,7 @@ Reading (one record per trajectory):
 - each observation result -> TextObservation(source="tool") linked by ``source_call_id``, or
   source "environment" when it names no call (a system step's events, an action without a call);
 - per-step timestamps, models, metrics and extras go to ``details["steps"]`` by step_id;
-  ``final_metrics`` is lineage.usage; the agent is lineage.generator.
+  ``final_metrics`` is lineage.usage; the agent (name, version, model_name) is source.agent.
 
 Writing (``record_to_atif``, for ``aceforge export-atif``): the inverse, grouping the actions of
 one agent turn into one step with their results as its observation. E, q, v and the record's id
@@ -31,7 +31,8 @@ import orjson
 from data_catalog.sources.base import ConversionError, Detected, each_object, register, require
 from data_catalog.sources.chat_common import ChatConverter, chat_data, content_parts, parse_arguments, parse_tools
 from data_catalog.sources.step_dicts import call_step, message, observation
-from schemas.record import AgentRecord, stable_id
+from schemas.agent_identity import agent_identity
+from schemas.record import AgentIdentity, AgentRecord, stable_id
 
 SCHEMA_VERSION = "ATIF-v1.5"
 _STEP_FIELDS = ("timestamp", "model_name", "reasoning_effort", "metrics", "extra")
@@ -128,8 +129,8 @@ class AtifConverter(ChatConverter):
         for key in ("extra", "version"):
             if agent.get(key):
                 details[f"agent_{key}"] = agent[key]
-        generator = {"agent": agent.get("name"), "version": agent.get("version"), "model": agent.get("model_name")}
-        data["lineage"] = {"generator": generator, "usage": raw.get("final_metrics") or {}}
+        data["source"]["agent"] = agent_identity(agent.get("name"), agent.get("model_name"), agent.get("version"))
+        data["lineage"] = {"usage": raw.get("final_metrics") or {}}
         if isinstance(saved, dict):
             _restore(data, raw, saved)
         return data
@@ -180,13 +181,10 @@ def record_to_atif(record: AgentRecord) -> dict[str, Any]:
             _attach_result(steps, open_calls, step)
     for number, step in enumerate(steps, start=1):
         step["step_id"] = number
-    generator = record.lineage.generator or {}
-    agent: dict[str, Any] = {
-        "name": str(generator.get("agent") or "aceforge"),
-        "version": str(generator.get("version") or "unknown"),
-    }
-    if generator.get("model"):
-        agent["model_name"] = str(generator["model"])
+    identity = record.source.agent or AgentIdentity()
+    agent: dict[str, Any] = {"name": identity.framework or "aceforge", "version": identity.version or "unknown"}
+    if identity.model:
+        agent["model_name"] = identity.model
     if record.environment.tools:
         agent["tool_definitions"] = [
             {"type": "function", "function": tool.model_dump(mode="json")} for tool in record.environment.tools

@@ -153,6 +153,7 @@ def test_bfcl_multi_turn_entries_are_tasks(tmp_path):
     answers = lines("bfcl_multi_turn/possible_answer/BFCL_v4_multi_turn_base.json")
     for record, entry, answer in zip(records, entries, answers, strict=True):
         assert record.trajectory == [] and record.source.original_id == entry["id"] == answer["id"]
+        assert record.source.agent is None  # task data: no agent ran
         assert record.task.instruction == entry["question"][0][0]["content"]
         assert record.task.metadata["turns"] == entry["question"]  # every user turn, in order
         assert record.task.metadata["initial_config"] == entry["initial_config"]

@@ -127,6 +127,7 @@ def test_openhands_verdict_from_the_report():
 def test_atif_rfc_example(tmp_path):
     (record,) = convert("atif_rfc_example.json", tmp_path)
     assert record.source.original_id == "025B810F-B3A2-4C67-93C0-FE7A142A947A"
+    assert identity(record) == ("harbor-agent", "gemini-2.5-flash", "1.0.0", [])  # the file's agent block
     assert kinds(record) == [
         "text_observation:user",
         "api_action:financial_search",

@@ -63,7 +63,11 @@ COLUMNS = [
     ("instruction, task", "q: the instruction; JSON of user scenario, constraints, expected outputs, metadata"),
     ("trajectory, num_steps", "τ: steps (class_, content, source, function, kwargs as JSON, tool_call_id, ...)"),
     ("verifier_kind, verifier_passed, verifier_score, verifier", "v: kind, verdict, score; JSON of spec and result"),
-    ("source", "dataset, format, original id, licence and URI of the raw record"),
+    (
+        "source",
+        "dataset, format, original id, licence and URI of the raw record; agent: the framework, model and "
+        "version that made an imported trajectory, as its file says",
+    ),
     ("lineage", "JSON: generator (backend, model, sampling, seed), parent ids, pipeline version, config hash"),
     ("scores", "ACE scores: accuracy, complexity, diversity, extra (JSON)"),
     ("details", "JSON: source fields with no other place"),
@@ -260,7 +264,13 @@ def _sources_section(stats: DatasetStats, declared: str | None) -> str:
         "Respect each source's terms when you reuse its rows. `unknown` means the source declared no licence: "
         "check upstream before redistributing those rows."
     )
-    return f"{table}\n\n{note}"
+    return f"{table}\n\n{note}" + (f"\n\n{_agents_table(stats)}" if stats.agents else "")
+
+
+def _agents_table(stats: DatasetStats) -> str:
+    rows = [(a.framework or "", a.model or "", a.version or "", f"{a.rows:,}") for a in stats.agents]
+    table = _table(["agent framework", "model", "version", "rows"], rows)
+    return f"The agents that made the imported trajectories, as their files say (`source.agent`):\n\n{table}"
 
 
 def _recipe_section(inputs: CardInputs) -> str:

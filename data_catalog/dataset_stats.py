@@ -1,7 +1,7 @@
 """What a dataset card says about its records, counted by DuckDB over the record Parquet files.
 
-One query per table of the card: record kinds, sources with their licences,
-environments, verifier outcomes, and the lineage that rebuilds the data
+One query per table of the card: record kinds, sources with their licences, the
+agents of imported trajectories (``source.agent``), environments, verifier outcomes, and the lineage that rebuilds the data
 (generator backends or task synthesizers, models and their seeds, pipeline
 versions, config hashes). Only the columns a query needs are read, so this
 stays cheap next to writing the shards.
@@ -24,6 +24,14 @@ class SourceRow:
     format: str
     license: str | None
     uri: str | None
+    rows: int
+
+
+@dataclass(frozen=True)
+class AgentRow:
+    framework: str | None
+    model: str | None
+    version: str | None
     rows: int
 
 
@@ -54,6 +62,7 @@ class DatasetStats:
     rows: int
     tasks: int  # rows without trajectory steps
     sources: list[SourceRow] = field(default_factory=list)
+    agents: list[AgentRow] = field(default_factory=list)  # of imported trajectories, as their files say
     environments: list[tuple[str, str | None, int]] = field(default_factory=list)  # (kind, name, rows)
     verifiers: list[VerifierRow] = field(default_factory=list)
     generators: list[GeneratorRow] = field(default_factory=list)
@@ -74,6 +83,8 @@ def dataset_stats(files: list[str | Path]) -> DatasetStats:
     try:
         # union_by_name: files of different schema versions give every column and struct field any of them has
         con.read_parquet([str(f) for f in files], union_by_name=True).create_view("r")
+        # Files written before schema 1.3 have no source.agent (their agents are in lineage: `aceforge migrate`).
+        has_agent = "agent" in dict(con.sql("SELECT source FROM r").types[0].children)
         rows, tasks = con.execute(
             "SELECT count(*), count(*) FILTER (WHERE coalesce(num_steps, 0) = 0) FROM r"
         ).fetchone()
@@ -81,9 +92,12 @@ def dataset_stats(files: list[str | Path]) -> DatasetStats:
             rows=rows,
             tasks=tasks,
             sources=[SourceRow(*row) for row in _all(con, _SOURCES)],
+            agents=[AgentRow(*row) for row in _all(con, _AGENTS)] if has_agent else [],
             environments=_all(con, _ENVIRONMENTS),
             verifiers=[VerifierRow(*row) for row in _all(con, _VERIFIERS)],
-            generators=[GeneratorRow(b, m, n, _ints(seeds), d) for b, m, n, seeds, d in _all(con, _GENERATORS)],
+            generators=[
+                GeneratorRow(b, m, n, _ints(seeds), d) for b, m, n, seeds, d in _all(con, _generators(has_agent))
+            ],
             pipeline_versions=_distinct(con, "json_extract_string(lineage, '$.pipeline_version')"),
             config_hashes=_distinct(con, "json_extract_string(lineage, '$.config_hash')"),
         )
@@ -94,6 +108,10 @@ def dataset_stats(files: list[str | Path]) -> DatasetStats:
 _SOURCES = """
 SELECT source.dataset, source.format, source.license, source.uri, count(*) AS n
 FROM r GROUP BY ALL ORDER BY n DESC, 1, 2
+"""
+_AGENTS = """
+SELECT source.agent.framework, source.agent.model, source.agent.version, count(*) AS n
+FROM r WHERE source.agent IS NOT NULL GROUP BY ALL ORDER BY n DESC, 1, 2, 3
 """
 _ENVIRONMENTS = """
 SELECT env_kind, json_extract_string(environment, '$.name') AS name, count(*) AS n
@@ -123,8 +141,13 @@ SELECT coalesce(CASE WHEN {_AGENT} IS NOT NULL AND {_BACKEND} IS NOT NULL THEN {
        list_sort(list_distinct(list({_SEED})))[1:{MAX_SEEDS_LISTED}],
        count(DISTINCT {_SEED})
 FROM r WHERE json_extract(lineage, '$.generator') IS NOT NULL AND json_extract(lineage, '$.generator') != 'null'
-GROUP BY ALL ORDER BY n DESC, 1, 2
 """
+_GENERATORS_ORDER = " GROUP BY ALL ORDER BY n DESC, 1, 2"
+
+
+def _generators(has_agent: bool) -> str:
+    """The generators query; an imported trajectory's generator (its agent's settings) is no generator of ours."""
+    return _GENERATORS + (" AND source.agent IS NULL" if has_agent else "") + _GENERATORS_ORDER
 
 
 def _all(con: duckdb.DuckDBPyConnection, query: str) -> list[tuple[Any, ...]]:

@@ -48,6 +48,12 @@ def _part(data: dict[str, Any], part: str) -> dict[str, Any]:
     return {**_default(part), **given} if given else _default(part)
 
 
+@cache
+def _default_json(part: str) -> str:
+    """The JSON text of a part left at its default (most records' verifier and lineage), written once."""
+    return _json(_default(part))
+
+
 def step_row(step: dict[str, Any]) -> dict[str, Any]:
     """A step dict as a STEP_TYPE row (Arrow fills the fields a step kind lacks with null)."""
     if step["class_"] == "api_action":
@@ -72,9 +78,9 @@ def row_from_data(data: dict[str, Any]) -> dict[str, Any]:
         "verifier_kind": verifier["kind"],
         "verifier_passed": result.get("passed") if result else None,
         "verifier_score": result.get("score") if result else None,
-        "verifier": _json(verifier),
-        "source": {"uri": None, **data["source"]},
-        "lineage": _json(_part(data, "lineage")),
+        "verifier": _json(verifier) if data.get("verifier") else _default_json("verifier"),
+        "source": {"uri": None, "agent": None, **data["source"]},
+        "lineage": _json(_part(data, "lineage")) if data.get("lineage") else _default_json("lineage"),
         "scores": _SCORES,
         "details": _json(data.get("details") or {}),
     }

@@ -13,7 +13,7 @@ from typing import Any
 
 from data_catalog.sources.atif import SCHEMA_VERSION
 from exporters.per_record import write_each
-from schemas.record import AgentRecord, stable_id
+from schemas.record import AgentIdentity, AgentRecord, stable_id
 
 
 def export(source: Path, output: Path) -> dict[str, Any]:
@@ -53,13 +53,10 @@ def record_to_atif(record: AgentRecord) -> dict[str, Any]:
             _attach_result(steps, open_calls, step)
     for number, step in enumerate(steps, start=1):
         step["step_id"] = number
-    generator = record.lineage.generator or {}
-    agent: dict[str, Any] = {
-        "name": str(generator.get("agent") or "aceforge"),
-        "version": str(generator.get("version") or "unknown"),
-    }
-    if generator.get("model"):
-        agent["model_name"] = str(generator["model"])
+    identity = record.source.agent or AgentIdentity()
+    agent: dict[str, Any] = {"name": identity.framework or "aceforge", "version": identity.version or "unknown"}
+    if identity.model:
+        agent["model_name"] = identity.model
     if record.environment.tools:
         agent["tool_definitions"] = [
             {"type": "function", "function": tool.model_dump(mode="json")} for tool in record.environment.tools

@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 from pydantic_core import to_jsonable_python
 
 from schemas.record import (
+    AgentIdentity,
     AgentRecord,
     Environment,
     Lineage,
@@ -43,7 +44,7 @@ from schemas.steps import (
     TextObservation,
     WebObservation,
 )
-from schemas.versions import ADDED_ARROW_FIELDS, SCHEMA_VERSION, check_version
+from schemas.versions import ADDED_ARROW_FIELDS, SCHEMA_VERSION, check_version, moved_since
 
 STEP_TYPE = pa.struct(
     [
@@ -64,6 +65,15 @@ STEP_TYPE = pa.struct(
     ]
 )
 
+AGENT_TYPE = pa.struct(
+    [
+        ("framework", pa.string()),
+        ("model", pa.string()),
+        ("version", pa.string()),
+        ("other_models", pa.list_(pa.string())),
+    ]
+)
+
 SOURCE_TYPE = pa.struct(
     [
         ("dataset", pa.string()),
@@ -71,6 +81,7 @@ SOURCE_TYPE = pa.struct(
         ("original_id", pa.string()),
         ("license", pa.string()),
         ("uri", pa.string()),
+        ("agent", AGENT_TYPE),  # schema 1.3
     ]
 )
 
@@ -180,8 +191,12 @@ def upgrade_record_batch(batch: pa.RecordBatch) -> pa.RecordBatch:
     """``conform_record_batch``, and every row's schema_version checked and made the current one: rows of the
     current version, for writers that copy rows without reading them into records (Hub shards)."""
     batch = conform_record_batch(batch)
-    for version in pc.unique(batch.column("schema_version")).to_pylist():
+    versions = pc.unique(batch.column("schema_version")).to_pylist()
+    for version in versions:
         check_version(version)
+    if any(moved_since(version) for version in versions):  # a value moved: each row read as a record, written again
+        rows = [record_to_row(row_to_record(row)) for row in batch.to_pylist()]
+        return pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA)
     index = RECORD_SCHEMA.get_field_index("schema_version")
     return batch.set_column(index, "schema_version", pa.repeat(SCHEMA_VERSION, batch.num_rows))
 
@@ -221,7 +236,7 @@ _PLAIN_JSON_ONLY = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBC
 # The schema's own models have plain fields (no aliases, computed fields, custom serializers
 # or extra fields), so their field values are what pydantic dumps. Other models go through pydantic.
 _SCHEMA_MODELS = frozenset(
-    {AgentRecord, Environment, Task, Verifier, VerifierResult, Source, Lineage, Scores, Tool, StateRef}
+    {AgentRecord, Environment, Task, Verifier, VerifierResult, Source, AgentIdentity, Lineage, Scores, Tool, StateRef}
     | {
         MessageAction,
         ApiAction,
@@ -291,11 +306,18 @@ def record_to_row(record: AgentRecord) -> dict[str, Any]:
         "verifier_passed": verifier.result.passed if verifier.result else None,
         "verifier_score": verifier.result.score if verifier.result else None,
         "verifier": _to_json(verifier),
-        "source": record.source.__dict__.copy(),
+        "source": _source_row(record.source),
         "lineage": _to_json(record.lineage),
         "scores": {**scores.__dict__, "extra": _to_json(scores.extra)},
         "details": _to_json(record.details),
     }
+
+
+def _source_row(source: Source) -> dict[str, Any]:
+    row = source.__dict__.copy()
+    if source.agent is not None:
+        row["agent"] = source.agent.__dict__
+    return row
 
 
 def _step_from_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -325,9 +347,17 @@ def row_to_record(row: dict[str, Any]) -> AgentRecord:
             "task": orjson.loads(row["task"]),
             "trajectory": [_step_from_row(s) for s in row["trajectory"] or []],
             "verifier": orjson.loads(row["verifier"]),
-            "source": {k: v for k, v in row["source"].items() if v is not None},
+            "source": _source_from_row(row["source"]),
             "lineage": orjson.loads(row["lineage"]),
             "scores": scores,
             "details": orjson.loads(row["details"]),
         }
     )
+
+
+def _source_from_row(source: dict[str, Any]) -> dict[str, Any]:
+    """The source of a row, a null field taking its default (an agent's null other_models too)."""
+    source = {k: v for k, v in source.items() if v is not None}
+    if "agent" in source:
+        source["agent"] = {k: v for k, v in source["agent"].items() if v is not None}
+    return source

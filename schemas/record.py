@@ -15,7 +15,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from schemas.steps import Step
-from schemas.versions import SCHEMA_VERSION, SchemaError, check_version, unknown_fields_message
+from schemas.versions import SCHEMA_VERSION, SchemaError, check_version, unknown_fields_message, upgraded
 
 
 class _Model(BaseModel):
@@ -96,12 +96,24 @@ class Verifier(_Model):
     result: VerifierResult | None = None
 
 
+class AgentIdentity(_Model):
+    """The agent that made an imported trajectory, as its own file says; None where the file does not say."""
+
+    framework: str | None = None  # the agent's framework or tool (claude-code, codex, smolagents, ...)
+    model: str | None = None  # the model it ran on: the first one the file names
+    version: str | None = None  # the framework's version
+    other_models: list[str] = Field(default_factory=list)  # further models the file names (a switch, a subagent)
+
+
 class Source(_Model):
     dataset: str
     format: str
     original_id: str | None = None
     license: str | None = None
     uri: str | None = None
+    # The agent of an imported trajectory (schema 1.3; lineage.generator before). None for aceforge's own records,
+    # whose generator (backend, model, sampling, seed) is lineage.generator.
+    agent: AgentIdentity | None = None
 
 
 @cache
@@ -117,7 +129,9 @@ def aceforge_version() -> str:
 
 
 class Lineage(_Model):
-    generator: dict[str, Any] | None = None  # backend, model, sampling params, seed
+    # How it was generated: aceforge's backend, model, sampling params and seed; for an imported trajectory the
+    # agent's settings its file states beside its identity (an edit format, a reasoning effort, ...).
+    generator: dict[str, Any] | None = None
     parents: list[str] = Field(default_factory=list)
     pipeline_version: str | None = None
     config_hash: str | None = None
@@ -156,6 +170,7 @@ def load_record(data: dict[str, Any]) -> AgentRecord:
         raise ValueError(f"a record is a JSON object, got {type(data).__name__}")
     version = data.get("schema_version", SCHEMA_VERSION)
     check_version(version)
+    data = upgraded(data, version)
     try:
         return AgentRecord.model_validate({**data, "schema_version": SCHEMA_VERSION})
     except ValidationError as exc:

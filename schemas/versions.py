@@ -21,13 +21,17 @@ Adding a field (say a ``decision`` on TextObservation):
 3. Freeze examples of the new version: tests/schemas/versions/README.md says how (one script run).
 
 That is all: SCHEMA_VERSION is the last line's, and tests/schemas/test_versions.py reads every frozen example of
-every version. Renaming, removing or retyping a field is not an addition: old files would lose it or fail to
-read, so it needs a conversion of its own, which this module does not have yet.
+every version. Moving a value (renaming, retyping) is not an addition: old files would lose it or fail to read,
+so its version also names a conversion (``upgrade``, in schemas/upgrades.py) from the previous version's record
+to its own, which ``upgraded`` applies to every record of an earlier version as it is read.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from schemas.upgrades import move_agent_identity
 
 
 class Version(NamedTuple):
@@ -36,6 +40,8 @@ class Version(NamedTuple):
     """What this version added, in words (and the commits that made it)."""
     arrow: tuple[str, ...] = ()
     """The Arrow fields it added (dotted paths): files of earlier versions lack them, and read them as null."""
+    upgrade: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """How a record of the previous version becomes one of this version, when a value moved."""
 
 
 HISTORY = (
@@ -51,11 +57,33 @@ HISTORY = (
         "TextObservation.decision: what a simulated user decided in a turn (consent, refusal, ...), as JSON",
         arrow=("trajectory.decision",),
     ),
+    Version(
+        "1.3",
+        "source.agent: the agent of an imported trajectory as its file says (framework, model, version, "
+        "other_models), which the readers wrote in lineage.generator before",
+        arrow=("source.agent",),
+        upgrade=move_agent_identity,
+    ),
 )
 SCHEMA_VERSION = HISTORY[-1].number
 KNOWN = frozenset(v.number for v in HISTORY)
+_POSITION = {v.number: i for i, v in enumerate(HISTORY)}
 ADDED_ARROW_FIELDS = frozenset(field for v in HISTORY for field in v.arrow)
 """Fields a record file may lack: those added after the first version."""
+
+
+def upgraded(data: dict[str, Any], version: str) -> dict[str, Any]:
+    """A record of ``version`` (a known one) with the conversions of every later version applied: as the current
+    version stores it, but for its schema_version."""
+    for later in HISTORY[_POSITION[version] + 1 :]:
+        if later.upgrade is not None:
+            data = later.upgrade(data)
+    return data
+
+
+def moved_since(version: str) -> bool:
+    """Whether a later version than ``version`` (a known one) moved a value: its records need ``upgraded``."""
+    return any(later.upgrade is not None for later in HISTORY[_POSITION[version] + 1 :])
 
 
 class SchemaError(ValueError):

@@ -14,7 +14,7 @@ is the first user turn, or, after os_interaction's solved example, the problem i
 ``output.status`` (completed, agent context limit, task limit reached, ...) and ``output.result``
 (the task's own verdict; ``{"result": true}`` for os_interaction) go to details; a boolean
 ``result.result`` is also v (kind ``reward``: AgentBench computed it). The file names neither the
-agent nor the task (the folder does): lineage.generator says ``{agent: agentbench}``.
+agent nor the task (the folder does): source.agent says only the framework, agentbench.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any
 from data_catalog.sources.base import ConversionError, Detected, each_object, register, require
 from data_catalog.sources.openai_responses import reward_verdict
 from data_catalog.sources.sharegpt import ShareGPTConverter
+from schemas.agent_identity import agent_identity
 
 _ROLES = {"user": "user", "agent": "assistant"}
 # os_interaction opens with its instructions and a solved example; the sample's own problem comes after this.
@@ -81,5 +82,5 @@ class AgentBenchConverter(ShareGPTConverter):
         problem = next((m for m in (_NEW_PROBLEM.match(t["content"]) for t in history[1:]) if m), None)
         if problem is not None:
             data["task"]["instruction"] = problem.string[problem.end() :]
-        data["lineage"] = {"generator": {"agent": "agentbench"}}
+        data["source"]["agent"] = agent_identity("agentbench")
         return data

@@ -15,8 +15,9 @@ Within a session, as aider's ``InputOutput`` writes it:
   and aider's lines.
 
 The files are text, not JSON: the reader offers them whole (``reads_text``, reader.TextDocument).
-lineage.generator is ``{agent: aider, version, model, edit_format, weak_model}`` from the banner aider
-prints (``Aider v0.82.2``, ``Main model: ... with diff edit format``; the models, when ``/model`` switched).
+source.agent is aider, its version and main model, from the banner aider prints (``Aider v0.82.2``,
+``Main model: ... with diff edit format``; the later ones in other_models, when ``/model`` switched);
+lineage.generator keeps the edit format and weak model.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from data_catalog.sources.base import ConversionError, Detected, register
 from data_catalog.sources.chat_common import ChatConverter, chat_data
 from data_catalog.sources.reader import TextDocument
 from data_catalog.sources.step_dicts import message, observation
+from schemas.agent_identity import agent_identity
 
 _SESSION = re.compile(r"^# aider chat started at (?P<time>.*)$", re.M)
 _USER = re.compile(r"\A####(?: (?P<text>.*?))?(?:  )?\Z")
@@ -118,7 +120,7 @@ class AiderConverter(ChatConverter):
         if not isinstance(raw, dict) or not isinstance(raw.get("text"), str):
             raise ConversionError("an Aider session is {started_at, text}: read it from the markdown file")
         steps: list[dict[str, Any]] = []
-        generator: dict[str, Any] = {"agent": "aider"}
+        generator: dict[str, Any] = {}
         for kind, text in _blocks(raw["text"]):
             if kind == "user":
                 steps.append(observation(text, "user"))
@@ -131,9 +133,11 @@ class AiderConverter(ChatConverter):
             raise ConversionError("the session holds no user input (no '#### ' line)")
         details = {"started_at": raw["started_at"]} if raw.get("started_at") else {}
         data = chat_data(self, {"id": raw.get("started_at"), "text": raw["text"]}, steps, [], ("text",), details)
-        for key in ("model", "weak_model", "edit_format"):
+        for key in ("weak_model", "edit_format"):
             if key in generator:
                 values = list(generator[key])
                 generator[key] = values[0] if len(values) == 1 else values
-        data["lineage"] = {"generator": generator}
+        models, version = generator.pop("model", None), generator.pop("version", None)
+        data["source"]["agent"] = agent_identity("aider", models, version)
+        data["lineage"] = {"generator": generator or None}
         return data

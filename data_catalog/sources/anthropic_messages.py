@@ -9,8 +9,8 @@ Layouts:
 - a response ``{type: "message", id, role: "assistant", model, content, usage}``.
 
 Content blocks are read as anthropic_blocks.py says (thinking as reasoning, tool_use linked to its
-tool_result, ``bash`` calls as CodeAction(bash)). The model is lineage.generator, ``usage``
-lineage.usage. A conversation is told from OpenAI-style chat by its Anthropic blocks (tool_use,
+tool_result, ``bash`` calls as CodeAction(bash)). The model is source.agent's (no framework
+named), ``usage`` lineage.usage. A conversation is told from OpenAI-style chat by its Anthropic blocks (tool_use,
 tool_result, thinking, image with a ``source``): a conversation of plain text turns is read by
 sharegpt / openai_chat alike.
 """
@@ -31,6 +31,7 @@ from data_catalog.sources.chat_common import (
     parse_tools,
 )
 from data_catalog.sources.step_dicts import observation
+from schemas.agent_identity import agent_identity
 
 _OWN_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use"})
 
@@ -98,6 +99,6 @@ class AnthropicMessagesConverter(ChatConverter):
         turns.flush()
         consumed = ("messages", "system", "tools", "model", "usage", "content", "role", "type", "id")
         data = chat_data(self, raw, turns.steps, parse_tools(raw.get("tools")), consumed, turns.notes())
-        model = raw.get("model")
-        data["lineage"] = {"generator": {"model": model} if model else None, "usage": raw.get("usage") or {}}
+        data["source"]["agent"] = agent_identity(None, raw.get("model"))
+        data["lineage"] = {"usage": raw.get("usage") or {}}
         return data

@@ -14,7 +14,7 @@ Reading (one record per trajectory):
 - each observation result -> TextObservation(source="tool") linked by ``source_call_id``, or
   source "environment" when it names no call (a system step's events, an action without a call);
 - per-step timestamps, models, metrics and extras go to ``details["steps"]`` by step_id;
-  ``final_metrics`` is lineage.usage; the agent is lineage.generator.
+  ``final_metrics`` is lineage.usage; the agent (name, version, model_name) is source.agent.
 
 exporters/atif.py writes the inverse; what it keeps in ``extra.aceforge`` (E, q, v, the record's id)
 is restored here, so converting an unchanged export back gives the same record.
@@ -29,6 +29,7 @@ import orjson
 from data_catalog.sources.base import ConversionError, Detected, each_object, register, require
 from data_catalog.sources.chat_common import ChatConverter, chat_data, content_parts, parse_arguments, parse_tools
 from data_catalog.sources.step_dicts import call_step, message, observation
+from schemas.agent_identity import agent_identity
 from schemas.record import stable_id
 
 SCHEMA_VERSION = "ATIF-v1.5"
@@ -126,8 +127,8 @@ class AtifConverter(ChatConverter):
         for key in ("extra", "version"):
             if agent.get(key):
                 details[f"agent_{key}"] = agent[key]
-        generator = {"agent": agent.get("name"), "version": agent.get("version"), "model": agent.get("model_name")}
-        data["lineage"] = {"generator": generator, "usage": raw.get("final_metrics") or {}}
+        data["source"]["agent"] = agent_identity(agent.get("name"), agent.get("model_name"), agent.get("version"))
+        data["lineage"] = {"usage": raw.get("final_metrics") or {}}
         if isinstance(saved, dict):
             _restore(data, raw, saved)
         return data

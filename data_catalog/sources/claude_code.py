@@ -18,8 +18,9 @@ timestamp, message?, isSidechain?, isMeta?, ...}``:
   file-history-snapshot, queue-operation, system notices) is no step and is counted by type
   in ``details["events_not_steps"]``.
 
-The agent's identity is lineage.generator: ``{agent: claude-code, version, model}`` (the
-models, when a session used several); lineage.usage sums each API message's usage once.
+The agent's identity is source.agent: claude-code, the ``version`` of its first message and the
+``model`` of its assistant messages (the others in other_models, when a session used several);
+lineage.usage sums each API message's usage once.
 The session id is the original id; the working directory and git branch go to details.
 """
 
@@ -32,6 +33,7 @@ from data_catalog.sources.anthropic_blocks import AnthropicTurns
 from data_catalog.sources.base import ConversionError, Detected, register
 from data_catalog.sources.chat_common import ORPHANS_OPTION, Calls, chat_data, keeps_orphans
 from data_catalog.sources.session_logs import SessionLogConverter
+from schemas.agent_identity import agent_identity
 
 _MESSAGE_EVENTS = ("user", "assistant")
 _OTHER_EVENTS = frozenset({"summary", "system", "progress", "file-history-snapshot", "queue-operation"})
@@ -113,7 +115,6 @@ class ClaudeCodeConverter(SessionLogConverter):
             **turns.notes(),
         }
         data = chat_data(self, {"id": session, "events": events}, turns.steps, [], ("events",), details)
-        model = next(iter(models)) if len(models) == 1 else (list(models) or None)
-        generator = {"agent": "claude-code", "version": first.get("version"), "model": model}
-        data["lineage"] = {"generator": {k: v for k, v in generator.items() if v}, "usage": _usage(usage)}
+        data["source"]["agent"] = agent_identity("claude-code", models, first.get("version"))
+        data["lineage"] = {"usage": _usage(usage)}
         return data

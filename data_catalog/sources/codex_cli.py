@@ -12,7 +12,8 @@ Each line is ``{timestamp, type, payload}``:
   Arguments the model wrote that are not JSON are kept as ``{"arguments": text}`` (the call
   failed in the run; details count them). The ``<environment_context>`` / AGENTS.md turns Codex
   sends as user messages stay in the trajectory but do not state the task;
-- ``turn_context``: the model (and reasoning effort) of each turn -> lineage.generator;
+- ``turn_context``: the model of each turn -> source.agent (with ``cli_version``), its reasoning
+  effort -> lineage.generator;
 - ``event_msg``: the UI's copy of the same conversation (user_message, agent_message,
   agent_reasoning) and run events; not steps, counted by type in ``details["events_not_steps"]``;
   the last ``token_count`` total is lineage.usage;
@@ -29,6 +30,7 @@ from data_catalog.sources.chat_common import ORPHANS_OPTION, chat_data, keeps_or
 from data_catalog.sources.openai_responses import Items
 from data_catalog.sources.session_logs import SessionLogConverter
 from data_catalog.sources.step_dicts import observation
+from schemas.agent_identity import agent_identity
 
 _LINE_TYPES = frozenset({"session_meta", "response_item", "turn_context", "event_msg", "compacted"})
 _META = ("cwd", "originator", "model_provider", "source", "git")
@@ -104,11 +106,7 @@ class CodexCliConverter(SessionLogConverter):
             **items.calls.note(),
         }
         data = chat_data(self, {"id": meta.get("id"), "events": events}, items.steps, [], ("events",), details)
-        generator = {
-            "agent": "codex",
-            "version": meta.get("cli_version"),
-            "model": next(iter(models)) if len(models) == 1 else (list(models) or None),
-            "reasoning_effort": next(iter(efforts)) if len(efforts) == 1 else (list(efforts) or None),
-        }
-        data["lineage"] = {"generator": {k: v for k, v in generator.items() if v}, "usage": usage}
+        data["source"]["agent"] = agent_identity("codex", models, meta.get("cli_version"))
+        effort = next(iter(efforts)) if len(efforts) == 1 else (list(efforts) or None)
+        data["lineage"] = {"generator": {"reasoning_effort": effort} if effort else None, "usage": usage}
         return data

@@ -20,8 +20,8 @@ Messages (``{id, timestamp, type, content, ...}``):
 - ``info`` / ``warning`` / ``error``: the CLI's notices to the user, not seen by the model: counted
   in ``details["events_not_steps"]``.
 
-The agent's identity is lineage.generator ``{agent: gemini-cli, model}`` (the file does not say the
-CLI's version); the summed ``tokens`` are lineage.usage.
+The agent's identity is source.agent: gemini-cli and the ``model`` of its replies (the file does not
+say the CLI's version); the summed ``tokens`` are lineage.usage.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from data_catalog.sources.base import ConversionError, Detected, each_object, re
 from data_catalog.sources.chat_common import chat_data
 from data_catalog.sources.session_logs import SessionLogConverter
 from data_catalog.sources.step_dicts import call_step, message, observation
+from schemas.agent_identity import agent_identity
 
 _HEADER = ("sessionId", "projectHash")
 _REPLIES = ("gemini", "model")
@@ -138,11 +139,8 @@ class GeminiCliConverter(SessionLogConverter):
         if notices:
             details["events_not_steps"] = dict(notices)
         data = chat_data(self, {"id": header.get("sessionId"), "events": events}, steps, [], ("events",), details)
-        model = next(iter(models)) if len(models) == 1 else (list(models) or None)
-        data["lineage"] = {
-            "generator": {"agent": "gemini-cli", **({"model": model} if model else {})},
-            "usage": dict(usage),
-        }
+        data["source"]["agent"] = agent_identity("gemini-cli", models)
+        data["lineage"] = {"usage": dict(usage)}
         return data
 
 

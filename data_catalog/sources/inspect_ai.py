@@ -17,8 +17,8 @@ A sample's ``messages``, in order:
 
 q: the first user turn; ``target`` is ``task.expected_outputs``. v: kind ``reward`` from the first
 scorer (``C`` / ``I`` / ``P`` / ``N`` read as 1 / 0 / 0.5 / 0, as Inspect's metrics read them), all
-scores as evidence, computed by the source. The agent's identity is lineage.generator: ``{agent:
-inspect_ai, version, model, task, solvers}``.
+scores as evidence, computed by the source. The agent's identity is source.agent: inspect_ai,
+its version (``eval.packages``) and ``eval.model``; the task and solvers are lineage.generator.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from data_catalog.sources.base import ConversionError, Detected, each_object, re
 from data_catalog.sources.chat_common import ORPHANS_OPTION, Calls, ChatConverter, chat_data, keeps_orphans
 from data_catalog.sources.openai_responses import reward_verdict
 from data_catalog.sources.step_dicts import call_step, image, message, observation
+from schemas.agent_identity import agent_identity
 
 _LETTER_SCORES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 # The sample's fields read into the record; the rest go to details. ``message_pool`` is the archive's copy of the
@@ -169,15 +170,14 @@ class InspectAiConverter(ChatConverter):
         elif sample.get("scores"):
             data["details"]["scores"] = sample["scores"]
         output = sample.get("output") if isinstance(sample.get("output"), dict) else {}
+        version = (run.get("packages") or {}).get("inspect_ai")
+        data["source"]["agent"] = agent_identity("inspect_ai", run.get("model") or output.get("model"), version)
         generator = {
-            "agent": "inspect_ai",
-            "version": (run.get("packages") or {}).get("inspect_ai"),
-            "model": run.get("model") or output.get("model"),
             "task": run.get("task"),
             "solvers": [s.get("solver") for s in plan.get("steps") or [] if isinstance(s, dict)] or None,
         }
         data["lineage"] = {
-            "generator": {k: v for k, v in generator.items() if v},
+            "generator": {k: v for k, v in generator.items() if v} or None,
             "usage": sample.get("model_usage") or output.get("usage") or {},
         }
         return data

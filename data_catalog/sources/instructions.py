@@ -31,11 +31,12 @@ _HARNESS_CONTEXT = re.compile(
     r"|# AGENTS\.md instructions for [^\n]*\n+<INSTRUCTIONS>.*?</INSTRUCTIONS>)\s*",
     re.S,
 )
+_HARNESS_START = re.compile(r"\s*(?:<environment_context>|<user_instructions>|# AGENTS\.md)")
 
 
 def without_harness_context(text: str) -> str:
     """The text of a user turn less the harness context blocks it opens with ("" when it is only that)."""
-    if not text.lstrip().startswith(("<environment_context>", "<user_instructions>", "# AGENTS.md")):
+    if _HARNESS_START.match(text) is None:  # not text.lstrip(): that copies a long first turn to look at its start
         return text
     end = 0
     while match := _HARNESS_CONTEXT.match(text, end):
@@ -53,10 +54,6 @@ def without_demonstration(text: str) -> str:
     return "" if end is None else text[end.end() :].strip()
 
 
-def _fields(step: Any) -> dict[str, Any]:
-    return step if isinstance(step, dict) else step.__dict__
-
-
 def _is_user(fields: dict[str, Any]) -> bool:
     return fields["class_"] == "text_observation" and fields["source"] == "user"
 
@@ -64,7 +61,7 @@ def _is_user(fields: dict[str, Any]) -> bool:
 def task_instruction(steps: list[Any]) -> str:
     """The text of the user turn that states the task (see the module docstring); "" when there is none.
     Steps are models or the plain dicts of step_dicts.py."""
-    rows = [_fields(step) for step in steps]
+    rows = [step if isinstance(step, dict) else step.__dict__ for step in steps]
     first = None
     for i, fields in enumerate(rows):
         if not _is_user(fields):

@@ -18,8 +18,8 @@ which a MemGPT agent speaks to the user, too); ``tool`` messages are the linked 
 message that is a JSON event from Letta (``{"type": "user_message", "message": ...}``) is the user's
 ``message``; the other events (``login``, ``heartbeat``, ``system_alert``) are Letta's own, so system
 observations. The tools are E's tools (their ``json_schema``); memory blocks and tool source code stay
-in the file (details name the blocks). lineage.generator is ``{agent: letta, version?, model,
-agent_type, agent_name}``.
+in the file (details name the blocks). source.agent is letta, the file's ``version`` and
+``llm_config.model``; lineage.generator is ``{schema_revision, agent_type, agent_name}``.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import orjson
 from data_catalog.sources.base import ConversionError, Detected, each_object, register, require
 from data_catalog.sources.chat_common import ChatConverter, chat_data, parse_tools
 from data_catalog.sources.openai_chat import message_steps
+from schemas.agent_identity import agent_identity
 
 _LETTA_EVENTS = frozenset({"login", "heartbeat", "system_alert"})  # user-role messages Letta itself writes
 _HIDDEN_REASONING = frozenset({"omitted_reasoning", "redacted_reasoning"})
@@ -145,13 +146,11 @@ class LettaConverter(ChatConverter):
         data["environment"]["policy"] = agent.get("system") or None
         llm = agent.get("llm_config") if isinstance(agent.get("llm_config"), dict) else {}
         revision = (raw.get("metadata") or {}).get("revision_id")
+        data["source"]["agent"] = agent_identity("letta", llm.get("model"), agent.get("version"))
         generator = {
-            "agent": "letta",
-            "version": agent.get("version"),
             "schema_revision": revision,
-            "model": llm.get("model"),
             "agent_type": agent.get("agent_type"),
             "agent_name": agent.get("name"),
         }
-        data["lineage"] = {"generator": {k: v for k, v in generator.items() if v}}
+        data["lineage"] = {"generator": {k: v for k, v in generator.items() if v} or None}
         return data

@@ -47,6 +47,7 @@ from data_catalog.sources.chat_common import (
 from data_catalog.sources.step_dicts import SHELL_OPTIONS, call_step, code, message, observation, take_shell_options
 from data_catalog.sources.text_actions import text_around
 from data_catalog.sources.text_tool_calls import text_calls
+from schemas.agent_identity import agent_identity
 from schemas.record import AgentRecord
 
 _COMMAND_BLOCK = re.compile(r"```(?:bash|mswea_bash_command)[ \t]*\n(.*?)\n?```", re.DOTALL)
@@ -203,8 +204,9 @@ class MiniSweAgentConverter(Converter):
                     "format": self.name,
                     "original_id": None if original in (None, "") else str(original),
                     "license": self.opts.license,
+                    "agent": _agent(raw, info),
                 },
-                "lineage": {"generator": _generator(raw, info), "usage": info.get("model_stats") or {}},
+                "lineage": {"usage": info.get("model_stats") or {}},
                 "details": details,
             }
         )
@@ -222,10 +224,7 @@ def _verifier(verified: Any, exit_status: Any) -> dict[str, Any]:
     }
 
 
-def _generator(raw: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
+def _agent(raw: dict[str, Any], info: dict[str, Any]) -> dict[str, Any] | None:
     config = info.get("config") if isinstance(info.get("config"), dict) else {}
     model = config.get("model") if isinstance(config.get("model"), dict) else {}
-    generator = {"agent": "mini-swe-agent", "model": raw.get("model") or model.get("model_name")}
-    if info.get("mini_version"):
-        generator["version"] = info["mini_version"]
-    return generator
+    return agent_identity("mini-swe-agent", raw.get("model") or model.get("model_name"), info.get("mini_version"))

@@ -12,8 +12,9 @@ model_responses: [{output, usage, response_id}], current_turn, max_turns, trace?
 - a ``tool_approval_item`` repeats a call that waits for a human's approval: not a step; its call id is
   in ``details["pending_approvals"]`` (the run stopped there).
 
-The agent's identity is lineage.generator ``{agent: openai-agents, agent_name, state_schema}`` (the run
-state does not say the model); the model responses' token counts, summed, are lineage.usage.
+The agent's identity is source.agent, openai-agents (the run state says neither the model nor the SDK's
+version); the agent's name and the state's schema version are lineage.generator; the model responses'
+token counts, summed, are lineage.usage.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 from data_catalog.sources.base import ConversionError, Detected, each_object, register
 from data_catalog.sources.chat_common import ORPHANS_OPTION, ChatConverter, chat_data, keeps_orphans
 from data_catalog.sources.openai_responses import Items
+from schemas.agent_identity import agent_identity
 
 _APPROVAL = "tool_approval_item"
 _TOKENS = ("input_tokens", "output_tokens", "total_tokens")
@@ -84,13 +86,13 @@ class OpenAIAgentsConverter(ChatConverter):
         original_id = trace.get("trace_id") or raw.get("conversation_id")
         data = chat_data(self, {"id": original_id, "state": raw}, items.steps, [], ("state",), details)
         agent = raw.get("current_agent") if isinstance(raw.get("current_agent"), dict) else {}
+        data["source"]["agent"] = agent_identity("openai-agents")
         generator = {
-            "agent": "openai-agents",
             "agent_name": agent.get("name"),
             "state_schema": raw.get("$schemaVersion"),
         }
         data["lineage"] = {
-            "generator": {k: v for k, v in generator.items() if v},
+            "generator": {k: v for k, v in generator.items() if v} or None,
             "usage": _usage(raw.get("model_responses")),
         }
         return data

@@ -46,6 +46,7 @@ from data_catalog.sources.chat_common import (
     parse_tools,
 )
 from data_catalog.sources.step_dicts import api_call, call_step, image, message, observation
+from schemas.agent_identity import agent_identity
 from schemas.record import VerifierResult
 
 _ROLLOUT = ("responses_create_params", "response")
@@ -261,6 +262,6 @@ class OpenAIResponsesConverter(ChatConverter):
         data["details"].update(conversation.calls.note())
         if conversation.silent_reasoning:
             data["details"]["reasoning_items_without_text"] = conversation.silent_reasoning
-        model, usage = response.get("model") or request.get("model"), response.get("usage")
-        data["lineage"] = {"generator": {"model": model} if model else None, "usage": usage or {}}
+        data["source"]["agent"] = agent_identity(None, response.get("model") or request.get("model"))
+        data["lineage"] = {"usage": response.get("usage") or {}}
         return data

@@ -38,6 +38,7 @@ from typing import Any
 from data_catalog.sources.base import ConversionError, Detected, each_object, register, require
 from data_catalog.sources.chat_common import ChatConverter, chat_data, parse_arguments, parse_tools, resolved_verdict
 from data_catalog.sources.step_dicts import call_step, code, message, observation
+from schemas.agent_identity import agent_identity
 
 _BOOKKEEPING = frozenset({"change_agent_state", "agent_state_changed", "recall", "condensation", "null", "pause"})
 # What OpenHands adds to an action's args that the model did not write.
@@ -199,9 +200,10 @@ class OpenHandsConverter(ChatConverter):
         metadata = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
         llm = metadata.get("llm_config") if isinstance(metadata.get("llm_config"), dict) else {}
         metrics = raw.get("metrics") if isinstance(raw.get("metrics"), dict) else {}
-        generator = {"agent": metadata.get("agent_class") or "openhands", "model": llm.get("model")}
+        data["source"]["agent"] = agent_identity("openhands", llm.get("model"))
+        agent_class = metadata.get("agent_class")
         usage = {k: metrics[k] for k in ("accumulated_cost", "accumulated_token_usage") if metrics.get(k) is not None}
-        data["lineage"] = {"generator": generator, "usage": usage}
+        data["lineage"] = {"generator": {"agent_class": agent_class} if agent_class else None, "usage": usage}
         if "git_patch" in test_result:  # a repository the agent patched (SWE-bench and its kin)
             data["environment"]["kind"] = "swe_repo"
         return data

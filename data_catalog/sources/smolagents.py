@@ -17,7 +17,8 @@ Mapping: the model's output before a call is the call's reasoning; a ``python_in
 tool's: CodeAction(bash)); observations and errors are the tool observation linked to the step's
 call; a plan or an output with no call is a MessageAction; the final answer step is the last
 MessageAction. A benchmark row's question is q, its ``true_answer`` the expected output, its
-``answer`` kept in details; the model (``model_id``) and agent type are lineage.generator.
+``answer`` kept in details; source.agent is smolagents and its ``model_id``, the agent type is
+lineage.generator.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any
 from data_catalog.sources.base import ConversionError, Detected, each_object, register
 from data_catalog.sources.chat_common import ORPHANS_OPTION, Calls, ChatConverter, chat_data, keeps_orphans
 from data_catalog.sources.step_dicts import call_step, code, message, observation
+from schemas.agent_identity import agent_identity
 
 _ROLES = frozenset({"system", "user", "assistant", "tool-call", "tool-response"})
 _CALLING = "Calling tools:\n"
@@ -204,9 +206,10 @@ class SmolagentsConverter(ChatConverter):
             data["task"]["instruction"] = data["task"]["instruction"].removeprefix("New task:\n")
         if raw.get("true_answer") is not None:
             data["task"]["expected_outputs"] = {"true_answer": raw["true_answer"]}
-        generator = {"agent": "smolagents", "model": raw.get("model_id"), "agent_type": raw.get("agent_action_type")}
+        data["source"]["agent"] = agent_identity("smolagents", raw.get("model_id"))
+        agent_type = raw.get("agent_action_type")
         data["lineage"] = {
-            "generator": {k: v for k, v in generator.items() if v},
+            "generator": {"agent_type": agent_type} if agent_type else None,
             "usage": raw.get("token_counts") or _summed_usage(raw.get("steps") or []),
         }
         return data

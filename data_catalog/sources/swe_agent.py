@@ -39,7 +39,8 @@ from data_catalog.sources.chat_common import Calls, parse_arguments
 from data_catalog.sources.instructions import without_demonstration
 from data_catalog.sources.step_dicts import shell_command
 from data_catalog.sources.swe_agent_commands import Signature, command_action, parse_commands, split_command_block
-from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Tool, Verifier, VerifierResult
+from schemas.agent_identity import agent_identity
+from schemas.record import AgentRecord, Environment, Source, Task, Tool, Verifier, VerifierResult
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
 
 _ISSUE = re.compile(r"ISSUE:\n(.*?)\n+INSTRUCTIONS:", re.DOTALL)
@@ -227,8 +228,13 @@ class SweAgentConverter(Converter):
             task=Task(instruction=instruction),
             trajectory=steps,
             verifier=Verifier(kind="unit_tests", result=verdict) if verdict else Verifier(),
-            source=Source(dataset=self.dataset, format=self.name, original_id=original, license=self.opts.license),
-            lineage=Lineage(generator={"agent": "swe-agent", "model": model}),
+            source=Source(
+                dataset=self.dataset,
+                format=self.name,
+                original_id=original,
+                license=self.opts.license,
+                agent=agent_identity("swe-agent", model),
+            ),
             details=details,
         )
 

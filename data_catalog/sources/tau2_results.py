@@ -30,6 +30,7 @@ import orjson
 from data_catalog.sources.base import ConversionError, Converter, ConvertOptions, Detected, register, require
 from data_catalog.sources.step_dicts import SHELL_OPTIONS, take_shell_options
 from data_catalog.sources.tau_common import conversation_steps, tau2_task
+from schemas.agent_identity import TAU2, agent_identity
 from schemas.record import AgentRecord, Environment, Lineage, Source, Task, Verifier, VerifierResult
 
 _DEFAULT_BASIS = ("DB", "COMMUNICATE")
@@ -242,13 +243,20 @@ class Tau2ResultsConverter(Converter):
             details["task_unknown"] = f"task_id {str(task_id)!r} is in no tasks read (give --option tasks=FILE)"
         if shell_options := take_shell_options(steps):
             details[SHELL_OPTIONS] = shell_options
+        agent_info = info.get("agent_info")
         return AgentRecord(
             id=self.record_id(sim_id, raw),
             environment=Environment(kind="tool_world", name=domain, policy=env_info.get("policy") or sim.get("policy")),
             task=q,
             trajectory=steps,
             verifier=Verifier(kind="tau2_criteria", spec=criteria, result=verifier_result(sim.get("reward_info"))),
-            source=Source(dataset=self.dataset, format=self.name, original_id=sim_id, license=self.opts.license),
+            source=Source(
+                dataset=self.dataset,
+                format=self.name,
+                original_id=sim_id,
+                license=self.opts.license,
+                agent=agent_identity(TAU2, agent_info.get("llm") if isinstance(agent_info, dict) else None),
+            ),
             lineage=Lineage(generator=_generator(info, sim), usage=_usage(sim)),
             details=details,
         )

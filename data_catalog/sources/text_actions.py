@@ -105,6 +105,8 @@ class Block(NamedTuple):
     code: str
 
 
+# The closing fence: ``` that starts a line, after nothing but whitespace (searched from the opening line's end).
+_CLOSING_FENCE = re.compile(r"\n[^\S\n]*```")
 # A NamedTuple's own __new__ is Python code; building through tuple.__new__ is a C call (a third of first_fence).
 _new_block = tuple.__new__
 
@@ -129,13 +131,10 @@ def first_fence(text: str, position: int = 0) -> Block | None:
         if "```" in info:  # inline ```code``` on one line
             position = start + 3 + info.index("```") + 3
             continue
-        close = eol
-        while True:
-            close = text.find("```", close + 1)
-            if close < 0:
-                return None
-            if text[close - 1] == "\n" or not text[text.rfind("\n", 0, close) + 1 : close].strip():
-                break
+        found = _CLOSING_FENCE.search(text, eol)
+        if found is None:
+            return None
+        close = found.end() - 3
         code = text[eol + 1 : close].rstrip(" \t")
         code = code[:-1] if code.endswith("\n") else code
         code = code[:-1] if code.endswith("\r") else code

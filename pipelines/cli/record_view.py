@@ -67,12 +67,14 @@ def render_record(record: AgentRecord, limit: int = 400) -> RenderableType:
     env, task, verifier, src = record.environment, record.task, record.verifier, record.source
     tools = ", ".join(t.name for t in env.tools)
     source = " / ".join(str(p) for p in (src.dataset, src.format, src.original_id, src.license) if p)
+    agent = src.agent  # an imported trajectory's agent, as its file says
+    made_by = agent and " ".join(p for p in (agent.framework, agent.version, agent.model and f"on {agent.model}") if p)
     result = verifier.result
     verdict = None
     if result is not None:
         verdict = f"passed={result.passed} score={result.score} {' '.join(result.reasons)}".strip()
     parts: list[RenderableType] = [
-        _fields([("id", record.id), ("source", source), ("schema", record.schema_version)]),
+        _fields([("id", record.id), ("source", source), ("agent", made_by), ("schema", record.schema_version)]),
         Panel(
             _fields([("kind", env.kind), ("name", env.name), ("tools", tools), ("policy", clip(env.policy, limit))]),
             title="E  environment",

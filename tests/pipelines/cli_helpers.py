@@ -6,6 +6,9 @@ import json
 import time
 from pathlib import Path
 
+# typer reads TERMINAL_WIDTH (and the colour settings) once, when its rich_utils is first imported, and the CLI
+# imports it only to print a help text: imported here, before any test's env=, so no test's width stays for the rest.
+import typer.rich_utils  # noqa: F401
 from typer.testing import CliRunner
 
 from pipelines.cli.main import app

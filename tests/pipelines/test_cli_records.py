@@ -13,6 +13,7 @@ from data_catalog.convert import convert_files
 from schemas.arrow_schema import RECORD_SCHEMA
 from schemas.io import read_records
 from tests.conftest import FIXTURES
+from tests.data_catalog.sources.fidelity import SAMPLES
 from tests.pipelines.cli_helpers import OS_STD, TAU_RUNS, invoke
 
 ADP_SCHEMA = json.loads((FIXTURES.parent / "adp-v1.schema.json").read_text())
@@ -104,6 +105,12 @@ def test_show_renders_e_q_tau_v_of_the_chosen_record(tau_parquet):
     for heading in ("E  environment", "q  task", "τ  trajectory", "v  verifier"):
         assert heading in shown
     assert "4/0" in shown and "passed=False score=0.0" in shown
+
+
+def test_show_names_the_agent_of_an_imported_session(tmp_path):
+    convert_files("claude_code", [str(SAMPLES / "claude_code" / "session.jsonl")], tmp_path / "cc.parquet")
+    shown = invoke("show", tmp_path / "cc.parquet").stdout
+    assert "claude-code 2.1.39 on claude-opus-4-6" in shown
 
 
 def test_show_first_record_and_unknown_id(tau_parquet):

@@ -101,11 +101,12 @@ def test_an_upgraded_example_written_again_is_current_and_reads_back_the_same(sh
 
 def test_an_older_batch_is_conformed_to_the_current_schema_with_null_for_what_it_lacks():
     batch = next(pq.ParquetFile(VERSIONS / "1.0-initial" / "records.parquet").iter_batches())
-    assert schema_differences(batch.schema) == (["trajectory.decision", "scores.learner"], [], [])
+    assert schema_differences(batch.schema) == (["trajectory.decision", "source.agent", "scores.learner"], [], [])
     now = conform_record_batch(batch.slice(1))  # a slice, as a reader may hand one over
     assert now.schema.equals(RECORD_SCHEMA) and now.column("scores").field("learner").null_count == 2
     rows = now.to_pylist()
     assert [row["scores"].pop("learner") for row in rows] == [None, None]
+    assert [row["source"].pop("agent") for row in rows] == [None, None]
     assert {step.pop("decision") for row in rows for step in row["trajectory"]} == {None}
     assert rows == batch.slice(1).to_pylist()
     upgraded = upgrade_record_batch(batch)

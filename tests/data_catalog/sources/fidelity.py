@@ -118,3 +118,9 @@ def lines(name: str) -> list[dict]:
 def step_texts(record: AgentRecord) -> list[str]:
     """The text of every step that has one (thinking must never be one of them)."""
     return [step.content for step in record.trajectory if hasattr(step, "content")]
+
+
+def identity(record: AgentRecord) -> tuple[str | None, str | None, str | None, list[str]] | None:
+    """The record's source.agent as (framework, model, version, other_models); None when it has none."""
+    agent = record.source.agent
+    return agent and (agent.framework, agent.model, agent.version, agent.other_models)

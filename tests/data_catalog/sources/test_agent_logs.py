@@ -11,7 +11,16 @@ import pytest
 from data_catalog.convert import convert_files
 from data_catalog.formats import detect
 from schemas.io import read_records
-from tests.data_catalog.sources.fidelity import EXPECTED, SAMPLES, Item, assert_faithful, convert, lines, step_texts
+from tests.data_catalog.sources.fidelity import (
+    EXPECTED,
+    SAMPLES,
+    Item,
+    assert_faithful,
+    convert,
+    identity,
+    lines,
+    step_texts,
+)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -49,7 +58,11 @@ def test_claude_code_session(tmp_path):
     )  # thinking is reasoning, never text
     assert record.trajectory[-1].content == messages[-1]["message"]["content"][0]["text"]  # the last answer
     assert (record.source.format, record.source.original_id) == ("claude_code", events[5]["sessionId"])
-    assert record.lineage.generator == {"agent": "claude-code", "version": "2.1.39", "model": "claude-opus-4-6"}
+    # The agent's identity: the CLI's version on each event, the model on each assistant message.
+    assert {e["version"] for e in messages} == {"2.1.39"}
+    assert {e["message"]["model"] for e in messages if e["type"] == "assistant"} == {"claude-opus-4-6"}
+    assert identity(record) == ("claude-code", "claude-opus-4-6", "2.1.39", [])
+    assert record.lineage.generator is None
     assert record.task.instruction.startswith("Work on bead spotter-dov.")
     not_steps = {k: sum(e["type"] == k for e in events) for k in ("progress", "file-history-snapshot")}
     assert record.details["events_not_steps"] == not_steps
@@ -90,12 +103,10 @@ def test_codex_cli_rollout(tmp_path):
     last = next(e["payload"] for e in reversed(events) if e["payload"].get("role") == "assistant")
     assert record.trajectory[-1].content == last["content"][0]["text"]  # the final answer
     assert record.source.original_id == meta["id"]
-    assert record.lineage.generator == {
-        "agent": "codex",
-        "version": "0.104.0-alpha.1",
-        "model": "gpt-5.3-codex",
-        "reasoning_effort": "medium",
-    }
+    assert meta["cli_version"] == "0.104.0-alpha.1"
+    assert {e["payload"]["model"] for e in events if e["type"] == "turn_context"} == {"gpt-5.3-codex"}
+    assert identity(record) == ("codex", "gpt-5.3-codex", "0.104.0-alpha.1", [])
+    assert record.lineage.generator == {"reasoning_effort": "medium"}
     assert record.lineage.usage["total_tokens"] == 299496  # the last token_count
     assert record.details["unparsed_arguments"] == 5  # the fixture's arguments are redacted text
     assert sum(record.details["events_not_steps"].values()) == sum(e["type"] == "event_msg" for e in events)
@@ -196,7 +207,11 @@ def test_gemini_cli_session(tmp_path):
     assert_faithful(record, items)
     assert all(item.text not in step_texts(record) for item in items if item.kind == "thinking")
     assert record.source.original_id == session["sessionId"]
-    assert record.lineage.generator == {"agent": "gemini-cli", "model": ["gemini-2.5-pro", "gemini-2.0-flash"]}
+    # Two models answered, in this order; the file does not say the CLI's version.
+    models = [m["model"] for m in session["messages"] if m["type"] == "gemini"]
+    assert list(dict.fromkeys(models)) == ["gemini-2.5-pro", "gemini-2.0-flash"]
+    assert identity(record) == ("gemini-cli", "gemini-2.5-pro", None, ["gemini-2.0-flash"])
+    assert record.lineage.generator is None
     assert record.lineage.usage["total"] == 8440 + 8515 + 9048
 
 
@@ -264,10 +279,12 @@ def test_inspect_ai_eval_log(tmp_path):
     assert_faithful(record, items, shell={"bash": "cmd"})
     assert record.trajectory[-1].content == "done"
     assert record.source.original_id == "inspect_test_utils/guess_number/0/1"
+    assert (log["eval"]["model"], log["eval"]["packages"]["inspect_ai"]) == (
+        "hardcoded/hardcoded",
+        "0.3.135.dev2+g715e750e",
+    )
+    assert identity(record) == ("inspect_ai", "hardcoded/hardcoded", "0.3.135.dev2+g715e750e", [])
     assert record.lineage.generator == {
-        "agent": "inspect_ai",
-        "version": "0.3.135.dev2+g715e750e",
-        "model": "hardcoded/hardcoded",
         "task": "inspect_test_utils/guess_number",
         "solvers": ["use_tools", "generate"],
     }
@@ -335,7 +352,8 @@ def test_anthropic_messages_request_and_response(tmp_path):
     assert_faithful(record, items)
     assert [t.name for t in record.environment.tools] == ["get_weather"]
     assert record.environment.tools[0].parameters == request["tools"][0]["input_schema"]
-    assert record.lineage.generator == {"model": "claude-haiku-4-5"}
+    assert identity(record) == (None, request["model"], None, []) and request["model"] == "claude-haiku-4-5"
+    assert record.lineage.generator is None
     (answer,) = convert("anthropic_messages/response.json", tmp_path / "response")
     response = json.loads((SAMPLES / "anthropic_messages/response.json").read_text())
     assert_faithful(answer, _anthropic_items("assistant", response["content"]))
@@ -422,11 +440,9 @@ def test_smolagents_benchmark_row_messages(tmp_path):
             items.append(Item("result", text.removeprefix("Observation:\n"), call_id=last_id))
     assert_faithful(record, items)
     assert record.task.instruction == row["question"] and record.task.expected_outputs == {"true_answer": "sunny"}
-    assert record.lineage.generator == {
-        "agent": "smolagents",
-        "model": "Qwen/Qwen2.5-Coder-32B-Instruct",
-        "agent_type": "tool-calling",
-    }
+    assert identity(record) == ("smolagents", row["model_id"], None, [])
+    assert row["model_id"] == "Qwen/Qwen2.5-Coder-32B-Instruct"
+    assert record.lineage.generator == {"agent_type": "tool-calling"}
     assert record.details["answer"] == row["answer"]
 
 
@@ -450,8 +466,8 @@ def test_openai_agents_run_state(name, tmp_path):
     (record,) = convert(f"openai_agents/{name}.json", tmp_path)
     state = json.loads((SAMPLES / f"openai_agents/{name}.json").read_text())
     assert_faithful(record, _agents_items(state))
+    assert identity(record) == ("openai-agents", None, None, [])  # the state names no model, no SDK version
     assert record.lineage.generator == {
-        "agent": "openai-agents",
         "agent_name": "compat-agent",
         "state_schema": state["$schemaVersion"],
     }
@@ -552,7 +568,7 @@ def test_claude_code_harness_turns_are_system_and_sidechains_are_counted():
     ]
     assert record.task.instruction == "Rename foo to bar."
     assert record.details["events_not_steps"] == {"sidechain": 1}
-    assert record.lineage.generator == {"agent": "claude-code", "version": "2.0.76", "model": "claude-sonnet-4-5"}
+    assert identity(record) == ("claude-code", "claude-sonnet-4-5", "2.0.76", [])
 
 
 def test_claude_code_subagent_file_is_a_session_of_its_own():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.data_catalog.sources.fidelity import SAMPLES, Item, assert_faithful, convert, lines, step_texts
+from tests.data_catalog.sources.fidelity import SAMPLES, Item, assert_faithful, convert, identity, lines, step_texts
 
 
 def convert_as(fmt: str, path, tmp_path) -> list:
@@ -58,7 +58,8 @@ def test_agentbench_run_output(tmp_path):
     assert (last.class_, last.content) == ("message_action", "1")  # the final answer
     assert record.trajectory[-2].source == "environment"  # the OS's reply, not a user turn
     assert (record.source.format, record.source.original_id) == ("agentbench", "0")
-    assert record.lineage.generator == {"agent": "agentbench"}
+    assert identity(record) == ("agentbench", None, None, [])  # the run output names neither model nor version
+    assert record.lineage.generator is None
     assert record.task.instruction.startswith("There's a program that writes 'succeed' into /root/log")
     assert (record.verifier.kind, record.verifier.result.passed, record.verifier.result.verifier) == (
         "reward",
@@ -107,10 +108,8 @@ def test_letta_agent_file_of_letta_0_6(tmp_path):
     assert [s.source for s in record.trajectory if s.class_ == "text_observation"].count("system") == 3
     assert [t.name for t in record.environment.tools] == [t["name"] for t in agent["tools"]]
     assert record.environment.tools[2].parameters == agent["tools"][2]["json_schema"]["parameters"]
+    assert identity(record) == ("letta", "gpt-4o-mini", "0.6.47", [])
     assert record.lineage.generator == {
-        "agent": "letta",
-        "version": "0.6.47",
-        "model": "gpt-4o-mini",
         "agent_type": "memgpt_agent",
         "agent_name": "composio_github_star_agent",
     }
@@ -131,10 +130,9 @@ def test_letta_agent_file_every_agent_is_a_record(tmp_path):
     assert main.trajectory[-1].class_ == "message_action" and main.trajectory[-1].content.startswith(
         "Here's what I know about you, Cameron:"
     )
+    assert identity(sleeptime) == ("letta", "claude-sonnet-4-5-20250929", None, [])  # this file says no version
     assert sleeptime.lineage.generator == {
-        "agent": "letta",
         "schema_revision": "3e54e2fa2f7e",
-        "model": "claude-sonnet-4-5-20250929",
         "agent_type": "sleeptime_agent",
         "agent_name": "Nameless Agent-sleeptime",
     }
@@ -155,6 +153,7 @@ def test_bfcl_multi_turn_entries_are_tasks(tmp_path):
     answers = lines("bfcl_multi_turn/possible_answer/BFCL_v4_multi_turn_base.json")
     for record, entry, answer in zip(records, entries, answers, strict=True):
         assert record.trajectory == [] and record.source.original_id == entry["id"] == answer["id"]
+        assert record.source.agent is None  # task data: no agent ran
         assert record.task.instruction == entry["question"][0][0]["content"]
         assert record.task.metadata["turns"] == entry["question"]  # every user turn, in order
         assert record.task.metadata["initial_config"] == entry["initial_config"]
@@ -265,12 +264,8 @@ def test_aider_chat_history(tmp_path):
     assert answer.reasoning.startswith("Okay, the user is getting an error") and "<think>" not in answer.content
     assert "#### If you're using **npm**:" in answer.content  # the answer's own heading, not a user turn
     assert record.source.original_id == "2025-05-04 17:02:36"
-    assert record.lineage.generator == {
-        "agent": "aider",
-        "version": "0.82.2",
-        "model": "openai/qwen3:32b",
-        "edit_format": "whole",
-    }
+    assert identity(record) == ("aider", "openai/qwen3:32b", "0.82.2", [])  # from the banner: Aider v0.82.2
+    assert record.lineage.generator == {"edit_format": "whole"}
 
 
 def test_aider_each_session_is_a_record(tmp_path):
@@ -294,10 +289,8 @@ def test_aider_each_session_is_a_record(tmp_path):
     assert len(users) == 7 and sum(u.count("\n") + 1 for u in users) == len(typed)  # every line typed, once
     assert users[0].split("\n")[1] == "  /home/dragonfsky/git/github/zen-mcp-server/utils/token_utils.py"
     assert first.trajectory[-1].content == "\n\n^C again to exit\n\n\n^C KeyboardInterrupt"  # '>  ' lines are empty
+    assert identity(second) == ("aider", "gemini/gemini-2.5-pro-preview-06-05", "0.86.1", [])
     assert second.lineage.generator == {
-        "agent": "aider",
-        "version": "0.86.1",
-        "model": "gemini/gemini-2.5-pro-preview-06-05",
         "edit_format": "diff-fenced",
         "weak_model": "gemini/gemini-2.5-flash-preview-04-17",
     }

@@ -15,6 +15,7 @@ from schemas.io import read_records
 from schemas.steps import ApiAction, CodeAction, MessageAction, Step, TextObservation
 from tests.conftest import ADP_FIXTURES
 from tests.data_catalog.sources.conversion_helpers import convert_lines, drop_adp_synthetic_finish, kinds, load
+from tests.data_catalog.sources.fidelity import identity
 
 RAW = ADP_FIXTURES / "mini-coder/sample_raw.json"
 STD = ADP_FIXTURES / "mini-coder/sample_std.json"
@@ -67,7 +68,7 @@ def test_task_verdict_and_details(record):
     assert record.trajectory[1] == TextObservation(content=record.task.instruction, source="user")
     assert record.verifier.kind == "unit_tests" and record.verifier.result.passed is True
     assert record.details["patch"].startswith("diff --git a/bleach/html5lib_shim.py")
-    assert record.lineage.generator == {"agent": "mini-swe-agent", "model": "qwen3-coder-30b"}
+    assert identity(record) == ("mini-swe-agent", "qwen3-coder-30b", None, []) and record.lineage.generator is None
 
 
 def _step(text):
@@ -163,11 +164,7 @@ def test_saved_trajectory_file(tmp_path):
     ]  # the exit message is not a step
     assert record.details["exit_status"] == "Submitted" and record.details["submission"].startswith("diff --git")
     assert record.verifier.kind == "none"  # no verdict in the file
-    assert record.lineage.generator == {
-        "agent": "mini-swe-agent",
-        "model": "anthropic/claude-sonnet-4-5",
-        "version": "2.0.0",
-    }
+    assert identity(record) == ("mini-swe-agent", "anthropic/claude-sonnet-4-5", "2.0.0", [])
     assert record.lineage.usage == {"instance_cost": 0.02, "api_calls": 2}
 
 

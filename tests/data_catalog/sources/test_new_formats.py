@@ -12,7 +12,7 @@ from data_catalog.sources import get_converter
 from exporters.atif import record_to_atif
 from schemas.io import read_records
 from schemas.record import AgentRecord
-from tests.data_catalog.sources.fidelity import SAMPLES, convert
+from tests.data_catalog.sources.fidelity import SAMPLES, convert, identity
 
 
 def kinds(record: AgentRecord) -> list[str]:
@@ -45,7 +45,7 @@ def test_nemo_gym_rollouts(tmp_path):
         1.0,
     )
     assert weather.verifier.result.evidence["verifier_metadata"] == {"expected_city": "Paris"}
-    assert weather.lineage.generator == {"model": "claude-sonnet-4-6"}
+    assert identity(weather) == (None, "claude-sonnet-4-6", None, []) and weather.lineage.generator is None
     # A developer message is the system prompt; a reward of 2.0 is on another scale: no pass/fail decided.
     assert kinds(multireward)[:2] == ["text_observation:system", "text_observation:user"]
     assert (multireward.verifier.result.passed, multireward.verifier.result.score) == (None, 2.0)
@@ -96,7 +96,8 @@ def test_openhands_evaluation_output(tmp_path):
     assert record.trajectory[3].tool_call_id == "toolu_01" and record.trajectory[3].content.startswith("total 300")
     assert record.details["events_not_steps"] == {"recall": 2}
     assert record.details["git_patch"].startswith("diff --git a/src/libponyc/ast/parser.c")
-    assert record.lineage.generator == {"agent": "CodeActAgent", "model": "openai/openrouter-llama-4-maverick"}
+    assert identity(record) == ("openhands", "openai/openrouter-llama-4-maverick", None, [])
+    assert record.lineage.generator == {"agent_class": "CodeActAgent"}
     assert record.verifier.kind == "none"
 
 
@@ -126,6 +127,7 @@ def test_openhands_verdict_from_the_report():
 def test_atif_rfc_example(tmp_path):
     (record,) = convert("atif_rfc_example.json", tmp_path)
     assert record.source.original_id == "025B810F-B3A2-4C67-93C0-FE7A142A947A"
+    assert identity(record) == ("harbor-agent", "gemini-2.5-flash", "1.0.0", [])  # the file's agent block
     assert kinds(record) == [
         "text_observation:user",
         "api_action:financial_search",

@@ -14,6 +14,7 @@ from schemas.io import read_records
 from schemas.steps import ApiAction, CodeAction, MessageAction, TextObservation
 from tests.conftest import ADP_FIXTURES
 from tests.data_catalog.sources.conversion_helpers import convert_lines, drop_adp_synthetic_finish, kinds, load
+from tests.data_catalog.sources.fidelity import identity
 
 RAW = ADP_FIXTURES / "nebius_SWE-agent-trajectories/sample_raw.json"
 STD = ADP_FIXTURES / "nebius_SWE-agent-trajectories/sample_std.json"
@@ -111,7 +112,7 @@ def test_environment_task_and_verdict(records):
     assert record.details["exit_status"] == "submitted" and record.details["generated_patch"].startswith(
         "\ndiff --git a/plumbum/cli/image.py"
     )
-    assert record.lineage.generator == {"agent": "swe-agent", "model": "swe-agent-llama-70b"}
+    assert identity(record) == ("swe-agent", "swe-agent-llama-70b", None, []) and record.lineage.generator is None
 
 
 def test_turn_without_command_block_is_a_message(raws):

@@ -14,6 +14,7 @@ from schemas.io import read_records
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from tests.conftest import TAU_FIXTURES
 from tests.data_catalog.sources.conversion_helpers import convert_lines, load
+from tests.data_catalog.sources.fidelity import identity
 
 FIXTURE = TAU_FIXTURES / "tau2-bench/feature-gym/results/gpt-4.1_airline_default_gpt-4.1_1trials.json"
 
@@ -57,6 +58,7 @@ def test_environment_and_lineage(records):
     assert (record.environment.kind, record.environment.name) == ("tool_world", "airline")
     assert record.environment.policy.startswith("# Airline Agent Policy")
     assert record.lineage.generator["agent_info"]["llm"] == "gpt-4.1" and record.lineage.generator["seed"] == 626729
+    assert identity(record) == ("tau2-bench", "gpt-4.1", None, [])
     assert record.lineage.usage["agent_cost"] == 0.02746
     assert record.details["termination_reason"] == "user_stop"
 

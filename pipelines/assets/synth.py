@@ -71,7 +71,7 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
             for cfg in section.runs:
                 chosen = every_task
                 if cfg.uses_model():
-                    cfg = cfg.model_copy(update=generation.config().model_dump(exclude_unset=True))
+                    cfg = generation.apply(cfg)
                     chosen = every_task[: section.model_tasks]
                     if not chosen:
                         continue

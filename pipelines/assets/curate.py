@@ -135,7 +135,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         path = asset_dir(storage, context) / RECORDS_FILE
         with storage.as_data_home():
             write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
-        yield Output(StoredRecords(path, stats.as_dict()))
+        yield Output(StoredRecords(path, stats.as_dict(), [*sources.paths, *rollouts.paths, *tasks.paths]))
         yield schema_valid(path, sources.rows() + rollouts.rows() + tasks.rows())
 
     @asset(
@@ -159,7 +159,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         path = asset_dir(storage, context) / RECORDS_FILE
         with storage.as_data_home(), engine_step(context, cfg):
             result = run_score(_single(records), path, cfg, learner)
-        return StoredRecords(path, result.summary())
+        return StoredRecords(path, result.summary(), [*records.paths, *learner.paths], cfg)
 
     @asset(
         group_name="curate",
@@ -176,7 +176,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         with storage.as_data_home(), engine_step(context, cfg):
             result = run_dedup(_single(records), path, cfg)
         summary = result.summary()
-        yield Output(StoredRecords(path, summary))
+        yield Output(StoredRecords(path, summary, records.paths, cfg))
         yield duplicate_rate(summary["removed"], summary["records"], defaults.max_duplicate_rate)
 
     @multi_asset(
@@ -207,9 +207,9 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
             shutil.move(work / produced, target / RECORDS_FILE)
             outputs[name] = target / RECORDS_FILE
         shutil.move(work / "left_out.parquet", outputs["sft_set"].with_name("records.left_out.parquet"))
-        yield Output(StoredRecords(outputs["sft_set"], summary), output_name="sft_set")
+        yield Output(StoredRecords(outputs["sft_set"], summary, records.paths, cfg), output_name="sft_set")
         rl_counts = {key: summary[key] for key in ("rl", "rl_empty") if key in summary}  # rl_empty: why none
-        yield Output(StoredRecords(outputs["rl_set"], rl_counts), output_name="rl_set")
+        yield Output(StoredRecords(outputs["rl_set"], rl_counts, records.paths, cfg), output_name="rl_set")
         yield sft_set_verified(RecordSet([outputs["sft_set"]]), cfg.accept_imported_verdicts, cfg.accept_undecided)
 
     @asset(

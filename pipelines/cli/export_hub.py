@@ -135,7 +135,7 @@ def _upload(folder: HubFolder, cfg: HubExportConfig) -> dict[str, object]:
 
 def _register(folder: HubFolder, source: ExportSource) -> str | None:
     from data_catalog.catalog import Catalog
-    from data_catalog.hub_export import register_hub_folder
+    from pipelines.registrar import register_hub_folder
 
     try:
         entry = register_hub_folder(folder, source, Catalog())

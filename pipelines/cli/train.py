@@ -14,8 +14,9 @@ import typer
 
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, USAGE, err, fail, out, plain_text, print_json, say
-from pipelines.cli.config import OutputOptions, with_config
+from pipelines.cli.config import with_config
 from pipelines.cli.records import check_file
+from pipelines.registrar import OutputOptions
 from training.eval_config import EvalConfig
 from training.rl_config import RlConfig
 from training.sft_config import SftConfig

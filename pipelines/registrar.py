@@ -5,8 +5,8 @@ outside the catalog itself.
 The rule. A stage's outputs have as config hash ``stable_id(stage, config, inputs)``: the stage's name, its
 config's canonical JSON (without where the output goes: ``OutputOptions``) and, per input, its catalog version
 (``name@version``, found by the file's path or its catalog copy) or, for a file the catalog does not hold, its
-absolute path and modification time. The catalog versions are the main output's parents; a side output (a
-quarantine, a score table) has the main output as its parent. Registering what the latest version already is
+absolute path and modification time. The catalog versions are the parents of each records output; a side
+output (a quarantine, a score table, of another kind) has the first output as its parent. Registering what the latest version already is
 keeps that version, so a rerun on the same inputs and config adds none.
 """
 
@@ -96,7 +96,7 @@ def register(
     inputs: Sequence[Input],
     outputs: Sequence[StageOutput],
 ) -> list[DatasetVersion]:
-    """Register ``outputs`` (the main one first, then its side outputs) in ``catalog``; their versions in order."""
+    """Register ``outputs`` (records first, then any side outputs) in ``catalog``; their versions in order."""
     chash, parents = lineage(catalog, stage, config, inputs)
     settings = config_dict(config)
     versions: list[DatasetVersion] = []
@@ -109,7 +109,7 @@ def register(
                 kind=output.kind,
                 schema_version=output.schema_version,
                 config_hash=chash,
-                parents=parents if not versions else [f"{versions[0].name}@{versions[0].version}"],
+                parents=parents if output.kind == "records" else [f"{versions[0].name}@{versions[0].version}"],
                 details={"stage": stage, "config": settings, **output.details},
             )
         )

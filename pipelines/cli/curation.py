@@ -70,9 +70,9 @@ def run_stage(stage: Callable[[], Any]) -> Any:
 
 
 def register(
-    cfg: OutputOptions, name: str, command: str, input: Path, outputs: dict[str, tuple[Path, int, str]]
+    cfg: OutputOptions, name: str, command: str, input: Path | list[Path], outputs: dict[str, tuple[Path, int, str]]
 ) -> None:
-    """Register each output (catalog name suffix -> path, rows, kind): the records first, then their tables."""
+    """Register each output (catalog name suffix -> path, rows, kind), made from ``input``: the records first."""
     if not cfg.catalog:
         return
     name = adhoc_name(name)
@@ -82,7 +82,7 @@ def register(
         )
         for suffix, (path, rows, kind) in outputs.items()
     ]
-    register_or_warn(command, cfg, [input], registered, say)
+    register_or_warn(command, cfg, input if isinstance(input, list) else [input], registered, say)
 
 
 def progress() -> bool:
@@ -173,7 +173,7 @@ def score_cmd(
     }
     if writer is not None:
         outputs["_learner_rollouts"] = (writer.path, writer.rows, "records")
-    register(cfg, name, "score", input, outputs)
+    register(cfg, name, "score", [input, *([rollouts] if rollouts is not None else [])], outputs)
     summary = result.summary()
     if as_json:
         print_json(summary)

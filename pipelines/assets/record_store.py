@@ -85,10 +85,12 @@ class RecordSet:
         return sum(pq.ParquetFile(path).metadata.num_rows for path in self.paths)
 
 
-def asset_dir(storage: StorageResource, context: Any) -> Path:
-    """The folder of the asset being materialized (its partition's, when partitioned)."""
+def asset_dir(storage: StorageResource, context: Any, output: str | None = None) -> Path:
+    """The folder of the asset being materialized (its partition's, when partitioned): the one the record store
+    expects its records in. A multi-asset names which of its ``output``s; no asset builds another's folder."""
     partition = context.partition_key if context.has_partition_key else None
-    folder = storage.asset_dir(list(context.asset_key.path), partition)
+    key = context.asset_key_for_output(output) if output else context.asset_key
+    folder = storage.asset_dir(list(key.path), partition)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

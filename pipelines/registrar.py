@@ -17,18 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from data_catalog.catalog import DatasetVersion
 from schemas.record import SCHEMA_VERSION, stable_id
 from schemas.stage_config import StageConfig
 
-if TYPE_CHECKING:
-    from data_catalog.catalog import Catalog
+if TYPE_CHECKING:  # the catalog is imported where a command registers: its --help needs none of it
+    from data_catalog.catalog import Catalog, DatasetVersion
     from data_catalog.convert import ConvertStats
     from data_catalog.hub_export import ExportSource, HubFolder
     from data_catalog.ingest import IngestResult
 
-# What a stage read: a file (or glob), or a catalog version it was given by name.
-Input = Path | str | DatasetVersion
+    Input = Path | str | DatasetVersion  # what a stage read: a file (or glob), or a catalog version given by name
 
 
 class OutputOptions(StageConfig):
@@ -77,6 +75,8 @@ def lineage(
     catalog: Catalog, stage: str, config: StageConfig | dict[str, Any] | None, inputs: Sequence[Input]
 ) -> tuple[str, list[str]]:
     """The outputs' config hash and parents, by the rule above."""
+    from data_catalog.catalog import DatasetVersion
+
     parents, identities = [], []
     for path in inputs:
         version = f"{path.name}@{path.version}" if isinstance(path, DatasetVersion) else input_version(catalog, path)

@@ -6,8 +6,10 @@ The rule. A stage's outputs have as config hash ``stable_id(stage, config, input
 config's canonical JSON (without where the output goes: ``OutputOptions``) and, per input, its catalog version
 (``name@version``, found by the file's path or its catalog copy) or, for a file the catalog does not hold, its
 absolute path and modification time. The catalog versions are the parents of each records output; a side
-output (a quarantine, a score table, of another kind) has the first output as its parent. Registering what the latest version already is
-keeps that version, so a rerun on the same inputs and config adds none.
+output (of another kind: a quarantine, a score table) has the first output as its parent. Registering what the
+latest version already is keeps that version, so a rerun on the same inputs and config adds none.
+
+The stage names are the faces' own: a command's (``score``, ``synth tasks``), an asset's key (``scored``).
 """
 
 from __future__ import annotations

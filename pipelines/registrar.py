@@ -145,7 +145,9 @@ CONVERT = "convert"
 
 def conversion_config(fmt: str, conversion_hash: str, license: str | None) -> dict[str, Any]:
     """A conversion's configuration: its format, licence and the hash that addresses its output folder (options,
-    schema and package version, and the inputs' content: data_catalog.ingest.config_hash)."""
+    schema and package version, and the inputs' content: data_catalog.ingest.config_hash). It names the raw inputs
+    by content, so a conversion registers with no inputs of its own: a rewritten demo file of the same bytes (each
+    ``aceforge run`` writes them) keeps the version its path and new mtime would otherwise replace."""
     return {"format": fmt, "license": license, "conversion": conversion_hash}
 
 
@@ -194,4 +196,4 @@ def register_source(catalog: Catalog, result: IngestResult) -> list[DatasetVersi
     """An ingested catalog source (the pipeline's ``converted``): its records under its name, and its quarantine."""
     config = conversion_config(result.format, result.config_hash, result.license)
     outputs = conversion_outputs(result.source, result.format, result.stats, result.inputs, result.license)
-    return register(catalog, CONVERT, config, result.inputs, outputs)
+    return register(catalog, CONVERT, config, [], outputs)

@@ -222,4 +222,4 @@ def register_output(
     from pipelines.registrar import CONVERT, conversion_config, conversion_outputs, register_or_warn
 
     outputs = conversion_outputs(adhoc_name(name), fmt, stats, inputs, license)
-    register_or_warn(CONVERT, conversion_config(fmt, chash or "", license), inputs, outputs, say)
+    register_or_warn(CONVERT, conversion_config(fmt, chash or "", license), [], outputs, say)

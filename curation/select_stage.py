@@ -10,6 +10,9 @@ Outputs in ``--out-dir DIR``:
 - ``selection.json``: the counts, the configuration and the files read
   (``aceforge report DIR`` follows it back to the records and the audit); when
   the RL set is empty, ``rl_empty`` says why in one line.
+
+A caller that keeps each output elsewhere (the pipeline: the SFT and RL sets are two assets, each in its own
+folder) names the four paths itself (``SelectOutputs``).
 """
 
 from __future__ import annotations
@@ -37,6 +40,21 @@ LEFT_OUT_SCHEMA = {
     "kind": pl.String,
     "similarity": pl.Float64,
 }
+
+
+@dataclass(frozen=True)
+class SelectOutputs:
+    """Where selection writes: the SFT set, the RL set, the left-out table and the manifest."""
+
+    sft: Path
+    rl: Path
+    left_out: Path
+    manifest: Path
+
+    @classmethod
+    def in_folder(cls, folder: Path) -> SelectOutputs:
+        """The layout of ``--out-dir``: sft.parquet, rl.parquet, left_out.parquet and selection.json."""
+        return cls(folder / "sft.parquet", folder / "rl.parquet", folder / "left_out.parquet", folder / MANIFEST)
 
 
 @dataclass
@@ -79,12 +97,12 @@ def audit_duplicates(audit: Path) -> list[LeftOut]:
     ]
 
 
-def write_sets(input: Path, out_dir: Path, selection: Selection) -> None:
+def write_sets(input: Path, out: SelectOutputs, selection: Selection) -> None:
     """One pass over the input: the SFT set in the input's order, the RL set in the selection's (its tasks are
     held until the pass ends: task records carry no trajectory)."""
     sft, rl = set(selection.sft), set(selection.rl)
     tasks = {}
-    with RecordWriter(out_dir / "sft.parquet") as sft_out, RecordWriter(out_dir / "rl.parquet") as rl_out:
+    with RecordWriter(out.sft) as sft_out, RecordWriter(out.rl) as rl_out:
         for i, record in enumerate(iter_records(input)):
             if i in sft:
                 sft_out.write_record(record)
@@ -94,19 +112,22 @@ def write_sets(input: Path, out_dir: Path, selection: Selection) -> None:
             rl_out.write_record(tasks[i])
 
 
-def run_select(input: Path, out_dir: Path, cfg: SelectConfig, progress: bool = False) -> SelectResult:
+def run_select(input: Path, out: Path | SelectOutputs, cfg: SelectConfig, progress: bool = False) -> SelectResult:
+    """Select from ``input`` into ``out``: a folder (``SelectOutputs.in_folder``) or the four paths."""
+    out = SelectOutputs.in_folder(out) if isinstance(out, Path) else out
     facts = read_facts(input, progress)
     signatures = embeddings_for(facts, sidecar(input, SIGNATURES), progress)
     selection = select(facts, signatures, cfg)
     audit = sidecar(input, DEDUP)
     selection.left_out = audit_duplicates(audit) + selection.left_out
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_sets(input, out_dir, selection)
-    with atomic_output(out_dir / "left_out.parquet") as tmp:
+    for path in (out.sft, out.rl, out.left_out, out.manifest):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    write_sets(input, out, selection)
+    with atomic_output(out.left_out) as tmp:
         pl.DataFrame([asdict(row) for row in selection.left_out], schema=LEFT_OUT_SCHEMA).write_parquet(tmp)
     reasons = Counter(row.reason for row in selection.left_out)
     result = SelectResult(
-        out_dir,
+        out.sft.parent,
         len(facts) + reasons["duplicate"],
         len(selection.sft),
         len(selection.rl),
@@ -120,5 +141,5 @@ def run_select(input: Path, out_dir: Path, cfg: SelectConfig, progress: bool = F
         "audit": str(audit.resolve()) if audit.is_file() else None,
         "config": cfg.model_dump(mode="json"),
     }
-    (out_dir / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    out.manifest.write_text(json.dumps(manifest, indent=2) + "\n")
     return result

@@ -1,8 +1,7 @@
-"""Ingest one catalog source: convert its raw files; ``register_outputs`` puts them in the DuckDB catalog.
+"""Ingest one catalog source: convert its raw files (pipelines/registrar.py puts them in the DuckDB catalog).
 
 The Dagster ingest asset and ``aceforge convert`` both go through here, so a
-source converts and registers the same way from either (the pipeline
-registers in its record store, the IO manager, as it does every asset). Outputs are addressed by a
+source converts the same way from either. Outputs are addressed by a
 config hash (format, options, licence, schema and package version, and the
 inputs' content): ``<data_home>/datasets/<name>/<hash>/records.parquet`` plus
 ``quarantine.parquet``. Rerunning on the same inputs rewrites the same files
@@ -24,7 +23,6 @@ from runtime.engine import EngineOptions
 from runtime.settings import datasets_dir
 
 if TYPE_CHECKING:  # the rest is imported where it is used: `aceforge --help` needs IngestConfig only
-    from data_catalog.catalog import Catalog, DatasetVersion
     from data_catalog.entries import CatalogEntry
     from data_catalog.sources.base import ConvertOptions
 
@@ -41,7 +39,7 @@ class IngestConfig(EngineOptions):
 
 @dataclass
 class IngestResult:
-    """A converted source, not yet registered: what ``register_source`` needs."""
+    """A converted source, not yet registered."""
 
     source: str
     format: str
@@ -90,32 +88,6 @@ def config_hash(fmt: str, options: ConvertOptions, inputs: list[str]) -> str:
     )
 
 
-def register_outputs(
-    catalog: Catalog, name: str, fmt: str, stats: ConvertStats, chash: str, inputs: list[str], license: str | None
-) -> tuple[DatasetVersion, DatasetVersion]:
-    """Register a conversion's records as ``name`` and its quarantine as ``name_quarantine``."""
-    details = {
-        "format": fmt,
-        "inputs": inputs,
-        "license": license,
-        "read": stats.read,
-        "raw_items": stats.raw_items,
-        "quarantined": stats.quarantined,
-    }
-    records = catalog.register_dataset(name, stats.output, stats.converted, config_hash=chash, details=details)
-    quarantine = catalog.register_dataset(
-        name + QUARANTINE_SUFFIX,
-        stats.quarantine,
-        stats.quarantined,
-        kind="quarantine",
-        schema_version=QUARANTINE_SCHEMA_VERSION,
-        config_hash=chash,
-        parents=[f"{records.name}@{records.version}"],
-        details={"format": fmt, "errors": stats.errors, "error_examples": stats.examples},
-    )
-    return records, quarantine
-
-
 def input_paths(entry: CatalogEntry) -> list[str]:
     """The entry's input files; a generated source's files (the demo sources) are written first when any is missing."""
     from data_catalog.demo import write_demo_sources
@@ -127,13 +99,6 @@ def input_paths(entry: CatalogEntry) -> list[str]:
             raise
     write_demo_sources()
     return entry.resolve_paths()
-
-
-def register_source(catalog: Catalog, result: IngestResult) -> tuple[DatasetVersion, DatasetVersion]:
-    """A converted source's records as its name, and its quarantine, in ``catalog``."""
-    return register_outputs(
-        catalog, result.source, result.format, result.stats, result.config_hash, result.inputs, result.license
-    )
 
 
 def ingest_entry(

@@ -3,8 +3,8 @@
 The registry's ``hub`` target (exporters/registry.py). hub_folder.py builds the folder (Parquet shards per
 config and split, the ``sft`` config of chats and the ``preference`` config of chosen/rejected pairs, README.md
 dataset card, recipe.yaml, plots) and loads it back with ``datasets`` offline to check the row counts;
-hub_upload.py uploads it. The folder's shards are then registered in the DuckDB catalog, a record dataset of
-their own.
+hub_upload.py uploads it. Whoever exports registers the folder in the catalog (pipelines/registrar.py: a
+record dataset of its own).
 """
 
 from __future__ import annotations
@@ -13,17 +13,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from data_catalog.catalog import Catalog
 from exporters.dpo import preference_rows
 from exporters.hub_config import HubExportConfig
 from exporters.hub_folder import (
-    ExportSource,
     HubExportError,
-    HubFolder,
     build_hub_folder,
     check_hub_folder,
     check_repo_id,
-    register_hub_folder,
     resolve_source,
 )
 from exporters.hub_upload import upload_hub_folder
@@ -45,17 +41,15 @@ def export(
     plots: Sequence[Path] = (),
     run_config: dict[str, Any] | None = None,
     upload: bool = True,
-    register: bool = True,
     say: Callable[[str], None] = lambda line: None,
 ) -> dict[str, Any]:
     """The registry's entry: the Hub folder of ``source`` (a record Parquet file, or a catalog dataset: NAME for
     its latest version, NAME__vN) written at ``output`` and checked; uploaded to ``repo_id`` when ``upload``;
-    registered in the catalog when ``register``. ``summary`` (Markdown) and ``plots`` go into the card,
+    ``summary`` (Markdown) and ``plots`` go into the card,
     ``run_config`` into the recipe; ``say`` hears each step.
 
     Raises HubExportError for a source or settings that cannot be exported (nothing is uploaded), HubExportFailed
-    when the check or the upload fails, OSError when the folder cannot be written. A registration that fails is
-    said, not raised: the export itself succeeded.
+    when the check or the upload fails, OSError when the folder cannot be written.
     """
     check_repo_id(repo_id)
     found = resolve_source(str(source))
@@ -84,16 +78,4 @@ def export(
             raise HubExportFailed(str(exc)) from None  # its text is redacted; the chained cause might not be
         say(f"uploaded {done.files} files: {done.commit_url}")
         result.update(uploaded=True, repo_url=done.repo_url, commit_url=done.commit_url)
-    if register:
-        result["catalog"] = _register(folder, found, say)
     return result
-
-
-def _register(folder: HubFolder, source: ExportSource, say: Callable[[str], None]) -> str | None:
-    try:
-        entry = register_hub_folder(folder, source, Catalog())
-    except Exception as exc:  # the export itself succeeded: say so, don't fail it
-        say(f"warning: could not register the export in the catalog: {exc}")
-        return None
-    say(f"registered as {entry.name} (version {entry.version}) in the catalog")
-    return f"{entry.name}@{entry.version}"

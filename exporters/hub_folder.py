@@ -29,7 +29,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from data_catalog.catalog import Catalog, DatasetVersion, VersionChanged, safe_name
+from data_catalog.catalog import Catalog, DatasetVersion, VersionChanged
 from data_catalog.dataset_card import FILE_IMAGE, CardInputs, recipe_yaml, render_card
 from data_catalog.dataset_stats import DatasetStats, dataset_stats
 from data_catalog.hub_chat import ChatRow, datasets_bars_off, write_chat_config
@@ -40,7 +40,6 @@ from data_catalog.redaction import redact_text, redact_value
 from exporters.hub_config import HubExportConfig
 from runtime.settings import data_home
 from schemas.io import remove_stale_temps
-from schemas.record import stable_id
 from schemas.record_files import open_record_parquet
 from schemas.versions import SchemaError
 
@@ -225,19 +224,6 @@ def _datasets_offline() -> Iterator[Callable[..., Any]]:
     finally:
         for (module, name), value in zip(flags, before):
             setattr(module, name, value)
-
-
-def register_hub_folder(folder: HubFolder, source: ExportSource, catalog: Catalog) -> DatasetVersion:
-    """The folder's shards as catalog dataset ``hub_<org>_<name>`` (a record view over every config and split)."""
-    recipe = (folder.path / RECIPE_FILE).read_text()
-    return catalog.register_dataset(
-        safe_name(f"hub_{folder.repo_id}"),
-        folder.path / "data" / "**" / "*.parquet",
-        folder.stats.rows,
-        config_hash=stable_id(recipe),
-        parents=[f"{source.entry.name}@{source.entry.version}"] if source.entry else [],
-        details={"repo_id": folder.repo_id, "folder": str(folder.path), "splits": _counts(folder.rows_by_split())},
-    )
 
 
 def _earlier_export_files(out: Path) -> list[str]:

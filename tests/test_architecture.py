@@ -187,13 +187,12 @@ def test_library_rooms_never_import_the_pipelines():
 
 
 def test_the_pipeline_registers_datasets_in_one_place():
-    """Only the record store (the IO manager) puts an asset's output in the catalog; an asset never does."""
-    registering = {"register_dataset", "register_source", "register_outputs", "register_hub_folder"}
+    """Only the registrar puts a stage's output in the catalog, by one rule for the CLI's commands and the pipeline's
+    IO manager; no command, asset or library module calls the catalog's register_dataset itself."""
     callers = set()
-    for path in (ROOT / "pipelines" / "assets").glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call):
-                name = getattr(node.func, "attr", getattr(node.func, "id", None))
-                if name in registering:
-                    callers.add(path.name)
-    assert callers == {"record_store.py"}
+    for top in TOP_LEVEL:
+        for path in (ROOT / top).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "register_dataset":
+                    callers.add(str(path.relative_to(ROOT)))
+    assert callers == {"pipelines/registrar.py"}

@@ -7,7 +7,6 @@ stage into its own folder and returns ``StoredRecords``.
 """
 
 import base64
-import shutil
 from collections import Counter
 from itertools import chain
 from pathlib import Path
@@ -33,7 +32,7 @@ from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from curation.dedup_stage import run_dedup
 from curation.report import ace_report
 from curation.score_stage import run_score
-from curation.select_stage import run_select
+from curation.select_stage import SelectOutputs, run_select
 from curation.signatures import sidecar
 from pipelines.assets.config_schema import config_schema
 from pipelines.assets.ingest import ASSET_NAME as CONVERTED
@@ -135,7 +134,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         path = asset_dir(storage, context) / RECORDS_FILE
         with storage.as_data_home():
             write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
-        yield Output(StoredRecords(path, stats.as_dict()))
+        yield Output(StoredRecords(path, stats.as_dict(), [*sources.paths, *rollouts.paths, *tasks.paths]))
         yield schema_valid(path, sources.rows() + rollouts.rows() + tasks.rows())
 
     @asset(
@@ -159,7 +158,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         path = asset_dir(storage, context) / RECORDS_FILE
         with storage.as_data_home(), engine_step(context, cfg):
             result = run_score(_single(records), path, cfg, learner)
-        return StoredRecords(path, result.summary())
+        return StoredRecords(path, result.summary(), [*records.paths, *learner.paths], cfg)
 
     @asset(
         group_name="curate",
@@ -176,7 +175,7 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         with storage.as_data_home(), engine_step(context, cfg):
             result = run_dedup(_single(records), path, cfg)
         summary = result.summary()
-        yield Output(StoredRecords(path, summary))
+        yield Output(StoredRecords(path, summary, records.paths, cfg))
         yield duplicate_rate(summary["removed"], summary["records"], defaults.max_duplicate_rate)
 
     @multi_asset(
@@ -196,21 +195,16 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     )
     def selected(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
         cfg = SelectConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        work = storage.asset_dir(["selected"], None)
+        sft, rl = (asset_dir(storage, context, name) / RECORDS_FILE for name in ("sft_set", "rl_set"))
+        # The left-out table and the manifest are the SFT set's side files (what did not make it, and why).
+        paths = SelectOutputs(sft, rl, sft.with_name("records.left_out.parquet"), sft.with_name("selection.json"))
         with storage.as_data_home():
-            result = run_select(_single(records), work, cfg)
+            result = run_select(_single(records), paths, cfg)
         summary = result.summary()
-        outputs = {}
-        for name, produced in (("sft_set", "sft.parquet"), ("rl_set", "rl.parquet")):
-            target = storage.asset_dir([name], None)
-            target.mkdir(parents=True, exist_ok=True)
-            shutil.move(work / produced, target / RECORDS_FILE)
-            outputs[name] = target / RECORDS_FILE
-        shutil.move(work / "left_out.parquet", outputs["sft_set"].with_name("records.left_out.parquet"))
-        yield Output(StoredRecords(outputs["sft_set"], summary), output_name="sft_set")
+        yield Output(StoredRecords(sft, summary, records.paths, cfg), output_name="sft_set")
         rl_counts = {key: summary[key] for key in ("rl", "rl_empty") if key in summary}  # rl_empty: why none
-        yield Output(StoredRecords(outputs["rl_set"], rl_counts), output_name="rl_set")
-        yield sft_set_verified(RecordSet([outputs["sft_set"]]), cfg.accept_imported_verdicts, cfg.accept_undecided)
+        yield Output(StoredRecords(rl, rl_counts, records.paths, cfg), output_name="rl_set")
+        yield sft_set_verified(RecordSet([sft]), cfg.accept_imported_verdicts, cfg.accept_undecided)
 
     @asset(
         name="ace_report",

@@ -20,7 +20,9 @@ source's name with its quarantine), the catalog version it names, an
 immutable snapshot that a later registration of the same name (by
 ``aceforge convert`` or another run) leaves as it was.
 
-This is the one place where the pipeline registers datasets in the catalog.
+This is the one place where the pipeline registers datasets in the catalog, through pipelines/registrar.py
+(as the CLI's commands do): the parents are the catalog versions of the files the stage read (``StoredRecords.inputs``),
+the config hash that of the stage's configuration and those inputs.
 An asset that writes a folder rather than records (``ace_report``) is read
 through ``recorded_folder``, the folder its materialization recorded.
 """
@@ -47,10 +49,12 @@ from dagster import (
 
 from data_catalog.catalog import Catalog, safe_name
 from data_catalog.dataset_card import FILE_IMAGE
-from data_catalog.ingest import IngestResult, register_source
+from data_catalog.ingest import IngestResult
 from pipelines.assets.resources import StorageResource
+from pipelines.registrar import StageOutput, register, register_source
 from schemas.io import read_records
 from schemas.record import AgentRecord
+from schemas.stage_config import StageConfig
 
 RECORDS_FILE = "records.parquet"
 PREVIEW_ROWS = 5
@@ -58,10 +62,13 @@ PREVIEW_ROWS = 5
 
 @dataclass
 class StoredRecords:
-    """What a stage asset returns: where it wrote its records, and its own counts."""
+    """What a stage asset returns: where it wrote its records, its own counts, and what the records come from (the
+    files it read, its configuration: their lineage and config hash in the catalog, pipelines/registrar.py)."""
 
     path: Path
     counts: dict[str, Any] = field(default_factory=dict)
+    inputs: list[Path] = field(default_factory=list)
+    config: StageConfig | None = None
 
 
 @dataclass
@@ -78,10 +85,12 @@ class RecordSet:
         return sum(pq.ParquetFile(path).metadata.num_rows for path in self.paths)
 
 
-def asset_dir(storage: StorageResource, context: Any) -> Path:
-    """The folder of the asset being materialized (its partition's, when partitioned)."""
+def asset_dir(storage: StorageResource, context: Any, output: str | None = None) -> Path:
+    """The folder of the asset being materialized (its partition's, when partitioned): the one the record store
+    expects its records in. A multi-asset names which of its ``output``s; no asset builds another's folder."""
     partition = context.partition_key if context.has_partition_key else None
-    folder = storage.asset_dir(list(context.asset_key.path), partition)
+    key = context.asset_key_for_output(output) if output else context.asset_key
+    folder = storage.asset_dir(list(key.path), partition)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -167,9 +176,11 @@ class RecordStore(ConfigurableIOManager):
             raise ValueError(f"asset {'/'.join(key)} wrote {obj.path}, expected {expected}")
         metadata = record_metadata(obj.path)
         name = safe_name("__".join(key) + (f"__{partition}" if partition else ""))
-        version = self.storage.catalog().register_dataset(
-            name, obj.path, metadata["dagster/row_count"], details={"asset": "/".join(key), "partition": partition}
+        stage = "/".join(key)
+        output = StageOutput(
+            name, obj.path, metadata["dagster/row_count"], details={"asset": stage, "partition": partition}
         )
+        (version,) = register(self.storage.catalog(), stage, obj.config, obj.inputs, [output])
         metadata |= {"path": MetadataValue.path(str(obj.path)), "catalog_dataset": f"{version.name}@{version.version}"}
         for side in sorted(obj.path.parent.glob("records.*.parquet")):
             metadata[f"file/{side.name}"] = pq.ParquetFile(side).metadata.num_rows

@@ -2,22 +2,25 @@
 
 Storage and generation are configurable from the UI launchpad (Resources) and
 from environment variables (``ACEFORGE_HOME``; ``ACEFORGE_BACKEND``, ``ACEFORGE_MODEL`` and
-``ACEFORGE_BASE_URL`` for the generation backend). The defaults run in process
-on a CPU: SmolLM2 through transformers, MiniLM through sentence-transformers.
-Field help comes from the library's own config models, so it is written once.
+``ACEFORGE_BASE_URL`` for the generation backend). The defaults
+are the library's: SmolLM2 through vLLM with a GPU, else transformers; MiniLM
+through sentence-transformers on the CPU. Field types, defaults and help come
+from the library's own config models, so each is written once.
 """
 
 import os
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from dagster import ConfigurableResource
 from pydantic import Field
 
 from data_catalog.catalog import Catalog
-from generators.llm.config import BackendConfig
-from generators.llm.interface import Generator
+from generators.rollouts.config import PolicyConfig
 from runtime.settings import data_home, data_home_scope
+
+PolicyT = TypeVar("PolicyT", bound=PolicyConfig)
 
 
 def _doc(model: type, name: str) -> str:
@@ -43,28 +46,39 @@ class StorageResource(ConfigurableResource):
         return data_home_scope(self.root())
 
 
+# The backend fields of the pipeline's model policies (an llm agent of the rollouts asset) that the generation
+# resource sets. Their types, defaults and help are PolicyConfig's, the model ``aceforge synth rollouts`` reads,
+# so the UI and the CLI generate alike by default (vLLM with a GPU, else transformers).
+GENERATION_FIELDS = ("backend", "model", "base_url", "max_model_len")
+
+
+def _default(name: str) -> Any:
+    return PolicyConfig.model_fields[name].get_default(call_default_factory=True)
+
+
 class GenerationResource(ConfigurableResource):
-    backend: str = Field("transformers", description=_doc(BackendConfig, "backend"))
-    model: str = Field("default", description=_doc(BackendConfig, "model"))
-    base_url: list[str] = Field(default_factory=list, description=_doc(BackendConfig, "base_url"))
-    max_model_len: int = Field(8192, description=_doc(BackendConfig, "max_model_len"))
+    backend: str | None = Field(_default("backend"), description=_doc(PolicyConfig, "backend"))
+    model: str = Field(_default("model"), description=_doc(PolicyConfig, "model"))
+    base_url: list[str] = Field(_default("base_url"), description=_doc(PolicyConfig, "base_url"))
+    max_model_len: int = Field(_default("max_model_len"), description=_doc(PolicyConfig, "max_model_len"))
 
     @classmethod
     def from_env(cls) -> "GenerationResource":
-        urls = os.environ.get("ACEFORGE_BASE_URL", "")
-        return cls(
-            backend=os.environ.get("ACEFORGE_BACKEND", "transformers"),
-            model=os.environ.get("ACEFORGE_MODEL", "default"),
-            base_url=[url for url in urls.split(",") if url],
-        )
+        """The defaults, but for those ACEFORGE_BACKEND, ACEFORGE_MODEL and ACEFORGE_BASE_URL (comma-separated) give."""
+        given = {
+            "backend": os.environ.get("ACEFORGE_BACKEND"),
+            "model": os.environ.get("ACEFORGE_MODEL"),
+            "base_url": [url for url in os.environ.get("ACEFORGE_BASE_URL", "").split(",") if url],
+        }
+        return cls(**{name: value for name, value in given.items() if value})
 
-    def config(self) -> BackendConfig:
-        return BackendConfig(
-            backend=self.backend, model=self.model, base_url=self.base_url, max_model_len=self.max_model_len
-        )
+    def settings(self) -> dict[str, Any]:
+        """The backend fields this resource sets on a model policy."""
+        return {name: getattr(self, name) for name in GENERATION_FIELDS}
 
-    def make_generator(self) -> Generator:
-        return self.config().make_generator()
+    def apply(self, policy: PolicyT) -> PolicyT:
+        """``policy`` with this resource's backend, validated again (an openai backend needs a base URL)."""
+        return type(policy).model_validate({**policy.model_dump(), **self.settings()})
 
 
 class EmbedderResource(ConfigurableResource):

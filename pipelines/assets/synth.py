@@ -45,7 +45,7 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
                 records, stats = run_tasks(cfg, f"synth_tasks_{env}", on_progress)
             path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env}: {stats.as_dict()}")
-        return StoredRecords(path, stats.as_dict())
+        return StoredRecords(path, stats.as_dict(), config=cfg)
 
     # What the assets that roll the synthesized tasks out share.
     from_tasks = {
@@ -71,7 +71,7 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
             for cfg in section.runs:
                 chosen = every_task
                 if cfg.uses_model():
-                    cfg = cfg.model_copy(update=generation.config().model_dump(exclude_unset=True))
+                    cfg = generation.apply(cfg)
                     chosen = every_task[: section.model_tasks]
                     if not chosen:
                         continue
@@ -83,7 +83,8 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
                 context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
             path = write_into(asset_dir(storage, context), chain.from_iterable(runs))
         verdicts = Counter({agent: s["passed"] for agent, s in summaries.items()})
-        return StoredRecords(path, {"by_agent": summaries, "passed_by_agent": dict(verdicts)})
+        counts = {"by_agent": summaries, "passed_by_agent": dict(verdicts)}
+        return StoredRecords(path, counts, tasks.paths, section)
 
     @asset(
         config_schema=config_schema(PolicyConfig, defaults.learner),
@@ -101,7 +102,7 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
                 records, summary = roll(every_task, cfg, f"learner_rollouts_{env}", on_progress)
             path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env} learner {policy.policy_id()}: {summary.as_dict()}")
-        return StoredRecords(path, {"learner": policy.policy_id(), **summary.as_dict()})
+        return StoredRecords(path, {"learner": policy.policy_id(), **summary.as_dict()}, tasks.paths, policy)
 
     return [synth_tasks, rollouts, learner_rollouts]
 

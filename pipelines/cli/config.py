@@ -42,16 +42,6 @@ SHORT_HELP_FLAGS = 60
 STAGE_PANEL = "Stage options (also --config YAML)"
 
 
-class OutputOptions(StageConfig):
-    """Where a command's output goes in the catalog. A CLI concern: in the pipeline the record store names and
-    registers every asset's output, so the stage configs of the library do not carry these fields."""
-
-    dataset: str | None = None
-    """Catalog name of the output (default: the output file's stem)."""
-    catalog: bool = True
-    """Register the output in the DuckDB catalog of the data directory."""
-
-
 def with_config(config_cls: type[StageConfig]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     groups = config_cls.help_groups
     flags = list(_flags(config_cls, groups, hide_sections=len(list(_flags(config_cls, groups))) > SHORT_HELP_FLAGS))

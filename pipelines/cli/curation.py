@@ -17,13 +17,14 @@ import typer
 from pydantic import ValidationError
 
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
-from data_catalog.catalog import Catalog, safe_name
+from data_catalog.catalog import safe_name
 from pipelines.catalog_names import adhoc_name
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, out, plain_text, print_json, say, shown
-from pipelines.cli.config import OutputOptions, with_config
+from pipelines.cli.config import with_config
 from pipelines.cli.records import check_file
-from schemas.record import SCHEMA_VERSION, stable_id
+from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
+from schemas.record import SCHEMA_VERSION
 
 Input = Annotated[Path, typer.Argument(help="Records (.parquet or .jsonl), e.g. the output of the previous stage.")]
 Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the records (.parquet).")]
@@ -69,34 +70,19 @@ def run_stage(stage: Callable[[], Any]) -> Any:
 
 
 def register(
-    cfg: OutputOptions, name: str, command: str, input: Path, outputs: dict[str, tuple[Path, int, str]]
+    cfg: OutputOptions, name: str, command: str, input: Path | list[Path], outputs: dict[str, tuple[Path, int, str]]
 ) -> None:
-    """Register each output (catalog name suffix -> path, rows, kind) with the input as its parent."""
+    """Register each output (catalog name suffix -> path, rows, kind), made from ``input``: the records first."""
     if not cfg.catalog:
         return
     name = adhoc_name(name)
-    try:
-        catalog = Catalog()
-        found = catalog.sql(
-            "SELECT name, version FROM datasets WHERE path = ? ORDER BY version DESC LIMIT 1", [str(input.absolute())]
-        ).rows
-        parents = [f"{found[0][0]}@{found[0][1]}"] if found else []
-        settings = cfg.model_dump(mode="json", exclude={"dataset", "catalog"})
-        chash = stable_id(command, settings, str(input.absolute()), input.stat().st_mtime_ns)
-        for suffix, (path, rows, kind) in outputs.items():
-            entry = catalog.register_dataset(
-                f"{name}{suffix}",
-                path,
-                rows,
-                kind=kind,
-                schema_version=SCHEMA_VERSION if kind == "records" else None,
-                config_hash=chash,
-                parents=parents,
-                details={"command": command, "config": settings},
-            )
-            say(f"registered {entry.name} (version {entry.version})")
-    except Exception as exc:  # the outputs are written: say so, don't fail the run
-        say(f"warning: could not register {name!r} in the catalog: {one_line(exc)}")
+    registered = [
+        StageOutput(
+            f"{name}{suffix}", path, rows, kind, SCHEMA_VERSION if kind == "records" else None, {"command": command}
+        )
+        for suffix, (path, rows, kind) in outputs.items()
+    ]
+    register_or_warn(command, cfg, input if isinstance(input, list) else [input], registered, say)
 
 
 def progress() -> bool:
@@ -187,7 +173,7 @@ def score_cmd(
     }
     if writer is not None:
         outputs["_learner_rollouts"] = (writer.path, writer.rows, "records")
-    register(cfg, name, "score", input, outputs)
+    register(cfg, name, "score", [input, *([rollouts] if rollouts is not None else [])], outputs)
     summary = result.summary()
     if as_json:
         print_json(summary)

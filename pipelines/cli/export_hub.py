@@ -89,7 +89,6 @@ def hub(
             repo_id=repo_id,
             config=cfg,
             upload=not dry_run,
-            register=cfg.catalog,
             summary=summary_text,
             plots=plots or (),
             run_config=run_cfg,
@@ -101,10 +100,27 @@ def hub(
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {folder_path}: {exc}", FAILED)
+    if cfg.catalog:
+        _register(result, dataset, repo_id)
     if as_json:
         print_json(result)
     else:
         _show(result)
+
+
+def _register(result: dict[str, Any], dataset: str, repo_id: str) -> None:
+    """The exported folder in the catalog (a warning, not a failure, when the catalog cannot take it)."""
+    from data_catalog.catalog import Catalog
+    from exporters.hub_folder import resolve_source
+    from pipelines.registrar import register_hub_folder
+
+    try:
+        entry = register_hub_folder(result, repo_id, resolve_source(dataset), Catalog())
+    except Exception as exc:  # the export itself succeeded: say so, don't fail it
+        say(f"warning: could not register the export in the catalog: {exc}")
+        return
+    say(f"registered as {entry.name} (version {entry.version}) in the catalog")
+    result["catalog"] = f"{entry.name}@{entry.version}"
 
 
 def _show(result: dict[str, Any]) -> None:

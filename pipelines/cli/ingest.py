@@ -23,7 +23,7 @@ import typer
 
 from data_catalog.convert import ConvertConfig
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, disk_full_is_one_line, err, fail, one_line, print_json, say, say_error
+from pipelines.cli.common import FAILED, disk_full_is_one_line, err, fail, print_json, say, say_error
 from pipelines.cli.config import with_config
 
 if TYPE_CHECKING:
@@ -218,15 +218,8 @@ def convert(
 def register_output(
     name: str, fmt: str, stats: ConvertStats, chash: str | None, inputs: list[str], license: str | None
 ) -> None:
-    from data_catalog.catalog import Catalog
-    from data_catalog.ingest import register_outputs
     from pipelines.catalog_names import adhoc_name
+    from pipelines.registrar import CONVERT, conversion_config, conversion_outputs, register_or_warn
 
-    name = adhoc_name(name)
-    try:
-        catalog = Catalog()
-        records, _ = register_outputs(catalog, name, fmt, stats, chash or "", inputs, license)
-    except Exception as exc:  # the conversion itself succeeded: say so, don't fail it
-        say(f"warning: could not register {name!r} in the catalog: {one_line(exc)}")
-        return
-    say(f"registered as {records.name} (version {records.version}) in {catalog.path}")
+    outputs = conversion_outputs(adhoc_name(name), fmt, stats, inputs, license)
+    register_or_warn(CONVERT, conversion_config(fmt, chash or "", license), [], outputs, say)

@@ -18,13 +18,14 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from data_catalog.catalog import Catalog, safe_name
+from data_catalog.catalog import safe_name
 from generators.synthesis.config import SynthBackwardConfig, SynthEvolveConfig, SynthTasksConfig
 from pipelines.catalog_names import adhoc_name
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, err, fail, one_line, out, print_json, say
-from pipelines.cli.config import OutputOptions, with_config
+from pipelines.cli.config import with_config
 from pipelines.cli.records import check_file
+from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
 from pipelines.throttle import Heartbeat
 from runtime.elapsed import spent
 from schemas.record import AgentRecord
@@ -78,27 +79,21 @@ def write_and_report(
     cfg: OutputOptions,
     as_json: bool,
     command: str,
+    inputs: tuple[Path, ...] = (),
     **details: Any,
 ) -> None:
-    """Write, register, print the summary; exit 1 when nothing was kept."""
-    from generators.synthesis.records import config_hash
+    """Write, register (with ``inputs``, the files the records come from), print the summary; exit 1 when nothing
+    was kept."""
     from schemas.io import write_records
 
     write_records(records, output)
     if cfg.catalog and records and output.suffix != ".parquet":
         say("not registered in the catalog: it registers Parquet outputs")
     elif cfg.catalog and records:
-        try:
-            version = Catalog().register_dataset(
-                adhoc_name(dataset),
-                output,
-                len(records),
-                config_hash=config_hash(command, cfg),
-                details={"command": command, **details, **stats},
-            )
-            say(f"registered as {version.name} (version {version.version})")
-        except Exception as exc:  # the records are written: say so, don't fail the run
-            say(f"warning: could not register {dataset!r} in the catalog: {one_line(exc)}")
+        registered = StageOutput(
+            adhoc_name(dataset), output, len(records), details={"command": command, **details, **stats}
+        )
+        register_or_warn(command, cfg, inputs, [registered], say)
     if as_json:
         print_json({"output": str(output), **stats})
     else:
@@ -194,5 +189,4 @@ def evolve_cmd(
     dataset = safe_name(cfg.dataset or output.stem)
     with progress_bar("evolving tasks", len(inputs) * len(cfg.ops)) as on_progress:
         records, stats = run_evolve(inputs, cfg, dataset, on_progress)
-    details = {"input": str(tasks.resolve())}
-    write_and_report(records, stats.as_dict(), output, dataset, cfg, as_json, "synth evolve", **details)
+    write_and_report(records, stats.as_dict(), output, dataset, cfg, as_json, "synth evolve", (tasks,))

@@ -17,14 +17,15 @@ from typing import Annotated, Any
 
 import typer
 
-from data_catalog.catalog import Catalog, safe_name
+from data_catalog.catalog import safe_name
 from generators.rollouts.config import RolloutConfig
 from generators.synthesis.code.tasks import CodeTaskConfig
 from pipelines.catalog_names import adhoc_name
 from pipelines.cli.common import FAILED, fail, one_line, out, print_json, say
-from pipelines.cli.config import OutputOptions, with_config
+from pipelines.cli.config import with_config
 from pipelines.cli.synth import AsJson, Output, check_output, progress_bar, read_tasks, synth_app, write_and_report
 from pipelines.cli.verify import LazyQuarantine
+from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
 from schemas.record import AgentRecord
 
 ROLLOUTS = "synth rollouts"
@@ -94,7 +95,6 @@ def rollouts_cmd(
     (structure -> replay -> constraints) and write them all with v filled; conversations waiting for a model are
     served together, one backend batch per step."""
     from generators.rollouts.runner import RolloutSummary, run_rollouts
-    from generators.synthesis.records import config_hash
     from schemas.io import write_records
 
     check_output(output)
@@ -123,21 +123,11 @@ def rollouts_cmd(
             generator.close()
     stats = summary.as_dict()
     if cfg.catalog and written:
-        register(
-            dataset, output, written, config_hash(ROLLOUTS, cfg), {"command": ROLLOUTS, "tasks": str(tasks), **stats}
-        )
+        registered = StageOutput(adhoc_name(dataset), output, written, details={"command": ROLLOUTS, **stats})
+        register_or_warn(ROLLOUTS, cfg, [tasks], [registered], say)
     report_rollouts(stats, output, written, as_json)
     if not written:
         raise typer.Exit(FAILED)
-
-
-def register(dataset: str, output: Path, rows: int, chash: str, details: dict[str, Any]) -> None:
-    try:
-        version = Catalog().register_dataset(adhoc_name(dataset), output, rows, config_hash=chash, details=details)
-    except Exception as exc:  # the records are written: say so, don't fail the run
-        say(f"warning: could not register {dataset!r} in the catalog: {one_line(exc)}")
-        return
-    say(f"registered as {version.name} (version {version.version})")
 
 
 @synth_app.command("code")

@@ -14,8 +14,9 @@ import typer
 
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, USAGE, err, fail, out, plain_text, print_json, say
-from pipelines.cli.config import OutputOptions, with_config
+from pipelines.cli.config import with_config
 from pipelines.cli.records import check_file
+from pipelines.registrar import OutputOptions
 from training.eval_config import EvalConfig
 from training.rl_config import RlConfig
 from training.sft_config import SftConfig
@@ -99,8 +100,10 @@ def evaluate(
     import json
 
     from data_catalog.catalog import safe_name
+    from pipelines.catalog_names import adhoc_name
     from pipelines.cli.synth import progress_bar, read_tasks
-    from pipelines.cli.synth_rollouts import make_generator, register
+    from pipelines.cli.synth_rollouts import make_generator
+    from pipelines.registrar import StageOutput, register_or_warn
     from schemas.io import write_records
     from training.evaluate import evaluate as run_eval
 
@@ -119,7 +122,10 @@ def evaluate(
     if cfg.rollouts:
         written = write_records(rollouts, cfg.rollouts)
         if cfg.catalog:
-            register(safe_name(cfg.dataset or cfg.rollouts.stem), cfg.rollouts, written, "", {"command": "eval"})
+            name = adhoc_name(safe_name(cfg.dataset or cfg.rollouts.stem))
+            register_or_warn(
+                "eval", cfg, [cfg.tasks], [StageOutput(name, cfg.rollouts, written, details={"command": "eval"})], say
+            )
     if as_json:
         print_json(report)
     else:

@@ -6,8 +6,9 @@ import shutil
 
 from data_catalog.catalog import Catalog
 from data_catalog.entries import PACKAGE_DIR, load_entry
-from data_catalog.ingest import config_hash, ingest_entry, register_source
+from data_catalog.ingest import config_hash, ingest_entry
 from data_catalog.sources.base import ConvertOptions
+from pipelines.registrar import register_source
 from tests.conftest import ADP_FIXTURES
 
 

@@ -61,6 +61,37 @@ def run_main_job(env: dict, config: Path, *options: str) -> subprocess.Completed
     )
 
 
+def ids(path: Path) -> list[str]:
+    return sorted(pq.read_table(path)["id"].to_pylist())
+
+
+def stage_ids_by_cli(assets: Path, out: Path) -> dict[str, tuple[list[str], list[str]]]:
+    """The SMALL main job's stages run again through their commands, without the catalog (tasks and the learner's
+    rollouts from scratch, each curation stage on the asset upstream of its own); the assets whose records (by id)
+    differ from the command's, with both lists."""
+    tasks, learner = out / "synth_tasks_retail.parquet", assets / "learner_rollouts/retail/records.parquet"
+    commands = [
+        ("synth", "tasks", "--env", "retail", "--n", 3, "-o", tasks),
+        ("synth", "rollouts", tasks, "--agent", "perturbed", "--k", 2, "-o", out / "learner.parquet"),
+        ("score", assets / "verified/all/records.parquet", "-o", out / "scored.parquet", "--rollouts", learner),
+        ("dedup", out / "scored.parquet", "-o", out / "deduplicated.parquet"),
+        ("select", out / "deduplicated.parquet", "--budget", 4, "--out-dir", out / "selected"),
+    ]
+    for command in commands:
+        result = invoke(*command, "--no-catalog")
+        assert result.exit_code == 0, result.output
+    made = {
+        "synth_tasks/retail": tasks,
+        "learner_rollouts/retail": out / "learner.parquet",
+        "scored/all": out / "scored.parquet",
+        "deduplicated/all": out / "deduplicated.parquet",
+        "sft_set/all": out / "selected/sft.parquet",
+        "rl_set/all": out / "selected/rl.parquet",
+    }
+    pairs = {key: (ids(assets / key / "records.parquet"), ids(path)) for key, path in made.items()}
+    return {key: pair for key, pair in pairs.items() if pair[0] != pair[1]}
+
+
 @pytest.mark.slow
 def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DAGSTER_HOME", "ACEFORGE_ENTRIES")}
@@ -98,6 +129,10 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     cells = verl_row.split("│")
     assert cells[2].strip().isdigit() and "/assets/verl_export/" in cells[-2]  # rows written; the folder
     assert f"verl export: {data_home / 'assets' / 'verl_export' / 'all'}" in first.stderr
+
+    # One stage, two faces: the CLI's commands, on the defaults the main job gives them and on its inputs, keep the
+    # same records as the assets.
+    assert stage_ids_by_cli(data_home / "assets", tmp_path / "cli") == {}
 
     # The same job on a local Ray cluster (convert, rollouts, embeddings and dedup as Ray tasks and actors): every
     # asset has the same records in the same order, and the SFT and RL sets and the verl export the same bytes.

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from data_catalog.catalog import Catalog
 from schemas.io import write_records
 from schemas.record import VerifierResult
 from tests.pipelines.cli_helpers import invoke, last_json
@@ -67,6 +68,16 @@ def test_eval_command_with_the_oracle_agent(tmp_path):
     assert json.loads((tmp_path / "heldout.eval.json").read_text())["by_complexity"].keys() == {"2", "3"}
     table = invoke("eval", "--tasks", tasks, "--k", "2", "--agent", "perturbed", "--no-catalog")
     assert table.exit_code == 0 and "domain retail" in table.stdout and "pass^2" in table.stdout
+
+
+def test_eval_registers_its_rollouts_with_the_tasks_as_input(data_home, tmp_path):
+    tasks, rollouts = tmp_path / "heldout.parquet", tmp_path / "eval_rollouts.parquet"
+    write_records([retail_cancel_task("a"), small_retail_task("b")], tasks)
+    result = invoke("eval", "--tasks", tasks, "--k", "2", "--agent", "oracle", "--rollouts", rollouts)
+    assert result.exit_code == 0, result.output
+    assert "registered as eval_rollouts (version 1)" in result.stderr
+    (entry,) = Catalog().list_datasets()
+    assert (entry.rows, entry.parents, entry.details["stage"]) == (4, [], "eval")  # the tasks file is not in it
 
 
 @pytest.mark.slow

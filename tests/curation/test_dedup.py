@@ -116,7 +116,7 @@ def test_run_dedup_writes_the_kept_records_an_audit_table_and_reusable_signature
         raise AssertionError("signatures should have come from the cache")
 
     monkeypatch.setattr("curation.signatures.encode_distinct", no_encoding)
-    monkeypatch.setattr("curation.dedup_stage.minhash_values", no_encoding)
+    monkeypatch.setattr("curation.dedup_stage.minhash_batch", no_encoding)
     again = run_dedup(
         tmp_path / "in.parquet",
         tmp_path / "again.parquet",

@@ -85,7 +85,8 @@ def lsh_buckets(
         for s in range(0, len(present), ROWS_PER_TASK)
     ]
     keyed = executor.map(band_keys, band_params(threshold, num_perm), blocks)
-    buckets = executor.grouped((pa.table(k) for k in keyed), "key", "row", KEYS_PER_PARTITION)
+    partitions = len(present) // KEYS_PER_PARTITION
+    buckets = executor.grouped((pa.table(k) for k in keyed), "key", "row", partitions)
     return [np.asarray(rows, dtype=np.int64) for rows in buckets]
 
 

@@ -277,28 +277,24 @@ class RayExecutor(Executor):
         pool = ActorPool([actor.remote(*args) for _ in range(actors or self.workers)])
         return _counted(worker_class.__name__, pool.map(lambda a, item: a.__call__.remote(item), work), len(work))
 
-    def grouped(self, tables: Iterable[Any], key: str, value: str, rows_per_partition: int) -> list[Any]:
+    def grouped(self, tables: Iterable[Any], key: str, value: str, partitions: int) -> list[Any]:
         """The distinct ``value``s of each ``key`` that has two or more, by a Ray Data shuffle of ``tables`` (Arrow
-        tables with both columns; about ``rows_per_partition`` rows in each partition of the shuffle)."""
-        tables = list(tables)
-        data = self.ray.data.from_arrow(tables)
+        tables with both columns) into ``partitions`` partitions, or one per cluster CPU if more."""
+        data = self.ray.data.from_arrow(list(tables))
         # Ray Data's default of 200 partitions is all overhead below millions of keys.
-        partitions = max(self.workers, sum(t.num_rows for t in tables) // rows_per_partition)
-        groups = data.groupby(key, num_partitions=partitions).map_groups(_Distinct(value), batch_format="numpy")
+        partitions = max(self.workers, partitions)
+        groups = data.groupby(key, num_partitions=partitions).map_groups(
+            _distinct, batch_format="numpy", fn_kwargs={"column": value}
+        )
         return [row[value] for row in groups.iter_rows()]
 
 
-class _Distinct:
-    """A group's distinct values of one column, when it has two or more (a picklable function for Ray Data)."""
+def _distinct(group: dict, column: str) -> dict:
+    """A group's distinct values of ``column``, when it has two or more."""
+    import numpy as np
 
-    def __init__(self, value: str):
-        self.value = value
-
-    def __call__(self, group: dict) -> dict:
-        import numpy as np
-
-        values = np.unique(group[self.value])
-        return {self.value: [values]} if len(values) > 1 else {self.value: []}
+    values = np.unique(group[column])
+    return {column: [values]} if len(values) > 1 else {column: []}
 
 
 # Who hears of each finished Ray task: (what ran, tasks done, tasks in all or None while the input streams).

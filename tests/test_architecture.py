@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 # Bottom up: a module imports only packages of its own floor or of a lower one. Derived from the imports:
-# runtime's engine reads schemas' stage configs; the catalog and the environments stand on the record; the
+# runtime's executor reads schemas' stage configs; the catalog and the environments stand on the record; the
 # verifiers replay environments; the generators verify what they make; curation scores with rollouts; training
 # and the exporters read curated sets (the exporters render chats as training does); pipelines wire them all.
 FLOORS = (
@@ -196,3 +196,23 @@ def test_the_pipeline_registers_datasets_in_one_place():
                 if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "register_dataset":
                     callers.add(str(path.relative_to(ROOT)))
     assert callers == {"pipelines/registrar.py"}
+
+
+def test_only_the_executor_starts_processes_or_talks_to_ray():
+    """Where work runs is the executor's choice (runtime/executor.py; runtime/engine.py sets up its Ray cluster):
+    no other library module imports Ray or a process pool."""
+    allowed = {"runtime.executor", "runtime.engine"}
+    pools = ("ray", "multiprocessing", "concurrent.futures")
+    found = set()
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            if any(n == pool or n.startswith(pool + ".") for n in names for pool in pools):
+                found.add(name)
+    assert found - allowed == set()
+    assert found >= allowed  # the check sees the imports it allows

@@ -181,10 +181,13 @@ def _work_in_worker(fn: Callable[[Any, Any], Any], item: Any, number: int) -> tu
 
 
 def _spooled(result: Any, path: str) -> tuple[bytes, str | None, list[tuple[int, int]]]:
-    """``result`` pickled with its large buffers (Arrow batches' columns) left in the file ``path``, mapped back
-    without a copy (``_unspooled``): pickled through the pool's pipes, they kept its helper threads busy with the
-    GIL, and the workers waited for work. At 2 workers on two cores, against a writer that only waited
-    (bench/ingest.py): markdown 1.44 -> 1.83x, react-os 1.47 -> 1.73x, codeact 1.72 -> 1.76x (medians of 5)."""
+    """``result`` pickled (protocol 5) with its large buffers (Arrow batches' columns, numpy arrays) left in the
+    file ``path``, mapped back without a copy (``_unspooled``): pickled through the pool's pipes, they kept its
+    helper threads busy with the GIL, and the workers waited for work. At 2 workers on two cores, against a writer
+    that only waited (bench/ingest.py): markdown 1.44 -> 1.83x, react-os 1.47 -> 1.73x, codeact 1.72 -> 1.76x
+    (medians of 5, with convert's own Arrow-file spool, which this replaced at the same speed: bench/ingest.py
+    --sizes 40000 --workers 1 2 --repeat 3, old and new trees alternately on a loaded two-core machine, 2 workers:
+    codeact 14.2k, 16.4k rec/s before, 16.9k, 14.0k after; markdown 13.8k, 15.2k before, 15.1k, 12.5k after)."""
     buffers: list[pickle.PickleBuffer] = []
     data = pickle.dumps(result, protocol=5, buffer_callback=buffers.append)
     if not buffers:

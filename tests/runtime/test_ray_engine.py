@@ -188,18 +188,3 @@ def test_rollouts_on_ray_actors_give_the_local_records_and_verdicts(cluster):
     assert [r.model_dump() for r in local] == [r.model_dump() for r in on_ray]
     assert (ray_summary.tasks, ray_summary.rollouts, ray_summary.failed) == (6, 12, local_summary.failed)
     assert ray_summary.faults == local_summary.faults
-
-
-def test_rollouts_in_worker_processes_give_the_local_records():
-    from generators.rollouts.config import RolloutConfig
-    from generators.rollouts.runner import RolloutSummary, run_rollouts
-    from tests.generators.rollouts.helpers import balance_task, cancel_task
-
-    tasks = [cancel_task(), balance_task()] * 3
-    cfg = RolloutConfig(agent="perturbed", k=2)
-    local = list(run_rollouts(tasks, cfg, None, "unit"))
-    summary = RolloutSummary()
-    with open_executor(ExecutorConfig(workers=2)) as executor:
-        spread = list(run_rollouts(tasks, cfg, None, "unit", summary, executor=executor))
-    assert [r.model_dump() for r in local] == [r.model_dump() for r in spread] and len(spread) == 12
-    assert (summary.tasks, summary.rollouts) == (6, 12)

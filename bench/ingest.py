@@ -138,14 +138,16 @@ def worker(label: str, path: str, workers: int) -> None:
     from data_catalog.convert import convert_files
     from data_catalog.sources import get_converter
     from data_catalog.sources.base import ConvertOptions
+    from runtime.executor import ExecutorConfig, open_executor
 
     fmt, options, _, _ = CASES[label]
     get_converter(fmt)  # imports the format's module
     out_dir = tempfile.mkdtemp(prefix="aceforge-bench-")
     start, cpu_start, children_start = time.perf_counter(), time.process_time(), _children_cpu()
-    stats = convert_files(
-        fmt, [path], Path(out_dir) / "out.parquet", options=ConvertOptions(extra=dict(options)), workers=workers
-    )
+    with open_executor(ExecutorConfig(workers=workers)) as executor:
+        stats = convert_files(
+            fmt, [path], Path(out_dir) / "out.parquet", options=ConvertOptions(extra=dict(options)), executor=executor
+        )
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     figures = {"seconds": seconds, "cpu_seconds": cpu_seconds, "rss_mb": _peak_rss_mb()}
     figures["workers_cpu_seconds"] = _children_cpu() - children_start

@@ -104,14 +104,15 @@ def convert_half(args):
 
 
 def bench_convert(raw: Path, folder: Path, size: int, rows: list) -> Path:
-    from data_catalog.convert import ConvertConfig, convert_files
+    from data_catalog.convert import convert_files
+    from runtime.executor import Executor, ProcessExecutor
 
     out = folder / "local.parquet"
-    for workers in (1, 2):
+    for workers, executor in ((1, Executor()), (2, ProcessExecutor(2))):
         timed(
             f"convert local w={workers}",
             size,
-            partial(convert_files, "openai_chat", [str(raw)], out, workers=workers),
+            partial(convert_files, "openai_chat", [str(raw)], out, executor=executor),
             rows,
         )
     lines = raw.read_text().splitlines(keepends=True)
@@ -121,25 +122,26 @@ def bench_convert(raw: Path, folder: Path, size: int, rows: list) -> Path:
     jobs = [(str(h), str(h.with_suffix(".parquet"))) for h in halves]
     with multiprocessing.get_context("fork").Pool(2) as pool:
         timed("convert 2 independent procs", size, partial(pool.map, convert_half, jobs), rows)
-    on_ray = ConvertConfig(engine="ray")
     for cpus in (1, 2):
-        with ray_cluster(cpus):
-            run = partial(convert_files, "openai_chat", [str(raw)], folder / "ray.parquet", engine=on_ray)
+        with ray_cluster(cpus) as on_ray:
+            run = partial(convert_files, "openai_chat", [str(raw)], folder / "ray.parquet", executor=on_ray)
             timed(f"convert ray cpus={cpus}", size, run, rows)
     return out
 
 
 @contextmanager
 def ray_cluster(cpus: int):
-    """A local cluster of ``cpus`` CPUs on 127.0.0.1 (the stages find it connected and use it)."""
+    """A Ray executor on a local cluster of ``cpus`` CPUs on 127.0.0.1."""
     import logging
 
     import ray
 
+    from runtime.executor import RayExecutor
+
     logging.getLogger("ray.data").setLevel(logging.WARNING)  # as runtime/engine.py: no per-Dataset progress log
     ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
-        yield ray
+        yield RayExecutor(ray)
     finally:
         ray.shutdown()
 
@@ -154,9 +156,9 @@ def bench_embed(records: Path, limit: int, rows: list) -> None:
     load_embedder()
     local = timed("embed local", len(texts), partial(encode, texts), rows)
     for cpus in (1, 2):
-        with ray_cluster(cpus) as ray:
+        with ray_cluster(cpus) as on_ray:
             vectors, index = timed(
-                f"embed ray actors={cpus}", len(texts), partial(encode_distinct, texts, ray=ray), rows
+                f"embed ray actors={cpus}", len(texts), partial(encode_distinct, texts, executor=on_ray), rows
             )
         print(f"    largest difference from local: {np.abs(vectors[index] - local).max():.2e}")
 
@@ -198,12 +200,11 @@ def bench_dedup(records: Path, folder: Path, rows: list) -> None:
     local = timed("dedup local (exact)", len(facts), run, rows)
     expected = set(pq.read_table(local.audit_path)["removed_id"].to_pylist())
     ids = [f.id for f in facts]
-    cfg = DedupConfig(kinds=kinds, engine="ray")
+    cfg = DedupConfig(kinds=kinds)
     for cpus in (1, 2):
-        with ray_cluster(cpus):
-            result = timed(
-                f"dedup ray cpus={cpus}", len(facts), partial(run_dedup, records, folder / "d-ray.parquet", cfg), rows
-            )
+        with ray_cluster(cpus) as on_ray:
+            run = partial(run_dedup, records, folder / "d-ray.parquet", cfg, executor=on_ray)
+            result = timed(f"dedup ray cpus={cpus}", len(facts), run, rows)
         got = set(pq.read_table(result.audit_path)["removed_id"].to_pylist())
         agreement = np.mean([(i in expected) == (i in got) for i in ids])
         clusters = -(-len(facts) // cfg.semantic_cluster_size)

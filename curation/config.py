@@ -5,13 +5,12 @@ from __future__ import annotations
 from pydantic import Field, field_validator
 
 from generators.rollouts.config import PolicyConfig
-from runtime.engine import EngineOptions
 from schemas.stage_config import StageConfig
 
 DEDUP_KINDS: tuple[str, ...] = ("exact", "structural", "minhash", "semantic")
 
 
-class ScoreConfig(EngineOptions):
+class ScoreConfig(StageConfig):
     """``aceforge score``: accuracy, complexity (structural and learner-relative) and diversity columns."""
 
     learner: PolicyConfig | None = None
@@ -24,7 +23,7 @@ class ScoreConfig(EngineOptions):
     """Learner whose mean token loss on the assistant turns becomes the 'loss' column ('default' is SmolLM2, or a model folder); unset: no loss column."""
 
 
-class DedupConfig(EngineOptions):
+class DedupConfig(StageConfig):
     """``aceforge dedup``: remove duplicates, each removal naming the record it duplicates."""
 
     kinds: list[str] = Field(default_factory=lambda: list(DEDUP_KINDS))

@@ -6,7 +6,7 @@ over the cluster is finding who to compare with:
 
 - **minhash**: each record's MinHash is cut into the b bands of r values that
   datasketch's LSH uses for the threshold; (band, values) is hashed to one
-  64-bit key, and a shuffle by key (Ray Data ``groupby``) gives the buckets of
+  64-bit key, and a shuffle by key (the Ray executor's ``grouped``) gives the buckets of
   two or more records. Records that share a bucket are exactly the candidates
   the local MinHashLSH returns, so the matches are the same.
 - **semantic**: the text vectors are clustered (spherical k-means on a seeded
@@ -23,14 +23,13 @@ over the cluster is finding who to compare with:
   with the exact local search is measured (tests, bench/scale.py), not assumed.
 
 The work functions (``band_keys``, ``nearest_clusters``, ``earlier_partners``)
-are plain numpy, run by Ray tasks here and callable anywhere.
+are plain numpy, run by the executor's Ray tasks here and callable anywhere.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -40,7 +39,7 @@ from curation.facts import RecordFacts
 from curation.minhash import best_jaccard
 from curation.semantic_dedup import best_of, clip
 from curation.signatures import Signatures
-from runtime.engine import cluster_cpus, ordered_map
+from runtime.executor import RayExecutor
 
 PROBES = 2  # clusters each record joins: a near pair on a cluster boundary still meets in one
 KMEANS_ITERATIONS = 10
@@ -74,13 +73,10 @@ def band_keys(bands: tuple[int, int], block: tuple[np.ndarray, np.ndarray]) -> d
     return {"key": keys.reshape(-1), "row": np.repeat(rows, b)}
 
 
-def _buckets_of_group(group: dict[str, np.ndarray]) -> dict[str, Any]:
-    rows = np.unique(group["row"])
-    return {"rows": [rows]} if len(rows) > 1 else {"rows": []}
-
-
-def lsh_buckets(ray: Any, values: list[np.ndarray | None], threshold: float, num_perm: int) -> list[np.ndarray]:
-    """Buckets (arrays of record positions) of two or more records, by a Ray Data shuffle on the band keys."""
+def lsh_buckets(
+    executor: RayExecutor, values: list[np.ndarray | None], threshold: float, num_perm: int
+) -> list[np.ndarray]:
+    """Buckets (arrays of record positions) of two or more records, by a shuffle on the band keys."""
     present = np.array([i for i, v in enumerate(values) if v is not None], dtype=np.int64)
     if len(present) < 2:
         return []
@@ -88,12 +84,10 @@ def lsh_buckets(ray: Any, values: list[np.ndarray | None], threshold: float, num
         (present[s : s + ROWS_PER_TASK], np.stack([values[i] for i in present[s : s + ROWS_PER_TASK]]))
         for s in range(0, len(present), ROWS_PER_TASK)
     ]
-    keyed = ordered_map(ray, band_keys, band_params(threshold, num_perm), blocks)
-    table = ray.data.from_arrow([pa.table(k) for k in keyed])
-    # Ray Data's default of 200 partitions is all overhead below millions of keys.
-    partitions = max(cluster_cpus(ray), len(present) // KEYS_PER_PARTITION)
-    grouped = table.groupby("key", num_partitions=partitions).map_groups(_buckets_of_group, batch_format="numpy")
-    return [np.asarray(row["rows"], dtype=np.int64) for row in grouped.iter_rows()]
+    keyed = executor.map(band_keys, band_params(threshold, num_perm), blocks)
+    partitions = len(present) // KEYS_PER_PARTITION
+    buckets = executor.grouped((pa.table(k) for k in keyed), "key", "row", partitions)
+    return [np.asarray(rows, dtype=np.int64) for rows in buckets]
 
 
 class BucketIndex:
@@ -164,7 +158,7 @@ def _partners_task(shared: tuple[np.ndarray, float], rows: np.ndarray):
 
 
 def semantic_pairs(
-    ray: Any, vectors: np.ndarray, order: list[int], threshold: float, cluster_size: int, seed: int
+    executor: RayExecutor, vectors: np.ndarray, order: list[int], threshold: float, cluster_size: int, seed: int
 ) -> dict[int, dict]:
     """record -> {earlier record (in ``order``, the visit's): text similarity} for the partners found within
     clusters."""
@@ -181,10 +175,10 @@ def semantic_pairs(
     else:
         centroids = kmeans(vectors, clusters, seed)
         blocks = [vectors[s : s + ROWS_PER_TASK] for s in range(0, n, ROWS_PER_TASK)]
-        labels = np.concatenate(list(ordered_map(ray, nearest_clusters, centroids, blocks)))
+        labels = np.concatenate(list(executor.map(nearest_clusters, centroids, blocks)))
         groups = [np.flatnonzero((labels == c).any(axis=1)) for c in range(clusters)]
     in_order = [g[np.argsort(position[g], kind="stable")] for g in groups if len(g) > 1]
-    for a, b, similarity in ordered_map(ray, _partners_task, (vectors, threshold), in_order):
+    for a, b, similarity in executor.map(_partners_task, (vectors, threshold), in_order):
         for i, j, s in zip(a.tolist(), b.tolist(), similarity.tolist()):
             pairs[i][j] = s
     return pairs
@@ -210,7 +204,7 @@ class PairIndex:
 
 
 def scaled_makers(
-    ray: Any, cfg: DedupConfig
+    executor: RayExecutor, cfg: DedupConfig
 ) -> Callable[[list[RecordFacts], Signatures, list[int]], dict[str, Callable]]:
     """Index makers for curation/dedup.py that find minhash and semantic candidates on the cluster."""
 
@@ -218,13 +212,13 @@ def scaled_makers(
         return {
             "minhash": lambda: BucketIndex(
                 signatures.minhash,
-                lsh_buckets(ray, signatures.minhash, cfg.minhash_threshold, cfg.num_perm),
+                lsh_buckets(executor, signatures.minhash, cfg.minhash_threshold, cfg.num_perm),
                 cfg.minhash_threshold,
             ),
             "semantic": lambda: PairIndex(
                 facts,
                 signatures,
-                semantic_pairs(ray, signatures.text, order, cfg.semantic_threshold, cfg.semantic_cluster_size, 0),
+                semantic_pairs(executor, signatures.text, order, cfg.semantic_threshold, cfg.semantic_cluster_size, 0),
                 cfg.semantic_threshold,
             ),
         }

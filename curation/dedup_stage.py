@@ -19,7 +19,6 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import polars as pl
@@ -28,10 +27,10 @@ from curation.config import DedupConfig
 from curation.dedup import Removal, find_duplicates
 from curation.dedup_scaled import scaled_makers
 from curation.facts import RecordFacts, iter_records, read_facts
-from curation.minhash import minhash_batch, minhash_values
+from curation.minhash import minhash_batch
 from curation.signatures import SIGNATURES, Signatures, embeddings_for, sidecar, write_signatures
 from curation.views import record_text
-from runtime.engine import engine_session, ordered_map
+from runtime.executor import Executor
 from schemas.io import atomic_output, write_records
 
 DEDUP = "dedup"
@@ -68,19 +67,19 @@ class DedupResult:
         }
 
 
-def fill_minhashes(input: Path, signatures: Signatures, num_perm: int, progress: bool = False, ray: Any = None) -> None:
-    """MinHashes for the records the cache did not hold (or held with another number of permutations);
-    with ``ray``, computed by Ray tasks a batch at a time."""
+def fill_minhashes(
+    input: Path, signatures: Signatures, num_perm: int, progress: bool = False, executor: Executor | None = None
+) -> None:
+    """MinHashes for the records the cache did not hold (or held with another number of permutations),
+    computed by ``executor`` (default: this process) a batch at a time."""
     stale = [i for i, values in enumerate(signatures.minhash) if values is None or len(values) != num_perm]
     if not stale:
         return
     wanted = set(stale)
     texts = (record_text(r) for i, r in enumerate(iter_records(input, progress, "minhash")) if i in wanted)
-    if ray is None:
-        hashed = minhash_values(texts, num_perm)
-    else:
-        batches = iter(lambda: list(islice(texts, MINHASH_BATCH)), [])
-        hashed = (values for batch in ordered_map(ray, minhash_batch, num_perm, batches) for values in batch)
+    batches = iter(lambda: list(islice(texts, MINHASH_BATCH)), [])
+    executor = executor or Executor()
+    hashed = (values for batch in executor.map(minhash_batch, num_perm, batches) for values in batch)
     for i, values in zip(stale, hashed):
         signatures.minhash[i] = values
 
@@ -102,15 +101,22 @@ def audit_table(facts: list[RecordFacts], removals: list[Removal]) -> pl.DataFra
 
 
 def run_dedup(
-    input: Path, output: Path, cfg: DedupConfig, signatures_path: Path | None = None, progress: bool = False
+    input: Path,
+    output: Path,
+    cfg: DedupConfig,
+    signatures_path: Path | None = None,
+    progress: bool = False,
+    executor: Executor | None = None,
 ) -> DedupResult:
+    """``executor`` (default: this process) computes the embeddings and MinHashes; a Ray one finds the
+    minhash and semantic candidates on its cluster too (dedup_scaled.py)."""
+    executor = executor or Executor()
     facts = read_facts(input, progress)
-    with engine_session(cfg) as ray:
-        signatures = embeddings_for(facts, signatures_path or sidecar(input, SIGNATURES), progress, ray)
-        if "minhash" in cfg.kinds:
-            fill_minhashes(input, signatures, cfg.num_perm, progress, ray)
-        scaled = None if ray is None else scaled_makers(ray, cfg)
-        removals = find_duplicates(facts, signatures, cfg, progress, scaled)
+    signatures = embeddings_for(facts, signatures_path or sidecar(input, SIGNATURES), progress, executor)
+    if "minhash" in cfg.kinds:
+        fill_minhashes(input, signatures, cfg.num_perm, progress, executor)
+    scaled = scaled_makers(executor, cfg) if executor.remote else None
+    removals = find_duplicates(facts, signatures, cfg, progress, scaled)
     removed = np.zeros(len(facts), dtype=bool)
     removed[np.array([r.removed for r in removals], dtype=np.int64)] = True
     records = iter_records(input, progress, "writing kept records")

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from runtime.executor import Executor
+
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
 DIMENSION = 384
 BATCH_SIZE = 128
@@ -75,21 +77,21 @@ def encoder_pool(resources: dict[str, float]) -> tuple[int, float, str]:
 RAY_BATCH = 1024  # most texts per actor call: long enough to amortize a call
 
 
-def encode_distinct(texts: Sequence[str], progress: bool = False, ray: Any = None) -> tuple[np.ndarray, np.ndarray]:
+def encode_distinct(
+    texts: Sequence[str], progress: bool = False, executor: Executor | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(vectors of the distinct texts, index of each text's vector): repeated texts are encoded once.
 
-    With ``ray`` (a connected module, runtime/engine.py), batches go to a pool of ``Encoder`` actors
-    (``encoder_pool``).
+    On a Ray executor, batches go to a pool of ``Encoder`` actors (``encoder_pool``); elsewhere the model
+    encodes here (it uses every core already).
     """
     position: dict[str, int] = {}
     index = np.fromiter((position.setdefault(text, len(position)) for text in texts), dtype=np.int64, count=len(texts))
     distinct = list(position)
-    if ray is None or not distinct:
+    if executor is None or not executor.remote or not distinct:
         return encode(distinct, progress=progress), index
-    from runtime.engine import actor_pool_map
-
-    actors, gpus_each, device = encoder_pool(ray.cluster_resources())
+    actors, gpus_each, device = encoder_pool(executor.resources())
     size = min(RAY_BATCH, -(-len(distinct) // actors))  # every actor gets work, however few the texts
     batches = [distinct[start : start + size] for start in range(0, len(distinct), size)]
-    vectors = actor_pool_map(ray, Encoder, (device,), batches, actors=actors, gpus_each=gpus_each)
+    vectors = executor.pool_map(Encoder, (device,), batches, actors=actors, gpus_each=gpus_each)
     return np.concatenate(list(vectors)), index

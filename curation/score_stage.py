@@ -35,7 +35,7 @@ from curation.score_columns import (
     with_scores,
 )
 from curation.signatures import SIGNATURES, embeddings_for, sidecar, write_signatures
-from runtime.engine import engine_session
+from runtime.executor import Executor
 from schemas.io import atomic_output, write_records
 from schemas.record import AgentRecord
 
@@ -94,13 +94,14 @@ def run_score(
     progress: bool = False,
     record_columns: dict[str, RecordColumn] | None = None,
     on_rollout: Callable[[AgentRecord], None] | None = None,
+    executor: Executor | None = None,
 ) -> ScoreResult:
     """``rollouts``: the learner's rollouts (its pass rates); ``record_columns``: more columns computed from the
-    records themselves (e.g. curation/loss.py's loss); ``on_rollout`` keeps each rollout of a declared learner."""
+    records themselves (e.g. curation/loss.py's loss); ``on_rollout`` keeps each rollout of a declared learner;
+    ``executor`` encodes the embeddings (default: this process)."""
     facts = read_facts(input, progress)
     learner = learner_counts(input, cfg, rollouts, on_rollout)
-    with engine_session(cfg) as ray:
-        signatures = embeddings_for(facts, sidecar(input, SIGNATURES), progress, ray)
+    signatures = embeddings_for(facts, sidecar(input, SIGNATURES), progress, executor)
     functions = [accuracy_columns, complexity_columns, diversity_columns(signatures, cfg.seed, progress)]
     if learner is not None:
         functions.append(pass_rate_columns(learner))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -21,6 +20,7 @@ import pyarrow.parquet as pq
 
 from curation.embedder import DIMENSION, EMBEDDER_NAME, encode_distinct
 from curation.facts import RecordFacts
+from runtime.executor import Executor
 from schemas.io import atomic_output
 
 SIGNATURES = "signatures"
@@ -90,18 +90,18 @@ def read_signatures(path: Path | None, facts: list[RecordFacts]) -> tuple[Signat
 
 
 def embeddings_for(
-    facts: list[RecordFacts], cache: Path | None = None, progress: bool = False, ray: Any = None
+    facts: list[RecordFacts], cache: Path | None = None, progress: bool = False, executor: Executor | None = None
 ) -> Signatures:
     """Text and action embeddings of every record: from ``cache`` where it holds the record, else encoded now
-    (on a Ray cluster's actors when ``ray`` is given)."""
+    (on a Ray cluster's actors when ``executor`` is a Ray one)."""
     signatures, found = read_signatures(cache, facts)
     missing = np.flatnonzero(~found)
     if not len(missing):
         return signatures
     texts = [facts[i].text for i in missing]
     actions = [facts[i].action_text for i in missing]
-    if ray is not None:  # one actor pool for both kinds: each actor loads the model once
-        distinct, index = encode_distinct(texts + actions, progress=progress, ray=ray)
+    if executor is not None and executor.remote:  # one actor pool for both kinds: each actor loads the model once
+        distinct, index = encode_distinct(texts + actions, progress=progress, executor=executor)
         signatures.text[missing] = distinct[index[: len(missing)]]
         signatures.action[missing] = distinct[index[len(missing) :]]
         return signatures

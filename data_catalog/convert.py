@@ -13,7 +13,7 @@ own file and position and the first one's. Quarantine reasons are counted by
 kind (particulars such as positions and ids taken out), with a few examples each.
 
 Formats with one record per raw item convert in chunks (convert_chunks.py),
-in this process, in ``workers`` processes or as Ray tasks (engine=ray); grouping formats stream in this one.
+by the stage's executor (this process, worker processes or Ray tasks); grouping formats stream in this one.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from runtime.engine import EngineOptions
+from runtime.executor import Executor
+from schemas.stage_config import StageConfig
 
 if TYPE_CHECKING:  # imported where they are used: `aceforge --help` needs ConvertConfig only
     from data_catalog.sources.base import Converter, ConvertOptions, RawItem
@@ -38,7 +39,7 @@ if TYPE_CHECKING:  # imported where they are used: `aceforge --help` needs Conve
 EXAMPLES_PER_KIND = 3
 
 
-class ConvertConfig(EngineOptions):
+class ConvertConfig(StageConfig):
     """``aceforge convert``: how raw inputs of one format become records."""
 
     option: dict[str, str] = Field(default_factory=dict)
@@ -49,8 +50,6 @@ class ConvertConfig(EngineOptions):
     """Licence of the raw data, stored in each record's source."""
     catalog: bool = True
     """Register the output and its quarantine in the DuckDB catalog of the data directory (--no-catalog: files only)."""
-    workers: int = Field(1, ge=1)
-    """Processes that convert at once: several inputs, or one big JSONL input in chunks (grouping formats: 1)."""
 
     def convert_options(self) -> ConvertOptions:
         from data_catalog.sources.base import ConvertOptions
@@ -166,8 +165,7 @@ def convert_files(
     quarantine: str | Path | None = None,
     options: ConvertOptions | None = None,
     on_progress: Callable[[int], None] | None = None,
-    workers: int = 1,
-    engine: EngineOptions | None = None,
+    executor: Executor | None = None,
 ) -> ConvertStats:
     """Convert ``inputs`` (paths or "-") of format ``fmt`` to ``output`` Parquet.
 
@@ -175,7 +173,7 @@ def convert_files(
     The records' dataset defaults to the output's stem. Both files are renamed into
     place together when the run finishes; a failed run (a full disk) leaves neither,
     nor a temporary file. ``on_progress`` gets the raw items read so far.
-    ``engine`` (engine=ray) converts the chunks on a Ray cluster; grouping formats always stream here.
+    ``executor`` (default: this process) converts the chunks; grouping formats always stream here.
     """
     from data_catalog.convert_chunks import convert_in_chunks
     from data_catalog.sources import get_converter
@@ -193,8 +191,9 @@ def convert_files(
         if converter.groups_items:
             _convert_stream(converter, inputs, out, on_progress)
         else:
-            stats.workers = workers
-            convert_in_chunks(converter, inputs, out, workers, on_progress, engine)
+            executor = executor or Executor()
+            stats.workers = executor.workers
+            convert_in_chunks(converter, inputs, out, on_progress, executor)
     if stats.read != stats.converted + stats.quarantined:
         raise CountMismatch(
             f"{stats.read} read but {stats.converted} converted + {stats.quarantined} quarantined: "

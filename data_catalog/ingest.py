@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from data_catalog.convert import ConvertStats, convert_files
-from runtime.engine import EngineOptions
+from runtime.executor import Executor
 from runtime.settings import datasets_dir
+from schemas.stage_config import StageConfig
 
 if TYPE_CHECKING:  # the rest is imported where it is used: `aceforge --help` needs IngestConfig only
     from data_catalog.entries import CatalogEntry
@@ -30,7 +31,7 @@ QUARANTINE_SUFFIX = "_quarantine"
 QUARANTINE_SCHEMA_VERSION = "quarantine-1"
 
 
-class IngestConfig(EngineOptions):
+class IngestConfig(StageConfig):
     """The ingest stage (the Dagster ``converted`` asset and ``aceforge run``)."""
 
     max_quarantine_rate: float = Field(0.25, ge=0.0, le=1.0)
@@ -104,9 +105,9 @@ def input_paths(entry: CatalogEntry) -> list[str]:
 def ingest_entry(
     entry: CatalogEntry,
     on_progress: Callable[[int], None] | None = None,
-    engine: EngineOptions | None = None,
+    executor: Executor | None = None,
 ) -> IngestResult:
-    """Convert one source into the data directory (on a Ray cluster with engine=ray); nothing is registered."""
+    """Convert one source into the data directory (by ``executor``, default this process); nothing is registered."""
     inputs = input_paths(entry)
     options = entry.convert_options()
     chash = config_hash(entry.format, options, inputs)
@@ -118,6 +119,6 @@ def ingest_entry(
         out_dir / "quarantine.parquet",
         options,
         on_progress,
-        engine=engine,
+        executor=executor,
     )
     return IngestResult(entry.name, entry.format, stats, chash, inputs, entry.license)

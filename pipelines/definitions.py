@@ -34,7 +34,7 @@ JOBS = {name: AssetSelection.groups(name) for name in ("ingest", "synthesize", "
 def build_assets(entries_dir: str | Path | None = None, defaults: PipelineConfig | None = None) -> list:
     defaults = defaults or PipelineConfig()
     return [
-        build_ingest_assets(load_entries(entries_dir)),
+        build_ingest_assets(load_entries(entries_dir), defaults.executor),
         *build_synth_assets(defaults),
         *build_curate_assets(defaults),
         *build_publish_assets(defaults),

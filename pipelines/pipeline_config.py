@@ -9,16 +9,16 @@ launchpad.
 
 from __future__ import annotations
 
-from typing import ClassVar, Self
+from typing import ClassVar
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.ingest import IngestConfig
 from exporters.hub_config import HubExportConfig
 from generators.rollouts.config import PolicyConfig, RolloutConfig
 from generators.synthesis.config import SynthTasksConfig
-from runtime.engine import EngineOptions
+from runtime.executor import ExecutorConfig
 from schemas.stage_config import StageConfig
 from training.improve_config import SMOLLM2_LEARNER
 
@@ -38,21 +38,19 @@ class RolloutsSection(StageConfig):
     """Tasks per environment rolled out by agents that call a model (the slow kind on a CPU); the rest get none."""
 
 
-class PipelineConfig(EngineOptions):
-    """``aceforge run``: ingest, synthesize, verify, score, deduplicate, select, report, export.
-
-    ``engine``/``ray_address`` apply to every section that can scale out (ingest, rollouts, score, dedup)
-    and does not name its own engine.
-    """
+class PipelineConfig(StageConfig):
+    """``aceforge run``: ingest, synthesize, verify, score, deduplicate, select, report, export."""
 
     help_groups: ClassVar[dict[str, str]] = {
-        **dict.fromkeys(("engine", "ray_address", "ray_dashboard"), "engine"),
+        "executor": "executor",
         "ingest": "ingest",
         **dict.fromkeys(("environments", "tasks", "rollouts", "learner"), "synthesize"),
         **dict.fromkeys(("score", "dedup", "max_duplicate_rate", "select", "report"), "curate"),
         **dict.fromkeys(("hub", "hub_repo_id"), "publish"),
     }  # the Dagster asset groups, as in the UI
 
+    executor: ExecutorConfig = Field(default_factory=ExecutorConfig)
+    """Where every step that can scale out runs (ingest, rollouts, score, dedup): one executor for the run."""
     ingest: IngestConfig = Field(default_factory=IngestConfig)
     """Ingest of the catalog sources (the demo sources by default)."""
     environments: list[str] = Field(default_factory=lambda: ["retail"])
@@ -78,19 +76,6 @@ class PipelineConfig(EngineOptions):
     """The Hub-ready folder of the selected sets."""
     hub_repo_id: str = "aceforge/demo-agent-data"
     """Repository id the Hub folder is prepared for (aceforge export hub uploads it)."""
-
-    @model_validator(mode="after")
-    def _engine_to_sections(self) -> Self:
-        if self.engine == "ray":
-            self.use_ray(self.ray_address)
-        return self
-
-    def use_ray(self, address: str) -> None:
-        """engine=ray at ``address`` for the sections that left their engine unset."""
-        self.ray_address = address
-        for section in (self.ingest, self.score, self.dedup, *self.rollouts.runs):
-            if "engine" not in section.model_fields_set or section.engine == "ray":
-                section.engine, section.ray_address = "ray", address
 
     @field_validator("environments")
     @classmethod

@@ -1,10 +1,4 @@
-"""Where a stage's heavy work runs: in this machine's processes (``local``) or on a Ray cluster (``ray``).
-
-Stages keep one function per unit of work (convert a chunk, encode a batch,
-MinHash a batch, roll out a shard of tasks); the local path calls it here, the
-Ray path hands the same function to Ray (tasks, an actor pool, a Ray Data
-shuffle). This module is the only place that talks to Ray, and imports it only
-when a Ray path runs, so ``engine=local`` needs no Ray at all.
+"""The Ray cluster a Ray executor (runtime/executor.py) works on: a private local one, or a given address.
 
 A local cluster (empty ``ray_address``) is started on 127.0.0.1 only, with
 Ray's token authentication on (a fresh token per cluster, in a file only this
@@ -12,10 +6,10 @@ user can read), its files in a folder only this user can enter, and no
 dashboard unless asked for (``ray_dashboard``): a Ray cluster runs whatever
 code its clients send as the user who started it, so no other local user may
 be a client. It is stopped when the stage ends; a given address (``auto``,
-``ray://host:10001``) is joined with the caller's own settings and left running. ``task_progress`` hands a caller (a Dagster asset)
-each finished Ray task, and ``cluster_info`` says where the dashboard is.
-The cluster's workers must import aceforge: install it on every node (or start
-the nodes with the repository on ``PYTHONPATH``), see docs/scale.md.
+``ray://host:10001``) is joined with the caller's own settings and left
+running. ``cluster_info`` says where the dashboard is. The cluster's workers
+must import aceforge: install it on every node (or start the nodes with the
+repository on ``PYTHONPATH``), see docs/scale.md.
 """
 
 from __future__ import annotations
@@ -25,15 +19,12 @@ import os
 import secrets
 import shutil
 import tempfile
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from runtime.ports import free_port
-from schemas.stage_config import StageConfig
 
 # A throw-away local cluster binds 127.0.0.1 (Ray otherwise binds the machine's external interface, even when
 # told 127.0.0.1). A cluster someone started keeps its own settings.
@@ -41,21 +32,9 @@ LOCAL_ONLY = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
 # Ray reads the token from RAY_AUTH_TOKEN before RAY_AUTH_TOKEN_PATH: a local cluster sets the path and hides
 # a token the caller's environment holds for some other cluster.
 AUTH_ENV = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN_PATH", "RAY_AUTH_TOKEN")
-IN_FLIGHT_PER_CPU = 4  # tasks queued per CPU: enough to keep workers busy, few enough to bound memory
 # Ray retries a task its memory monitor killed without end by default: a task too big for its node would loop
 # forever. The driver owns its tasks' retries, so this holds on any cluster; a user's own setting wins.
 OOM_RETRIES = {"RAY_task_oom_retries": "3"}
-
-
-class EngineOptions(StageConfig):
-    """The engine of a stage that can scale out (convert, score, dedup, synth rollouts)."""
-
-    engine: Literal["local", "ray"] = "local"
-    """Where the heavy work runs: local (this machine's processes) or ray (a Ray cluster: same outputs; see docs/scale.md)."""
-    ray_address: str = ""
-    """The Ray cluster of engine=ray: 'auto' (the cluster this machine has joined), ray://HOST:10001 (Ray Client), or empty: start a local one on 127.0.0.1 for this run."""
-    ray_dashboard: bool = False
-    """Start the Ray dashboard (on 127.0.0.1, behind the cluster's token) with a local cluster; off by default: its job API runs commands."""
 
 
 @contextmanager
@@ -143,22 +122,6 @@ def ray_session(address: str = "", dashboard: bool = False) -> Iterator[Any]:
             ray.shutdown()
 
 
-@contextmanager
-def shared_cluster(options: EngineOptions) -> Iterator[str]:
-    """The Ray address for several stages (in several processes) to share: the configured one, or a local
-    cluster started here for their whole run (empty for engine=local). The processes that join it must be
-    started within the block: they take its token from the environment."""
-    if options.engine == "local" or options.ray_address:
-        yield options.ray_address
-        return
-    with ray_session("", dashboard=options.ray_dashboard) as ray:
-        yield ray.get_runtime_context().gcs_address
-
-
-def cluster_cpus(ray: Any) -> int:
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
-
-
 CLUSTER_LINE = "ray: cluster "  # how a ClusterInfo line starts: the run's terminal picks it out by it
 
 
@@ -189,77 +152,3 @@ def cluster_info(ray: Any) -> ClusterInfo:
         dashboard=f"http://{url}" if url else "",
         token_file=os.environ.get("RAY_AUTH_TOKEN_PATH", ""),
     )
-
-
-# Who hears of each finished Ray task: (what ran, tasks done, tasks in all or None while the input streams).
-_on_task_done: ContextVar[Callable[[str, int, int | None], None] | None] = ContextVar("on_task_done", default=None)
-
-
-@contextmanager
-def task_progress(callback: Callable[[str, int, int | None], None]) -> Iterator[None]:
-    """Within the block, ``callback(what, done, total)`` after each task of ``ordered_map``/``actor_pool_map``."""
-    token = _on_task_done.set(callback)
-    try:
-        yield
-    finally:
-        _on_task_done.reset(token)
-
-
-def _counted(what: str, results: Iterator[Any], total: int | None) -> Iterator[Any]:
-    callback = _on_task_done.get()
-    for done, result in enumerate(results, 1):
-        if callback is not None:
-            callback(what, done, total)
-        yield result
-
-
-def _length(items: Iterable[Any]) -> int | None:
-    return len(items) if hasattr(items, "__len__") else None
-
-
-def ordered_map(ray: Any, fn: Callable[[Any, Any], Any], shared: Any, items: Iterable[Any]) -> Iterator[Any]:
-    """``fn(shared, item)`` for each item as Ray tasks, results in input order.
-
-    ``shared`` goes to the object store once; at most IN_FLIGHT_PER_CPU tasks per cluster CPU are
-    queued, so a long input streams through in bounded memory.
-    """
-    return _counted(fn.__name__, _ordered(ray, fn, shared, items), _length(items))
-
-
-def _ordered(ray: Any, fn: Callable[[Any, Any], Any], shared: Any, items: Iterable[Any]) -> Iterator[Any]:
-    remote = ray.remote(num_cpus=1)(fn)
-    shared_ref = ray.put(shared)
-    limit = IN_FLIGHT_PER_CPU * cluster_cpus(ray)
-    pending: deque = deque()
-    for item in items:
-        pending.append(remote.remote(shared_ref, item))
-        if len(pending) >= limit:
-            yield ray.get(pending.popleft())
-    while pending:
-        yield ray.get(pending.popleft())
-
-
-def actor_pool_map(
-    ray: Any, worker: type, args: tuple, items: Iterable[Any], actors: int | None = None, gpus_each: float = 0
-) -> Iterator[Any]:
-    """``worker(*args)(item)`` for each item, on a pool of actors (one per cluster CPU unless ``actors`` says,
-    each holding ``gpus_each`` GPUs), results in input order.
-
-    An actor keeps what it loaded (a model, an environment's tables) across the items it serves.
-    """
-    from ray.util import ActorPool
-
-    actor = ray.remote(num_cpus=1, num_gpus=gpus_each)(worker)
-    work = list(items)
-    pool = ActorPool([actor.remote(*args) for _ in range(actors or cluster_cpus(ray))])
-    return _counted(worker.__name__, pool.map(lambda a, item: a.__call__.remote(item), work), len(work))
-
-
-@contextmanager
-def engine_session(options: EngineOptions | None) -> Iterator[Any]:
-    """None for engine=local; for engine=ray, the ``ray`` module connected to the configured cluster."""
-    if options is None or options.engine == "local":
-        yield None
-        return
-    with ray_session(options.ray_address, dashboard=options.ray_dashboard) as ray:
-        yield ray

@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 # Bottom up: a module imports only packages of its own floor or of a lower one. Derived from the imports:
-# runtime's engine reads schemas' stage configs; the catalog and the environments stand on the record; the
+# runtime's executor reads schemas' stage configs; the catalog and the environments stand on the record; the
 # verifiers replay environments; the generators verify what they make; curation scores with rollouts; training
 # and the exporters read curated sets (the exporters render chats as training does); pipelines wire them all.
 FLOORS = (
@@ -196,3 +196,27 @@ def test_the_pipeline_registers_datasets_in_one_place():
                 if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "register_dataset":
                     callers.add(str(path.relative_to(ROOT)))
     assert callers == {"pipelines/registrar.py"}
+
+
+def starts_processes_or_talks_to_ray(tree: ast.AST) -> bool:
+    """Imports Ray, multiprocessing or concurrent.futures' process pool (its thread pool is fine)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or "", *(f"{node.module}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Attribute) and node.attr == "ProcessPoolExecutor":
+            return True
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] in ("ray", "multiprocessing") or name.startswith("concurrent.futures.Process"):
+                return True
+    return False
+
+
+def test_only_the_executor_starts_processes_or_talks_to_ray():
+    """Where work runs is the executor's choice (runtime/executor.py; runtime/engine.py sets up its Ray cluster):
+    no other library module imports Ray or a process pool."""
+    found = {name for name, path in modules().items() if starts_processes_or_talks_to_ray(ast.parse(path.read_text()))}
+    assert found == {"runtime.executor", "runtime.engine"}

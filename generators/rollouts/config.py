@@ -8,7 +8,6 @@ from pydantic import Field, field_validator, model_validator
 
 from generators.llm.config import BackendConfig
 from generators.rollouts.agent_prompt import RenderingOption
-from runtime.engine import EngineOptions
 from schemas.generation import SamplingParams
 from schemas.record import stable_id
 from schemas.stage_config import StageConfig
@@ -19,8 +18,6 @@ THROUGHPUT_ONLY = {
     "live",
     "batch_size",
     "max_concurrency",
-    "engine",
-    "ray_address",
     "cache",
 }
 
@@ -112,7 +109,7 @@ class PolicyConfig(BackendConfig, RenderingOption):
         return stable_id("synth rollouts", fields)
 
 
-class RolloutConfig(PolicyConfig, EngineOptions):
+class RolloutConfig(PolicyConfig):
     """``aceforge synth rollouts``: k verified rollouts per task (agent x user simulator x environment)."""
 
     live: int = Field(16, ge=1)

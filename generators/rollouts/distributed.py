@@ -1,6 +1,6 @@
-"""Rollouts on a Ray cluster: environment workers are Ray actors, each rolling out shards of tasks.
+"""Rollouts spread over an executor's workers (Ray actors, worker processes), each rolling out shards of tasks.
 
-An actor holds its agent, user simulator and backend (``cfg.make_generator()``:
+A worker holds its agent, user simulator and backend (``cfg.make_generator()``:
 an OpenAI-compatible server fleet, vLLM on the node's GPUs, transformers) and
 runs ``run_rollouts`` on each shard it is handed, exactly as a local run does
 (the runner hands the function in: it imports this module, never the reverse).
@@ -18,7 +18,7 @@ from itertools import islice
 
 from generators.rollouts.config import RolloutConfig
 from generators.rollouts.summary import RolloutSummary
-from runtime.engine import actor_pool_map, engine_session
+from runtime.executor import Executor
 from schemas.record import AgentRecord
 
 TASKS_PER_SHARD = 4  # small: a shard's k x tasks conversations still share backend batches
@@ -27,7 +27,7 @@ Rollouts = Callable[..., Iterator[AgentRecord]]
 
 
 class RolloutWorker:
-    """A Ray actor's body: rolls out shards of tasks with its own backend."""
+    """A worker's body (a Ray actor, a worker process): rolls out shards of tasks with its own backend."""
 
     def __init__(self, cfg: RolloutConfig, dataset: str, run: Rollouts):
         self.cfg, self.dataset, self.run = cfg, dataset, run
@@ -49,26 +49,26 @@ def rollout_pool(cfg: RolloutConfig, resources: dict[str, float]) -> tuple[int |
     return None, 0.0
 
 
-def run_on_ray(
+def run_sharded(
     run: Rollouts,
     tasks: Iterable[AgentRecord],
     cfg: RolloutConfig,
     dataset: str,
     summary: RolloutSummary,
     on_skipped: Callable[[AgentRecord, str], None],
+    executor: Executor,
 ) -> Iterator[AgentRecord]:
-    """``run`` (``run_rollouts``) for engine=ray: the same records, in the same order, counted into ``summary``."""
-    local = {"engine": "local"}
+    """``run`` (``run_rollouts``) on the executor's workers (Ray actors, worker processes): the same records, in
+    the same order, counted into ``summary``."""
+    here = cfg
     if cfg.uses_model():  # the default backend is chosen here, not in actors that may see a GPU the driver has not:
-        local["backend"] = cfg.backend_name()  # the policy's id stays the driver's
-    here = cfg.model_copy(update=local)
+        here = cfg.model_copy(update={"backend": cfg.backend_name()})  # the policy's id stays the driver's
     tasks = iter(tasks)
     shards = iter(lambda: list(islice(tasks, TASKS_PER_SHARD)), [])
-    with engine_session(cfg) as ray:
-        actors, gpus_each = rollout_pool(cfg, ray.cluster_resources())
-        results = actor_pool_map(ray, RolloutWorker, (here, dataset, run), shards, actors=actors, gpus_each=gpus_each)
-        for records, part, skipped in results:
-            summary.add(part)
-            for record, reason in skipped:
-                on_skipped(record, reason)
-            yield from records
+    actors, gpus_each = rollout_pool(cfg, executor.resources())
+    results = executor.pool_map(RolloutWorker, (here, dataset, run), shards, actors=actors, gpus_each=gpus_each)
+    for records, part, skipped in results:
+        summary.add(part)
+        for record, reason in skipped:
+            on_skipped(record, reason)
+        yield from records

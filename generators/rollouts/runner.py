@@ -17,11 +17,12 @@ from environments.from_record import InitialStateError, build_environment
 from generators.rollouts.actors import AGENT_POLICIES, USER_SIMULATORS, AgentPolicy, UserSimulator
 from generators.rollouts.config import RolloutConfig
 from generators.rollouts.conversation import Budget, Conversation, TaskContext
-from generators.rollouts.distributed import run_on_ray
+from generators.rollouts.distributed import run_sharded
 from generators.rollouts.records import rollout_record, rollout_seed, task_problem
 from generators.rollouts.scenario import scenario_problem
 from generators.rollouts.scheduler import RolloutScheduler
 from generators.rollouts.summary import RolloutSummary
+from runtime.executor import Executor
 from schemas.generation import Generator
 from schemas.record import AgentRecord
 from verifiers.base import default_env_factory
@@ -72,15 +73,17 @@ def run_rollouts(
     summary: RolloutSummary | None = None,
     on_skipped: Callable[[AgentRecord, str], None] = lambda record, reason: None,
     capacity: int | None = None,
+    executor: Executor | None = None,
 ) -> Iterator[AgentRecord]:
     """Roll out every task k times and yield each verified record, in input order; counts go to ``summary``.
 
-    ``capacity`` overrides ``cfg.live`` (1: one conversation at a time). On engine=ray, shards of tasks go to
-    actors that each run this function with their own backend (``generator`` is then unused).
+    ``capacity`` overrides ``cfg.live`` (1: one conversation at a time). With an ``executor`` of more than this process
+    (worker processes, Ray), shards of tasks go to its workers, each running this function with its own backend
+    (``generator`` is then unused).
     """
     summary = summary if summary is not None else RolloutSummary()
-    if cfg.engine == "ray":
-        yield from run_on_ray(run_rollouts, tasks, cfg, dataset, summary, on_skipped)
+    if executor is not None and executor.spread:
+        yield from run_sharded(run_rollouts, tasks, cfg, dataset, summary, on_skipped, executor)
         return
     agent, user = make_actors(cfg)
     model = {"backend": cfg.backend_name(), **generator.model_id} if agent.uses_model or user.uses_model else None
@@ -100,13 +103,18 @@ def run_rollouts(
 
 
 def run_with_own_model(
-    tasks: Iterable[AgentRecord], cfg: RolloutConfig, dataset: str, summary: RolloutSummary | None = None
+    tasks: Iterable[AgentRecord],
+    cfg: RolloutConfig,
+    dataset: str,
+    summary: RolloutSummary | None = None,
+    executor: Executor | None = None,
 ) -> Iterator[AgentRecord]:
-    """``run_rollouts`` with the model ``cfg`` names (when its agent or user calls one), loaded for this run and
-    closed when the records are all out."""
-    generator = cfg.make_generator() if cfg.uses_model() else None
+    """``run_rollouts`` with the model ``cfg`` names (when its agent or user calls one), loaded for this run (or
+    by each of the executor's workers) and closed when the records are all out."""
+    in_here = executor is None or not executor.spread
+    generator = cfg.make_generator() if cfg.uses_model() and in_here else None
     try:
-        yield from run_rollouts(tasks, cfg, generator, dataset, summary)
+        yield from run_rollouts(tasks, cfg, generator, dataset, summary, executor=executor)
     finally:
         if generator is not None:
             generator.close()

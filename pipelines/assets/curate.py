@@ -156,8 +156,8 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         embedder.activate()
         cfg = ScoreConfig.from_mapping(context.op_execution_context.op_config, "run config")
         path = asset_dir(storage, context) / RECORDS_FILE
-        with storage.as_data_home(), engine_step(context, cfg):
-            result = run_score(_single(records), path, cfg, learner)
+        with storage.as_data_home(), engine_step(context, defaults.executor) as executor:
+            result = run_score(_single(records), path, cfg, learner, executor=executor)
         return StoredRecords(path, result.summary(), [*records.paths, *learner.paths], cfg)
 
     @asset(
@@ -172,8 +172,8 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     def deduplicated(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
         cfg = DedupConfig.from_mapping(context.op_execution_context.op_config, "run config")
         path = asset_dir(storage, context) / RECORDS_FILE
-        with storage.as_data_home(), engine_step(context, cfg):
-            result = run_dedup(_single(records), path, cfg)
+        with storage.as_data_home(), engine_step(context, defaults.executor) as executor:
+            result = run_dedup(_single(records), path, cfg, executor=executor)
         summary = result.summary()
         yield Output(StoredRecords(path, summary, records.paths, cfg))
         yield duplicate_rate(summary["removed"], summary["records"], defaults.max_duplicate_rate)

@@ -31,6 +31,7 @@ from data_catalog.ingest import IngestConfig, IngestResult, ingest_entry
 from pipelines.assets.config_schema import config_schema
 from pipelines.assets.progress import engine_step
 from pipelines.assets.resources import StorageResource
+from runtime.executor import ExecutorConfig
 
 ASSET_NAME = "converted"
 CHECK_NAME = "quarantine_rate"
@@ -68,7 +69,7 @@ def source_metadata(result: IngestResult) -> dict:
     }
 
 
-def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
+def build_ingest_assets(entries: list[CatalogEntry], executor: ExecutorConfig) -> AssetsDefinition:
     """The partitioned ``converted`` asset over ``entries`` (partition key = entry name)."""
     by_name = {entry.name: entry for entry in entries}
     partitions = StaticPartitionsDefinition(list(by_name))
@@ -95,8 +96,8 @@ def build_ingest_assets(entries: list[CatalogEntry]) -> AssetsDefinition:
         entry = by_name[context.partition_key]
         context.log.info(f"converting {entry.name} ({entry.format}) from {entry.paths}")
         # the converted files (and generated demo sources) go under the data home
-        with storage.as_data_home(), engine_step(context, config):
-            result = ingest_entry(entry, engine=config)
+        with storage.as_data_home(), engine_step(context, executor) as running:
+            result = ingest_entry(entry, executor=running)
         context.log.info(
             f"{entry.name}: read {result.stats.read}, converted {result.stats.converted}, quarantined {result.stats.quarantined}"
         )

@@ -11,7 +11,8 @@ from dagster import AssetExecutionContext, MetadataValue
 
 from pipelines.throttle import Heartbeat, LineThrottle
 from runtime.elapsed import listening, spent
-from runtime.engine import CLUSTER_LINE, EngineOptions, cluster_info, engine_session, task_progress
+from runtime.engine import CLUSTER_LINE, cluster_info
+from runtime.executor import Executor, ExecutorConfig, RayExecutor, open_executor, task_progress
 
 PREFIX = "progress: "
 
@@ -38,15 +39,15 @@ def progress_of(message: str) -> str | None:
 
 
 @contextmanager
-def engine_step(context: AssetExecutionContext, options: EngineOptions) -> Iterator[None]:
-    """The block's stage work on ``options``' engine. For engine=ray the cluster is joined here (the stage's own
-    session shares it); the run's log says where it is and where its dashboard is, then how the Ray tasks advance
-    (``progress: Encoder on ray: 12/40 tasks done``), and the materialization gets the dashboard's link."""
-    if options.engine != "ray":
-        yield
-        return
-    with engine_session(options) as ray:
-        info = cluster_info(ray)
+def engine_step(context: AssetExecutionContext, cfg: ExecutorConfig) -> Iterator[Executor]:
+    """The executor of the block's stage work. For engine=ray the cluster is joined here; the run's log says where
+    it is and where its dashboard is, then how the Ray tasks advance (``progress: Encoder on ray: 12/40 tasks
+    done``), and the materialization gets the dashboard's link."""
+    with open_executor(cfg) as executor:
+        if not isinstance(executor, RayExecutor):
+            yield executor
+            return
+        info = cluster_info(executor.ray)
         context.log.info(info.line())
         metadata = {"ray_cluster": MetadataValue.text(info.address)}
         if info.dashboard:
@@ -60,4 +61,4 @@ def engine_step(context: AssetExecutionContext, options: EngineOptions) -> Itera
                 context.log.info(f"{PREFIX}{what} on ray: {count} tasks done")
 
         with task_progress(on_task_done):
-            yield
+            yield executor

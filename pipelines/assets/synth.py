@@ -22,6 +22,7 @@ from pipelines.assets.progress import engine_step, step_progress
 from pipelines.assets.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir
 from pipelines.assets.resources import GenerationResource, StorageResource
 from pipelines.pipeline_config import PipelineConfig, RolloutsSection
+from runtime.executor import Executor
 from schemas.io import write_records
 from schemas.record import AgentRecord
 
@@ -76,8 +77,11 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
                     if not chosen:
                         continue
                 unit, total = f"{cfg.agent} rollouts", len(chosen) * cfg.k
-                with engine_step(context, cfg), step_progress(context, unit, total) as on_progress:
-                    records, summary = roll(chosen, cfg, f"rollouts_{env}", on_progress)
+                with (
+                    engine_step(context, defaults.executor) as executor,
+                    step_progress(context, unit, total) as on_progress,
+                ):
+                    records, summary = roll(chosen, cfg, f"rollouts_{env}", on_progress, executor)
                 runs.append(records)
                 summaries[cfg.agent] = summary.as_dict()
                 context.log.info(f"{env} {cfg.agent}: {summary.as_dict()}")
@@ -98,8 +102,11 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         cfg = RolloutConfig.model_validate(policy.model_dump())
         with storage.as_data_home():
             every_task = list(tasks)
-            with engine_step(context, cfg), step_progress(context, "rollouts", len(every_task) * cfg.k) as on_progress:
-                records, summary = roll(every_task, cfg, f"learner_rollouts_{env}", on_progress)
+            with (
+                engine_step(context, defaults.executor) as executor,
+                step_progress(context, "rollouts", len(every_task) * cfg.k) as on_progress,
+            ):
+                records, summary = roll(every_task, cfg, f"learner_rollouts_{env}", on_progress, executor)
             path = write_into(asset_dir(storage, context), records)
         context.log.info(f"{env} learner {policy.policy_id()}: {summary.as_dict()}")
         return StoredRecords(path, {"learner": policy.policy_id(), **summary.as_dict()}, tasks.paths, policy)
@@ -108,12 +115,16 @@ def build_synth_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
 
 
 def roll(
-    tasks: list[AgentRecord], cfg: RolloutConfig, dataset: str, on_progress: Callable[[int, int], None]
+    tasks: list[AgentRecord],
+    cfg: RolloutConfig,
+    dataset: str,
+    on_progress: Callable[[int, int], None],
+    executor: Executor | None = None,
 ) -> tuple[list[AgentRecord], RolloutSummary]:
     """k rollouts per task under ``cfg`` (with its own model, when its agent or user calls one), and their summary."""
     summary, records = RolloutSummary(), []
     total = len(tasks) * cfg.k
-    for record in run_with_own_model(tasks, cfg, dataset, summary):
+    for record in run_with_own_model(tasks, cfg, dataset, summary, executor):
         records.append(record)
         on_progress(len(records), total)
     return records, summary

@@ -24,6 +24,7 @@ from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, out, plain_
 from pipelines.cli.config import with_config
 from pipelines.cli.records import check_file
 from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
+from runtime.executor import ExecutorConfig
 from schemas.record import SCHEMA_VERSION
 
 Input = Annotated[Path, typer.Argument(help="Records (.parquet or .jsonl), e.g. the output of the previous stage.")]
@@ -112,11 +113,11 @@ def loss_column_of(model_spec: str):
     return loss_column(model, tokenize)
 
 
-class ScoreCommand(ScoreConfig, OutputOptions):
+class ScoreCommand(ScoreConfig, OutputOptions, ExecutorConfig):
     """``aceforge score``."""
 
 
-class DedupCommand(DedupConfig, OutputOptions):
+class DedupCommand(DedupConfig, OutputOptions, ExecutorConfig):
     """``aceforge dedup``."""
 
 
@@ -151,6 +152,7 @@ def score_cmd(
     columns) and .signatures.parquet (embeddings)."""
     from curation.score_stage import run_score
     from curation.signatures import sidecar
+    from runtime.executor import open_executor
     from schemas.io import RecordWriter, read_records
 
     check_paths(input, output)
@@ -163,7 +165,10 @@ def score_cmd(
     on_rollout = writer.write_record if writer is not None else None
     try:
         learner_rollouts = read_records(rollouts) if rollouts is not None else None
-        result = run_stage(lambda: run_score(input, output, cfg, learner_rollouts, progress(), columns, on_rollout))
+        with open_executor(cfg) as executor:
+            result = run_stage(
+                lambda: run_score(input, output, cfg, learner_rollouts, progress(), columns, on_rollout, executor)
+            )
     finally:
         if writer is not None:
             writer.close()
@@ -206,12 +211,14 @@ def dedup_cmd(
     """Remove duplicates (exact, structural, MinHash near-duplicate text, semantic); every removed record is named
     with the kept record it duplicates, the kind and the similarity in OUTPUT-stem.dedup.parquet."""
     from curation.dedup_stage import run_dedup
+    from runtime.executor import open_executor
 
     check_paths(input, output)
     is_empty(input, allow_empty)
     if signatures is not None and not signatures.is_file():
         fail(f"file not found: {signatures}")
-    result = run_stage(lambda: run_dedup(input, output, cfg, signatures, progress()))
+    with open_executor(cfg) as executor:
+        result = run_stage(lambda: run_dedup(input, output, cfg, signatures, progress(), executor))
     summary = result.summary()
     name = safe_name(cfg.dataset or output.stem)
     removed = summary["removed"]

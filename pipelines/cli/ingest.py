@@ -25,11 +25,12 @@ from data_catalog.convert import ConvertConfig
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, disk_full_is_one_line, err, fail, print_json, say, say_error
 from pipelines.cli.config import with_config
+from runtime.executor import ExecutorConfig
 
 if TYPE_CHECKING:
     from data_catalog.convert import ConvertStats
     from data_catalog.sources.base import ConvertOptions
-    from runtime.engine import EngineOptions
+    from runtime.executor import Executor
 
 
 def check_inputs(inputs: list[str]) -> None:
@@ -46,8 +47,7 @@ def run_with_progress(
     output: Path,
     quarantine: Path | None,
     options: ConvertOptions,
-    workers: int = 1,
-    engine: EngineOptions | None = None,
+    executor: Executor | None = None,
 ) -> ConvertStats:
     """convert_files with a progress line on stderr (shown only on a terminal)."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -72,7 +72,7 @@ def run_with_progress(
                 progress.update(task, completed=count)
                 last[0] = count
 
-        return convert_files(fmt, inputs, output, quarantine, options, on_progress, workers, engine)
+        return convert_files(fmt, inputs, output, quarantine, options, on_progress, executor)
 
 
 def error_summary(stats: ConvertStats, n: int = 3) -> str:
@@ -126,10 +126,14 @@ def broken_line(stats: ConvertStats, path: str, reason: str) -> str:
     return f"{path}: {why} ({before} {unit} read before it; the break is quarantined)"
 
 
+class ConvertCommand(ConvertConfig, ExecutorConfig):
+    """``aceforge convert``: the stage's options and where it converts."""
+
+
 @app.command()
-@with_config(ConvertConfig)
+@with_config(ConvertCommand)
 def convert(
-    cfg: ConvertConfig,
+    cfg: ConvertCommand,
     inputs: Annotated[
         list[str], typer.Argument(help="Input files: JSON array or document, JSONL, .gz of either; '-' reads stdin.")
     ],
@@ -166,6 +170,7 @@ def convert(
     from data_catalog.formats import AUTO, BrokenInput, DetectionError, detect, expand_inputs
     from data_catalog.ingest import config_hash
     from data_catalog.sources import get_converter
+    from runtime.executor import open_executor
 
     if output.suffix != ".parquet":
         fail(f"--output must be a .parquet file, got {output}")
@@ -195,8 +200,11 @@ def convert(
     name = safe_name(cfg.dataset or output.stem)
     chash = config_hash(fmt, options, inputs) if register else None
     try:
-        with disk_full_is_one_line(output_folders(output, quarantine), "convert"):
-            stats = run_with_progress(fmt, inputs, output, quarantine, options, cfg.workers, cfg)
+        with (
+            disk_full_is_one_line(output_folders(output, quarantine), "convert"),
+            open_executor(cfg) as executor,
+        ):
+            stats = run_with_progress(fmt, inputs, output, quarantine, options, executor)
     except OSError as exc:
         fail(f"cannot convert: {exc}")
     if cfg.workers > stats.workers:

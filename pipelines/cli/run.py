@@ -128,13 +128,12 @@ def _run(cfg: PipelineConfig, workers: int, verbose: bool) -> None:
     files = write_demo_sources()
     say(f"demo sources: {len(files)} files in {demo_dir() / 'raw'}")
     from pipelines.main_job import run_instance, run_pipeline
-    from runtime.engine import shared_cluster
+    from runtime.executor import shared_cluster
 
     say(f"running the pipeline: {len(cfg.environments)} environment(s), {cfg.tasks.n} tasks each ...")
     try:
-        with shared_cluster(cfg) as address:  # engine=ray: one cluster for every stage of the run
-            if cfg.engine == "ray":
-                cfg.use_ray(address)
+        with shared_cluster(cfg.executor) as executor:  # engine=ray: one cluster for every stage of the run
+            cfg = cfg.model_copy(update={"executor": executor})
             sources, stages = run_pipeline(
                 cfg,
                 log_level="INFO" if verbose else "CRITICAL",

@@ -26,6 +26,7 @@ from pipelines.cli.config import with_config
 from pipelines.cli.synth import AsJson, Output, check_output, progress_bar, read_tasks, synth_app, write_and_report
 from pipelines.cli.verify import LazyQuarantine
 from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
+from runtime.executor import ExecutorConfig
 from schemas.record import AgentRecord
 
 ROLLOUTS = "synth rollouts"
@@ -73,7 +74,7 @@ def report_rollouts(summary: dict[str, Any], output: Path, written: int, as_json
     say(f"wrote {written} records -> {output}")
 
 
-class RolloutCommand(RolloutConfig, OutputOptions):
+class RolloutCommand(RolloutConfig, OutputOptions, ExecutorConfig):
     """``aceforge synth rollouts``."""
 
 
@@ -95,17 +96,12 @@ def rollouts_cmd(
     (structure -> replay -> constraints) and write them all with v filled; conversations waiting for a model are
     served together, one backend batch per step."""
     from generators.rollouts.runner import RolloutSummary, run_rollouts
+    from runtime.executor import open_executor
     from schemas.io import write_records
 
     check_output(output)
     inputs = read_tasks(tasks)
     dataset = safe_name(cfg.dataset or output.stem)
-    generator = None
-    if cfg.uses_model() and cfg.engine == "local":  # on Ray, each actor makes its own
-        llm_agent = cfg.agent == "llm"
-        generator = make_generator(
-            cfg, llm_agent and cfg.tool_calls == "schema", llm_agent and cfg.tool_calls == "native"
-        )
     summary = RolloutSummary()
     skipped = LazyQuarantine(output.with_name(output.stem + ".quarantine.parquet"))
     position = {record.id: index for index, record in enumerate(inputs)}
@@ -113,9 +109,18 @@ def rollouts_cmd(
     def on_skipped(record: AgentRecord, reason: str) -> None:
         skipped.write(str(tasks), position[record.id], reason, record.model_dump(mode="json"))
 
+    generator = None
     try:
-        with progress_bar(f"rolling out ({cfg.agent} x {cfg.user})", len(inputs) * cfg.k) as on_progress:
-            records = run_rollouts(inputs, cfg, generator, dataset, summary, on_skipped)
+        with (
+            open_executor(cfg) as executor,
+            progress_bar(f"rolling out ({cfg.agent} x {cfg.user})", len(inputs) * cfg.k) as on_progress,
+        ):
+            if cfg.uses_model() and not executor.spread:  # else each worker makes its own
+                llm_agent = cfg.agent == "llm"
+                generator = make_generator(
+                    cfg, llm_agent and cfg.tool_calls == "schema", llm_agent and cfg.tool_calls == "native"
+                )
+            records = run_rollouts(inputs, cfg, generator, dataset, summary, on_skipped, executor=executor)
             written = write_records(counted(records, len(inputs) * cfg.k, on_progress), output)
     finally:
         skipped.close()

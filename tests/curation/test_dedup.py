@@ -116,7 +116,7 @@ def test_run_dedup_writes_the_kept_records_an_audit_table_and_reusable_signature
         raise AssertionError("signatures should have come from the cache")
 
     monkeypatch.setattr("curation.signatures.encode_distinct", no_encoding)
-    monkeypatch.setattr("curation.dedup_stage.minhash_values", no_encoding)
+    monkeypatch.setattr("curation.dedup_stage.minhash_batch", no_encoding)
     again = run_dedup(
         tmp_path / "in.parquet",
         tmp_path / "again.parquet",
@@ -197,3 +197,20 @@ def test_semantic_search_is_exact_across_blocks_however_dense_the_duplicates():
     assert all(m is None or m[1] == pytest.approx(e[1], abs=2e-6) for m, e in zip(found, expected))  # float32 sums
     # about half removed, and more records kept than one block holds
     assert 300 < sum(m is not None for m in found) < 400 and index.count == len(kept) > 256
+
+
+def test_dedup_with_minhashes_from_worker_processes_removes_the_same_records(tmp_path):
+    from runtime.executor import ProcessExecutor
+
+    records = [
+        trajectory_record("a"),
+        trajectory_record("a-copy"),
+        trajectory_record("b", order_id="W2", instruction="Cancel my order W2, I no longer need it."),
+        trajectory_record("b-para", order_id="W2", instruction="Please cancel order W2, I do not need it anymore."),
+    ]
+    write_records(records, tmp_path / "in.parquet")
+    config = DedupConfig(kinds=["minhash"], minhash_threshold=0.5)
+    here = run_dedup(tmp_path / "in.parquet", tmp_path / "here.parquet", config)
+    spread = run_dedup(tmp_path / "in.parquet", tmp_path / "spread.parquet", config, executor=ProcessExecutor(2))
+    assert here.removed == spread.removed and here.removed["minhash"] >= 1
+    assert pl.read_parquet(here.audit_path).equals(pl.read_parquet(spread.audit_path))

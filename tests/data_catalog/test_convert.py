@@ -14,6 +14,8 @@ from data_catalog.sources import get_converter
 from data_catalog.sources.base import ConvertOptions
 from data_catalog.sources.reader import read_raw_chunks
 from data_catalog.sources.web_steps import WebStepsConverter
+from runtime import executor
+from runtime.executor import ProcessExecutor
 from schemas.io import iter_parquet_rows, read_records
 from tests.conftest import ADP_FIXTURES
 
@@ -127,7 +129,7 @@ def test_workers_write_the_same_output_as_one_process(tmp_path, monkeypatch, lay
     same = ConvertOptions(dataset="codeact")
     one = convert_files("sharegpt", inputs, tmp_path / "one.parquet", options=same)
     monkeypatch.setattr("data_catalog.sources.reader.CHUNK_BYTES", 16_000)  # many chunks, several per worker
-    two = convert_files("sharegpt", inputs, tmp_path / "two.parquet", options=same, workers=2)
+    two = convert_files("sharegpt", inputs, tmp_path / "two.parquet", options=same, executor=ProcessExecutor(2))
     assert two.workers == 2 and (two.read, two.converted, two.quarantined) == (one.read, one.converted, 2) == (
         202,
         200,
@@ -146,13 +148,11 @@ def test_a_worker_hands_its_batch_over_through_the_spool_or_pickled_when_it_is_f
     path = write_jsonl(tmp_path / "in.jsonl", raw)
     converter = get_converter("sharegpt", ConvertOptions(dataset="codeact"))
     (chunk,) = read_raw_chunks(path, converter.items)
-    expected = convert_chunks.convert_chunk(converter, chunk).batch
+    result = convert_chunks.convert_chunk(converter, chunk)
     spool = tmp_path / "spool"
     spool.mkdir()
-    convert_chunks._start_worker(converter, str(spool))
-    handed = convert_chunks._convert_in_worker(chunk, 7)
-    assert handed.batch is None and handed.batch_file == str(spool / "7.arrow")
-    assert convert_chunks._collect(handed).batch.equals(expected) and not list(spool.iterdir())
-    convert_chunks._start_worker(converter, str(tmp_path / "no such folder"))  # cannot be written: pickled
-    fallback = convert_chunks._convert_in_worker(chunk, 8)
-    assert fallback.batch_file is None and convert_chunks._collect(fallback).batch.equals(expected)
+    handed = executor._spooled(result, str(spool / "7"))
+    assert handed[1] == str(spool / "7") and len(handed[0]) < result.batch.nbytes  # the columns went to the file
+    assert executor._unspooled(*handed).batch.equals(result.batch) and not list(spool.iterdir())
+    fallback = executor._spooled(result, str(tmp_path / "no such folder" / "8"))  # cannot be written: pickled
+    assert fallback[1] is None and executor._unspooled(*fallback).batch.equals(result.batch)

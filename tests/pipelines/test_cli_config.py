@@ -177,14 +177,15 @@ def test_each_moved_command_takes_a_config_file(command):
 def test_a_long_command_shows_its_sections_under_help_all_only():
     short = invoke("run", "--help", env={"COLUMNS": "80"}).stdout
     assert len(short.splitlines()) < 120  # it was 895 lines at 80 columns, flag names cut to "…"
-    assert "--learner-k" not in short and "--engine" in short  # sections named, top-level flags shown
+    assert "--learner-k" not in short and "--environments" in short  # sections named, top-level flags shown
     # grouped by stage, as the UI groups the assets: the sections' names, and a heading per stage
     assert "synthesize: tasks, rollouts, learner; curate: score, dedup, select, report;" in " ".join(short.split())
-    assert "Engine options" in short and "--engine" in short.split("Synthesize options")[0]
+    assert "executor: executor;" in " ".join(short.split())
     assert "--max-duplicate-rate" in short.split("Curate options")[1].split("Publish options")[0]
     full = invoke("run", "--help-all", env={"COLUMNS": "200"})
     assert full.exit_code == 0
     assert "--learner-k" in full.stdout.split("Synthesize: section learner (also --config YAML)")[1]
+    assert "--executor-engine" in full.stdout.split("Executor: section executor (also --config YAML)")[1]
     # A command with few flags shows its sections at once, each under its own heading.
     score = invoke("score", "--help", env={"COLUMNS": "200"}).stdout
     assert "Section learner (also --config YAML)" in score and "--learner-agent" in score

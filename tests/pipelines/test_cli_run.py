@@ -136,7 +136,7 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
 
     # The same job on a local Ray cluster (convert, rollouts, embeddings and dedup as Ray tasks and actors): every
     # asset has the same records in the same order, and the SFT and RL sets and the verl export the same bytes.
-    on_ray = run_main_job({**env, "ACEFORGE_HOME": str(tmp_path / "ray-home")}, config, "--engine", "ray")
+    on_ray = run_main_job({**env, "ACEFORGE_HOME": str(tmp_path / "ray-home")}, config, "--executor-engine", "ray")
     assert on_ray.returncode == 0, on_ray.stderr
     assert re.search(
         r"^scored: ray: cluster 127\.0\.0\.1:\d+, \d+ CPUs, 0 GPUs, dashboard none \(--ray-dashboard starts one\)$",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from data_catalog.convert_chunks import SPOOL_PREFIX
+from runtime.executor import SPOOL_PREFIX
 from schemas.io import read_records
 from tests.conftest import ROOT
 from tests.pipelines.cli_helpers import OS_STD
@@ -132,7 +132,7 @@ def test_workers_are_told_to_die_with_their_parent():
     """The request itself: a forked child that asked for it gets SIGKILL when its parent exits."""
     script = (
         "import os, sys, time\n"
-        "from data_catalog.convert_chunks import die_with_parent\n"
+        "from runtime.executor import die_with_parent\n"
         "parent = os.getpid()\n"
         "if os.fork() == 0:\n"
         "    die_with_parent(parent)\n"

@@ -15,7 +15,7 @@ from subprocess import PIPE
 
 import pytest
 
-from data_catalog.convert_chunks import SPOOL_PREFIX
+from runtime.executor import SPOOL_PREFIX, ProcessExecutor
 from tests.conftest import ROOT
 from tests.pipelines.cli_helpers import OS_STD
 
@@ -101,7 +101,7 @@ def test_a_convert_that_fails_midway_stops_its_workers_at_once(small_disk, tmp_p
     children = Path(f"/proc/{me}/task/{me}/children")
     before = set(children.read_text().split())  # an earlier test's in this worker (a resource tracker) may live on
     with pytest.raises(OSError) as failed:
-        convert_files("adp", [str(raw)], small_disk / "out.parquet", workers=2)
+        convert_files("adp", [str(raw)], small_disk / "out.parquet", executor=ProcessExecutor(2))
     assert failed.value.errno == errno.ENOSPC
     assert not [e for e in os.listdir("/dev/shm") if e.startswith(f"{SPOOL_PREFIX}{me}-")]
     assert set(children.read_text().split()) <= before

@@ -16,7 +16,10 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from runtime.executor import ExecutorConfig, open_executor
 from tests.ray_cluster import RAY_ENV, LocalCluster
+
+ON_RAY = ExecutorConfig(engine="ray")  # the cluster the fixture connected to
 
 os.environ.update(RAY_ENV)  # before ray is imported: it reads them then
 ray = pytest.importorskip("ray")
@@ -52,7 +55,7 @@ def read_quarantine(path):
 
 
 def test_convert_on_ray_writes_the_same_records_quarantine_and_counts(cluster, tmp_path, monkeypatch):
-    from data_catalog.convert import ConvertConfig, convert_files
+    from data_catalog.convert import convert_files
     from data_catalog.sources import reader
     from data_catalog.sources.base import ConvertOptions
 
@@ -60,9 +63,8 @@ def test_convert_on_ray_writes_the_same_records_quarantine_and_counts(cluster, t
     raw = chat_input(tmp_path / "chats.jsonl")
     options = ConvertOptions(dataset="chats")
     local = convert_files("openai_chat", [str(raw)], tmp_path / "local.parquet", options=options)
-    on_ray = convert_files(
-        "openai_chat", [str(raw)], tmp_path / "ray.parquet", options=options, engine=ConvertConfig(engine="ray")
-    )
+    with open_executor(ON_RAY) as executor:
+        on_ray = convert_files("openai_chat", [str(raw)], tmp_path / "ray.parquet", options=options, executor=executor)
     assert local.as_dict() | {"output": None} == on_ray.as_dict() | {"output": None}
     assert (local.read, local.converted, local.quarantined) == (129, 120, 9)  # the demo plants four bad lines
     assert pq.read_table(tmp_path / "local.parquet").equals(pq.read_table(tmp_path / "ray.parquet"))
@@ -98,7 +100,8 @@ def test_score_embeds_on_an_actor_pool_with_the_local_vectors(cluster, records, 
     from curation.signatures import read_signatures
 
     local = scored_locally
-    on_ray = run_score(records, tmp_path / "ray.parquet", ScoreConfig(engine="ray"))
+    with open_executor(ON_RAY) as executor:
+        on_ray = run_score(records, tmp_path / "ray.parquet", ScoreConfig(), executor=executor)
     assert local.table["id"].to_list() == on_ray.table["id"].to_list()
     facts = read_facts(local.output)
     a, _ = read_signatures(local.signatures_path, facts)
@@ -118,12 +121,12 @@ def test_a_dagster_step_on_ray_logs_its_cluster_dashboard_and_task_progress(clus
     from curation.score_stage import run_score
     from pipelines.assets.progress import engine_step, progress_of
 
-    cfg = ScoreConfig(engine="ray", ray_address=cluster.address)
+    cfg = ExecutorConfig(engine="ray", ray_address=cluster.address)
 
     @asset
     def scored_on_ray(context):  # no annotations: this module postpones them, Dagster reads them
-        with engine_step(context, cfg):
-            return run_score(records, tmp_path / "scored.parquet", cfg).table.height
+        with engine_step(context, cfg) as executor:
+            return run_score(records, tmp_path / "scored.parquet", ScoreConfig(), executor=executor).table.height
 
     with DagsterInstance.ephemeral() as instance:
         result = materialize([scored_on_ray], instance=instance)
@@ -154,8 +157,9 @@ def test_dedup_on_ray_agrees_with_the_exact_local_result(cluster, scored_locally
 
     scored = scored_locally.output  # with its embeddings: both runs compare the same vectors
     local = run_dedup(scored, tmp_path / "local.parquet", DedupConfig(kinds=["minhash", "semantic"]))
-    cfg = DedupConfig(kinds=["minhash", "semantic"], engine="ray", semantic_cluster_size=25)  # 6 clusters
-    on_ray = run_dedup(scored, tmp_path / "ray.parquet", cfg)
+    cfg = DedupConfig(kinds=["minhash", "semantic"], semantic_cluster_size=25)  # 6 clusters
+    with open_executor(ON_RAY) as executor:
+        on_ray = run_dedup(scored, tmp_path / "ray.parquet", cfg, executor=executor)
     expected, got = removed_ids(local.audit_path), removed_ids(on_ray.audit_path)
     assert local.removed["minhash"] >= 20 and local.removed["semantic"] >= 5  # the kinds are exercised
     minhash = {i for i, kind in expected.items() if kind == "minhash"}
@@ -173,23 +177,14 @@ def test_rollouts_on_ray_actors_give_the_local_records_and_verdicts(cluster):
 
     tasks = [cancel_task(), balance_task()] * 3  # three shards of up to four tasks over two actors
     runs = {}
+    cfg = RolloutConfig(agent="perturbed", k=2)
     for engine in ("local", "ray"):
         summary = RolloutSummary()
-        cfg = RolloutConfig(agent="perturbed", k=2, engine=engine)
-        runs[engine] = (list(run_rollouts(tasks, cfg, None, "unit", summary)), summary)
+        with open_executor(ExecutorConfig(engine=engine)) as executor:
+            runs[engine] = (list(run_rollouts(tasks, cfg, None, "unit", summary, executor=executor)), summary)
     (local, local_summary), (on_ray, ray_summary) = runs["local"], runs["ray"]
     assert [r.id for r in local] == [r.id for r in on_ray] and len(local) == 12
     assert [r.verifier.result.passed for r in local] == [r.verifier.result.passed for r in on_ray]
     assert [r.model_dump() for r in local] == [r.model_dump() for r in on_ray]
     assert (ray_summary.tasks, ray_summary.rollouts, ray_summary.failed) == (6, 12, local_summary.failed)
     assert ray_summary.faults == local_summary.faults
-
-
-def test_the_pipelines_engine_reaches_every_section_that_scales_out_unless_it_names_its_own():
-    from pipelines.pipeline_config import PipelineConfig
-
-    cfg = PipelineConfig.from_mapping({"engine": "ray", "ray_address": "auto", "dedup": {"engine": "local"}})
-    sections = [cfg.ingest, cfg.score, *cfg.rollouts.runs]
-    assert {(s.engine, s.ray_address) for s in sections} == {("ray", "auto")}
-    assert (cfg.dedup.engine, cfg.dedup.ray_address) == ("local", "")
-    assert {s.engine for s in (PipelineConfig().score, PipelineConfig().ingest)} == {"local"}

@@ -27,17 +27,17 @@ SCRIPT = textwrap.dedent(
     import sys
     import time
     from pathlib import Path
-    from runtime.engine import ordered_map, ray_session
+    from runtime.executor import ExecutorConfig, open_executor
 
     def hold(_, megabytes):
         block = bytearray(megabytes << 20)
         time.sleep(5)
         return len(block)
 
-    with ray_session("") as ray:  # the outcome goes to a file: the raylet writes its notes on stdout meanwhile
-        try:
-            outcome = repr(list(ordered_map(ray, hold, None, [300])))
-        except ray.exceptions.OutOfMemoryError as exc:
+    with open_executor(ExecutorConfig(engine="ray")) as executor:  # the outcome goes to a file: the raylet
+        try:  # writes its notes on stdout meanwhile
+            outcome = repr(list(executor.map(hold, None, [300])))
+        except executor.ray.exceptions.OutOfMemoryError as exc:
             outcome = "OutOfMemoryError: " + str(exc).splitlines()[0][:120]
         Path(sys.argv[1]).write_text(outcome)
     """

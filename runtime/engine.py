@@ -134,7 +134,7 @@ class ClusterInfo:
     token_file: str = ""  # where the cluster's token is, when this process knows (the dashboard asks for it)
 
     def line(self) -> str:
-        board = self.dashboard or "none (--ray-dashboard starts one)"
+        board = self.dashboard or "none (ray_dashboard: true starts one)"
         if self.dashboard and self.token_file:
             board += f" (its token: {self.token_file})"
         return f"{CLUSTER_LINE}{self.address}, {self.cpus} CPUs, {self.gpus} GPUs, dashboard {board}"

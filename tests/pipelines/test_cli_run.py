@@ -139,7 +139,7 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     on_ray = run_main_job({**env, "ACEFORGE_HOME": str(tmp_path / "ray-home")}, config, "--executor-engine", "ray")
     assert on_ray.returncode == 0, on_ray.stderr
     assert re.search(
-        r"^scored: ray: cluster 127\.0\.0\.1:\d+, \d+ CPUs, 0 GPUs, dashboard none \(--ray-dashboard starts one\)$",
+        r"^scored: ray: cluster 127\.0\.0\.1:\d+, \d+ CPUs, 0 GPUs, dashboard none \(ray_dashboard: true starts one\)$",
         on_ray.stderr,
         re.M,
     )

@@ -201,7 +201,9 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         with storage.as_data_home():
             result = run_select(_single(records), paths, cfg)
         summary = result.summary()
-        yield Output(StoredRecords(sft, summary, records.paths, cfg), output_name="sft_set")
+        # Why the RL set is empty is the RL set's to say (the run's table prints it once, under rl_set).
+        sft_counts = {key: value for key, value in summary.items() if key != "rl_empty"}
+        yield Output(StoredRecords(sft, sft_counts, records.paths, cfg), output_name="sft_set")
         rl_counts = {key: summary[key] for key in ("rl", "rl_empty") if key in summary}  # rl_empty: why none
         yield Output(StoredRecords(rl, rl_counts, records.paths, cfg), output_name="rl_set")
         yield sft_set_verified(RecordSet([sft]), cfg.accept_imported_verdicts, cfg.accept_undecided)

@@ -118,6 +118,8 @@ def test_run_generates_ingests_through_dagster_and_registers(data_home, tmp_path
     )
     assert lines.index("synth_tasks[retail]: started") < done < lines.index("rollouts[retail]: started")
     assert lines.index("sft_set, rl_set: started") < lines.index("publish: hub_folder, verl_export ...")
+    # Why the RL set is empty is said once, of the RL set (it was said of the SFT set too).
+    assert not [line for line in (first.stdout + first.stderr).splitlines() if line.startswith("sft_set: RL set")]
     learned = next(
         i for i, line in enumerate(lines) if re.fullmatch(r"learner_rollouts\[retail\]: 6/6 rollouts, " + SPENT, line)
     )

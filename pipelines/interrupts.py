@@ -5,6 +5,8 @@ DagsterExecutionInterruptedError; it then fails the step and the run and returns
 and the next job would be launched. Worse, the error can be raised inside a garbage-collection callback
 (SQLAlchemy's, during a step), where Python prints it and drops it: the run goes on as if nothing happened.
 
+The same drop can hit any command (a KeyboardInterrupt raised while a finalizer or a generator's cleanup runs):
+the command line runs every command inside ``Interrupts``, which sends an interrupt Python dropped again.
 So the job runner listens below the handlers: Python's C-level signal handler writes each signal number to
 the wakeup file descriptor whichever Python handler is installed (``signal.set_wakeup_fd``). A thread reads it;
 once SIGINT or SIGTERM came, ``requested`` is set, and while a job still runs the signal is sent again every
@@ -36,6 +38,7 @@ class Interrupts:
         os.set_blocking(self._write, False)
         self._closed = threading.Event()
         self._previous = -1
+        self._dropped = False  # an interrupt Python dropped (raised in a finalizer) waits to be sent again
 
     def __enter__(self) -> Interrupts:
         if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
@@ -58,6 +61,7 @@ class Interrupts:
         """An interrupt raised inside a garbage-collection callback, dropped by Python: silent (it is resent)."""
         kind = unraisable.exc_type
         if kind is not None and (issubclass(kind, KeyboardInterrupt) or kind.__name__.endswith("InterruptedError")):
+            self._dropped = True
             return
         self._hook(unraisable)
 
@@ -81,6 +85,9 @@ class Interrupts:
                         return
                     if any(number in _STOPPING for number in data):
                         self.requested = True
+                elif self._dropped and resends < MAX_RESENDS:  # any command: the interrupt Python dropped
+                    self._dropped, resends = False, resends + 1
+                    os.kill(os.getpid(), signal.SIGINT)
                 elif self.requested and self._running_job and resends < MAX_RESENDS:
                     waited += 0.5
                     if waited >= RESEND_S:

@@ -16,6 +16,7 @@ from typer import _click
 from typer.core import TyperCommand, TyperGroup
 
 from pipelines.cli.common import FAILED, INTERRUPTED, USAGE, say, say_error
+from pipelines.interrupts import Interrupts
 from runtime.elapsed import slow_steps_to
 from runtime.plugins import PluginError
 from schemas.versions import SchemaError
@@ -123,7 +124,8 @@ def _terminate_as_interrupt(signum: int, frame: Any) -> None:
 def main() -> None:
     signal.signal(signal.SIGTERM, _terminate_as_interrupt)
     try:
-        app()
+        with Interrupts():  # an interrupt dropped inside a finalizer is sent again
+            app()
     except PluginError as exc:  # a plug-in that failed to load: one line naming it, not a traceback
         say_error(str(exc))
         raise SystemExit(USAGE) from None

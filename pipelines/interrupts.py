@@ -39,6 +39,7 @@ class Interrupts:
         self._closed = threading.Event()
         self._previous = -1
         self._dropped = False  # an interrupt Python dropped (raised in a finalizer) waits to be sent again
+        self._last = signal.SIGINT  # the stopping signal that came last: the one sent again
 
     def __enter__(self) -> Interrupts:
         if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
@@ -83,11 +84,12 @@ class Interrupts:
                     data = os.read(self._read, 64)
                     if not data:  # the write end was closed
                         return
-                    if any(number in _STOPPING for number in data):
-                        self.requested = True
+                    stopping = [number for number in data if number in _STOPPING]
+                    if stopping:
+                        self.requested, self._last = True, signal.Signals(stopping[-1])
                 elif self._dropped and resends < MAX_RESENDS:  # any command: the interrupt Python dropped
                     self._dropped, resends = False, resends + 1
-                    os.kill(os.getpid(), signal.SIGINT)
+                    os.kill(os.getpid(), self._last)
                 elif self.requested and self._running_job and resends < MAX_RESENDS:
                     waited += 0.5
                     if waited >= RESEND_S:

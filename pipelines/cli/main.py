@@ -117,11 +117,17 @@ def root() -> None:
 
 def _terminate_as_interrupt(signum: int, frame: Any) -> None:
     """SIGTERM does what Ctrl-C does (Dagster stops the step in hand, KeyboardInterrupt unwinds the rest): the
-    current SIGINT handler is Dagster's during a step, Python's default (KeyboardInterrupt) elsewhere."""
-    signal.raise_signal(signal.SIGINT)
+    current SIGINT handler is Dagster's during a step, Python's default (KeyboardInterrupt) elsewhere. It is
+    called, not signalled: a command started with SIGINT ignored (a script's background job) stops all the same."""
+    handler = signal.getsignal(signal.SIGINT)
+    if not callable(handler):  # ignored (or no Python handler): what Python's default would raise
+        raise KeyboardInterrupt
+    handler(signal.SIGINT, frame)
 
 
 def main() -> None:
+    # A parent may have blocked them for its children (the mask is inherited): a command must hear both.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     signal.signal(signal.SIGTERM, _terminate_as_interrupt)
     try:
         with Interrupts():  # an interrupt dropped inside a finalizer is sent again

@@ -275,22 +275,28 @@ _NOT_IN_DATE = "(?:{}|(?!\\s*(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec
 # A comma between clauses: not inside an amount ("$6,609.00") nor a date.
 CLAUSE_COMMA = rf",(?!\d){_NOT_IN_DATE}"
 _ROW_CLAUSE = re.compile(rf"[;:\n]|{CLAUSE_COMMA}|(?<=[.!?])\s+|(?<=\))\s+and\s+")
-_BRACKETED = re.compile(r"\([^()]*\)")
+BRACKET = re.compile(r"\(([^()]*)\)")  # an aside, its text as group 1
+# Punctuation inside brackets, hidden while a text is split into clauses: a bracket is one aside.
 _MASK = str.maketrans({",": "\x00", ";": "\x01", ":": "\x02"})
 _UNMASK = str.maketrans({"\x00": ",", "\x01": ";", "\x02": ":"})
 
 
 def unbracketed(text: str) -> str:
     """``text`` without what its brackets say (an aside: "flight ZA273 (reservation BGCDBF) was cancelled")."""
-    return _BRACKETED.sub(" ", text)
+    return BRACKET.sub(" ", text)
 
 
 @lru_cache(maxsize=8192)
 def row_clauses(text: str) -> tuple[str, ...]:
     """Clauses of a message for what it says of rows: what brackets say is of the row before them ("#R1
     (Headphones, $206.61) and #R2 (Office Chair, $480.34)" is two clauses, one per order)."""
-    masked = _BRACKETED.sub(lambda bracket: bracket.group(0).translate(_MASK), text)
-    return tuple(clause.translate(_UNMASK) for clause in _ROW_CLAUSE.split(masked))
+    return clauses_around_brackets(text, _ROW_CLAUSE)
+
+
+def clauses_around_brackets(text: str, boundary: re.Pattern) -> tuple[str, ...]:
+    """``text`` split at ``boundary``, but never inside a bracket: each bracket stays whole in its clause."""
+    masked = BRACKET.sub(lambda bracket: bracket.group(0).translate(_MASK), text)
+    return tuple(clause.translate(_UNMASK) for clause in boundary.split(masked))
 
 
 NOT_JSON = object()

@@ -46,6 +46,7 @@ from schemas.steps import ApiAction
 from verifiers.amount_words import amounts_said
 from verifiers.base import CheckContext, RecordVerifier
 from verifiers.claims import (
+    BRACKET,
     CLAUSE_COMMA,
     NEGATIONS,
     RULE_WORDS,
@@ -237,7 +238,7 @@ def _scopes(text: str) -> tuple[tuple[str, str | None, str | None], ...]:
     for clause in row_clauses(text):
         scopes.append((unbracketed(clause), clause, None))
         scopes += [
-            (bracket.group(1), None, unbracketed(clause[: bracket.start()])) for bracket in _BRACKET.finditer(clause)
+            (bracket.group(1), None, unbracketed(clause[: bracket.start()])) for bracket in BRACKET.finditer(clause)
         ]
     return tuple(scopes)
 
@@ -257,7 +258,6 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(WORD.findall(text.lower()))
 
 
-_BRACKET = re.compile(r"\(([^()]*)\)")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
 
 
@@ -328,7 +328,7 @@ def changes_elsewhere(
     text: str,
     seen: Seen,
     changed: dict[str, set[str]],
-    action_words: dict[str, tuple[str, ...]] | None = None,
+    action_words: tuple[tuple[str, tuple[str, ...]], ...] = (),
     object_words: frozenset[str] = frozenset(),
 ) -> list[dict]:
     """A clause that says a row was changed ("Reservation DDHKDF is now in basic economy", "The passengers of
@@ -339,19 +339,27 @@ def changes_elsewhere(
     passengers of HEKKBJ are updated" when HEKKBJ's bags were); the words that name what a write acts on
     (``object_words``: "items", "flights") count only in a clause that names no action by its own word ("The
     return of 2 items" says a return). Not a condition nor a denial ("if you want, #R2 can be updated")."""
-    action_words = action_words or {}
-    actions = {tool: tuple(w for w in words if w not in object_words) for tool, words in action_words.items()}
+    words, actions = _action_words(action_words, object_words)
     found = []
     for clause in row_clauses(text):
         if not _CHANGE.search(clause) or _HEDGES & _words(clause):
             continue
-        said = proposed_tools(clause, actions, generic=False) or proposed_tools(clause, action_words)
+        said = proposed_tools(clause, actions, generic=False) or proposed_tools(clause, words)
         found += [
             {"step": index, "kind": "unchanged_row", "value": token}
             for token in seen.names_in(clause)
             if seen.is_row_name(token) and (token not in changed or said and not said & changed[token])
         ]
     return found
+
+
+@lru_cache(maxsize=16)  # the environment's words: the same for every message of a run
+def _action_words(
+    action_words: tuple[tuple[str, tuple[str, ...]], ...], object_words: frozenset[str]
+) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Each write's action words, all of them and without the ``object_words``."""
+    words = dict(action_words)
+    return words, {tool: tuple(w for w in own if w not in object_words) for tool, own in words.items()}
 
 
 def _said_of_the_past(sentence: str, term: str) -> bool:
@@ -492,7 +500,7 @@ class GroundingVerifier(RecordVerifier):
             claims += misattributed(index, text, seen, allowed, arguments if asks_for_decision(text) else frozenset())
             claims += unread_rows(index, text, terms, seen)
             if changed:  # with no write, "now" is not a change the agent made
-                claims += changes_elsewhere(index, text, seen, changed, dict(word_items), objects)
+                claims += changes_elsewhere(index, text, seen, changed, word_items, objects)
             # "#TRK123" for the TRK123 shown, "R123" for "#R123": a mark in front names the same id
             claims += [
                 {"step": index, "kind": "id", "value": t}

@@ -36,7 +36,18 @@ from schemas.record import VerifierResult
 from schemas.steps import ApiAction, MessageAction, TextObservation
 from verifiers.amount_words import digits
 from verifiers.base import CheckContext, RecordVerifier
-from verifiers.claims import CLAUSE_COMMA, NEGATIONS, WORD, fold, hedged, preceded_by_negation, row_clauses
+from verifiers.claims import (
+    BRACKET,
+    CLAUSE_COMMA,
+    NEGATIONS,
+    WORD,
+    clauses_around_brackets,
+    fold,
+    hedged,
+    preceded_by_negation,
+    row_clauses,
+    unbracketed,
+)
 from verifiers.confirmations import Catalogue, catalogue_of, proposed_tools, tool_values
 from verifiers.dates import Date, Time, dates_said, same_date, times_said
 
@@ -445,25 +456,18 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     return tuple(clause for clause in _CLAUSE.split(sentence) if clause.strip())
 
 
-_BRACKET = re.compile(r"\(([^()]*)\)")
-# Punctuation inside brackets, hidden while a sentence is split into clauses: a bracket is one aside.
-_MASK = str.maketrans({",": "\x00", ";": "\x01", ":": "\x02"})
-_UNMASK = str.maketrans({"\x00": ",", "\x01": ";", "\x02": ":"})
-
-
 @lru_cache(maxsize=16384)
 def _date_scopes(sentence: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Where dates and times are said, each with the flights they may be of: each clause outside its brackets
     (its flights), and each part of a bracket (its flights, else the flight named just before the bracket):
     "JCKJHC (ZA373, June 15) and EFKHKH (ZA203 out June 19, ZA618 back June 20)" says June 19 of ZA203 and
     June 20 of ZA618, and June 15 of no flight in particular."""
-    masked = _BRACKET.sub(lambda bracket: bracket.group(0).translate(_MASK), sentence)
     scopes: list[tuple[str, tuple[str, ...]]] = []
-    for clause in (c.translate(_UNMASK) for c in _CLAUSE.split(masked) if c.strip()):
-        outside = _BRACKET.sub(" ", clause)
+    for clause in (c for c in clauses_around_brackets(sentence, _CLAUSE) if c.strip()):
+        outside = unbracketed(clause)
         scopes.append((outside, tuple(_FLIGHT.findall(outside))))
-        for bracket in _BRACKET.finditer(clause):
-            before = tuple(_FLIGHT.findall(_BRACKET.sub(" ", clause[: bracket.start()]))[-1:])
+        for bracket in BRACKET.finditer(clause):
+            before = tuple(_FLIGHT.findall(unbracketed(clause[: bracket.start()]))[-1:])
             for part in re.split(rf";|{CLAUSE_COMMA}", bracket.group(1)):
                 scopes.append((part, tuple(_FLIGHT.findall(part)) or before))
     return tuple(scopes)

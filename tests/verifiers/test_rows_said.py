@@ -70,7 +70,7 @@ def test_a_change_is_told_of_the_row_it_was_made_to():
     changed = {"#R1000001": {"return_delivered_order_items"}}
 
     def problems(text: str) -> list:
-        return changes_elsewhere(5, text, seen, changed, WORDS, OBJECTS)
+        return changes_elsewhere(5, text, seen, changed, tuple(WORDS.items()), OBJECTS)
 
     assert problems("The return of 2 items from order #R1000001 is requested.") == []
     assert problems("Order #R1000001 is updated.") == []  # no change named: any write on it will do

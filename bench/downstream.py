@@ -17,7 +17,7 @@
    the project's SFT stage (training/sft.py, LoRA, the compact rendering); every run sees N x --epochs
    records (optimizer steps = that / (batch x accumulation)).
    The seed sets the draw, the data order and the LoRA init.
-4. **Primary metric**: teacher-forced next-call exact match on the held-out turns (bench/next_call.py), in the
+4. **Primary metric**: teacher-forced next-call exact match on the held-out turns (training/next_call.py), in the
    same compact rendering the training saw; the verdict is ace − random-verified with a 95 % cluster
    bootstrap interval (conversations resampled, seeds resampled: bench/verdict.py) and the minimum detectable
    effect at that size. **Secondary figures**, fixed in advance: tool-name accuracy and gold-call NLL per
@@ -101,10 +101,10 @@ def choose_heldout(unseen: list, seen: list, unseen_turns: int, turns: int) -> l
 
 def make_heldout(args, folder: Path, tokenizer, template):
     """The held-out rollouts, gold turns and pass^k tasks, written with the plan and hashed before any arm runs."""
-    from next_call import gold_turns
     from training_pool import goal_kinds, passed, roll_out, synth_tasks
 
     from schemas.io import write_records
+    from training.next_call import gold_turns
 
     def verified(kinds: list[str], n: int) -> tuple[list, list]:
         tasks = synth_tasks(n, seed=args.heldout_seed, users=args.users, db_seed=args.heldout_db_seed, goals=kinds)
@@ -210,8 +210,9 @@ def fine_tune(args, data: Path, output_dir: Path, seed: int, n: int) -> dict:
 
 def next_call(args, model_path: str, held) -> tuple[list, float]:
     import torch
-    from next_call import score_turns
     from transformers import AutoModelForCausalLM
+
+    from training.next_call import score_turns
 
     started = time.perf_counter()
     dtype = torch.bfloat16 if args.precision == "bf16" else torch.float32

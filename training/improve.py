@@ -25,6 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +39,13 @@ from schemas.io import read_records, write_jsonl_rows, write_records
 from schemas.record import AgentRecord
 from training.eval_config import EvalConfig
 from training.evaluate import evaluate
+from training.heldout_calls import call_figures, held_out_turns, write_tools
 from training.improve_config import ImproveConfig
 from training.improve_report import write_plot
 from training.improve_tasks import adapt_levels, add_new, keep_disjoint, level_of, level_rates, new_tasks, tasks_from
 from training.inputs import EmptyInput
 from training.metrics import pass_k_report
+from training.next_call import HeldOutTurns
 from training.sft import run_sft
 from verifiers.failure_labels import count_by_kind, label_rows
 from verifiers.reward import rollout_reward
@@ -66,10 +69,23 @@ def roll(tasks: list[AgentRecord], policy: PolicyConfig, generator: Generator | 
     return list(run_rollouts(tasks, RolloutConfig.model_validate(policy.model_dump()), generator, dataset))
 
 
-def heldout_scores(tasks: Path, policy: PolicyConfig, generator: Generator | None, out: Path) -> dict[str, Any]:
-    """pass^1, pass^k and the graded score of ``policy`` on the held-out tasks; its rollouts are written to out."""
-    cfg = EvalConfig.model_validate({**policy.model_dump(), "tasks": tasks})
-    rollouts, report = evaluate(list(read_records(tasks)), cfg, generator)
+@dataclass
+class HeldOut:
+    """The held-out tasks, the first of which the learner is rolled out on, and the call turns of the oracle's
+    verified conversations of all of them."""
+
+    path: Path
+    tasks: list[AgentRecord]
+    rolled: list[AgentRecord]
+    turns: HeldOutTurns | None  # None when the learner calls no model (the oracle): no next token to score
+    writes: set[str]
+
+
+def heldout_scores(held: HeldOut, policy: PolicyConfig, generator: Generator | None, out: Path) -> dict[str, Any]:
+    """pass^1, pass^k and the graded score of ``policy`` on the held-out tasks it is rolled out on; its rollouts
+    are written to out."""
+    cfg = EvalConfig.model_validate({**policy.model_dump(), "tasks": held.path})
+    rollouts, report = evaluate(held.rolled, cfg, generator)
     write_records(rollouts, out)
     overall = report["overall"]
     return {
@@ -119,19 +135,32 @@ def train(sft_set: Path, records: int, model: str, folder: Path, cfg: ImproveCon
     return run_sft(sft, say=say)
 
 
+def evaluate_heldout(held: HeldOut, policy: PolicyConfig, out: Path, say: Say) -> dict[str, Any]:
+    """The closed-loop figures (heldout_scores) and the next-call figures with gold history of ``policy``."""
+    with policy_model(policy) as generator:
+        evaluation = heldout_scores(held, policy, generator, out)
+    if held.turns is None:
+        return {**evaluation, "calls": None}
+    calls = call_figures(policy.model, held.turns, held.writes)
+    exact, writes = calls["exact"], calls["write_exact"]
+    say(
+        f"held-out {policy.model}: pass^1 {evaluation['pass^1']}; next call exact {exact['rate']} {exact['ci95']} "
+        f"of {exact['turns']} turns, write turns {writes['right']} of {writes['turns']}"
+    )
+    return {**evaluation, "calls": calls}
+
+
 def run_round(
-    index: int, tasks: list[AgentRecord], heldout: list[AgentRecord], policy: PolicyConfig, cfg: ImproveConfig, say: Say
+    index: int, tasks: list[AgentRecord], held: HeldOut, policy: PolicyConfig, cfg: ImproveConfig, say: Say
 ) -> tuple[dict[str, Any], list[AgentRecord]]:
     """One round: its row for the report, and the training tasks of the next round."""
     folder = cfg.out_dir / f"round_{index}"
     folder.mkdir(parents=True, exist_ok=True)
     clock = Clock()
+    evaluation = evaluate_heldout(held, policy, folder / "heldout_rollouts.parquet", say)
+    clock.lap("heldout_eval")
+    say(f"round {index}: rolling out {len(tasks)} tasks")
     with policy_model(policy) as generator:
-        evaluation = heldout_scores(
-            cfg.out_dir / "heldout.parquet", policy, generator, folder / "heldout_rollouts.parquet"
-        )
-        clock.lap("heldout_eval")
-        say(f"round {index}: held-out pass^1 {evaluation['pass^1']} of {policy.model}; rolling out {len(tasks)} tasks")
         rollouts = roll(tasks, policy, generator, "learner_rollouts")
         clock.lap("learner_rollouts")
     write_records(rollouts, folder / "learner_rollouts.parquet")
@@ -139,7 +168,7 @@ def run_round(
     write_jsonl_rows(labels, folder / "failures.jsonl")
     rates = level_rates(rollouts)
     plan = adapt_levels(rates)
-    made = add_new(tasks, new_tasks(plan, cfg.tasks, cfg.new_tasks, index, f"improve_new_{index}"), heldout)
+    made = add_new(tasks, new_tasks(plan, cfg.tasks, cfg.new_tasks, index, f"improve_new_{index}"), held.tasks)
     write_records(made, folder / "new_tasks.parquet")
     clock.lap("new_tasks")
     with policy_model(cfg.demonstrations) as teacher:
@@ -170,8 +199,8 @@ def run_round(
     return row, tasks + made
 
 
-def first_tasks(cfg: ImproveConfig, say: Say) -> tuple[list[AgentRecord], list[AgentRecord]]:
-    """The held-out and the first round's training tasks, written to out_dir; training tasks overlapping a
+def first_tasks(cfg: ImproveConfig, say: Say) -> tuple[HeldOut, list[AgentRecord]]:
+    """The held-out set and the first round's training tasks, written to out_dir; training tasks overlapping a
     held-out one are dropped (said)."""
     heldout = tasks_from(cfg.heldout_file, cfg.heldout, "improve_heldout")
     tasks, dropped = keep_disjoint(tasks_from(cfg.tasks_file, cfg.tasks, "improve_tasks"), heldout)
@@ -181,28 +210,36 @@ def first_tasks(cfg: ImproveConfig, say: Say) -> tuple[list[AgentRecord], list[A
         raise EmptyInput(f"no {'training' if heldout else 'held-out'} task to run improve on")
     write_records(heldout, cfg.out_dir / "heldout.parquet")
     write_records(tasks, cfg.out_dir / "train_tasks.parquet")
-    return heldout, tasks
+    with policy_model(cfg.demonstrations) as teacher:
+        gold = [r for r in roll(heldout, cfg.demonstrations, teacher, "heldout_gold") if r.verifier.result.passed]
+    write_records(gold, cfg.out_dir / "heldout_gold.parquet")
+    turns = held_out_turns(gold, cfg.learner.model, cfg.learner.rendering) if cfg.learner.uses_model() else None
+    say(f"held-out: {len(heldout)} tasks, {len(gold)} verified gold conversations")
+    held = HeldOut(
+        cfg.out_dir / "heldout.parquet", heldout, heldout[: cfg.heldout_rollout_tasks], turns, write_tools(heldout)
+    )
+    return held, tasks
 
 
 def run_improve(cfg: ImproveConfig, say: Say = lambda _: None) -> dict[str, Any]:
     """Every round, then the last model's held-out evaluation; the report (also written to out_dir)."""
     started = time.perf_counter()
     cfg.out_dir.mkdir(parents=True, exist_ok=True)
-    heldout, tasks = first_tasks(cfg, say)
+    held, tasks = first_tasks(cfg, say)
     policy, rounds = cfg.learner, []
     for index in range(cfg.rounds):
-        row, tasks = run_round(index, tasks, heldout, policy, cfg, say)
+        row, tasks = run_round(index, tasks, held, policy, cfg, say)
         rounds.append(row)
         report = {"rounds": rounds}
         (cfg.out_dir / REPORT).write_text(json.dumps(report, indent=2, default=str) + "\n")
         if row["trained"]:
             policy = policy.model_copy(update={"model": row["trained"]})
-    with policy_model(policy) as generator:
-        last = heldout_scores(cfg.out_dir / "heldout.parquet", policy, generator, cfg.out_dir / "heldout_last.parquet")
+    last = evaluate_heldout(held, policy, cfg.out_dir / "heldout_last.parquet", say)
     evaluations = [row["heldout"] for row in rounds] + [last]
     report = {
         "k": cfg.learner.k,
-        "heldout_tasks": len(heldout),
+        "heldout_tasks": len(held.tasks),
+        "heldout_rolled_out": len(held.rolled),
         "evaluations": evaluations,
         "rounds": rounds,
         "plot": str(write_plot(evaluations, cfg.learner.k, cfg.out_dir / PLOT)),

@@ -126,6 +126,14 @@ def test_one_round_runs_end_to_end_with_smollm2_on_the_cpu(tmp_path, smol_path):
     evaluations = report["evaluations"]
     assert [e["model"] for e in evaluations] == [smol_path, row["trained"]]
     assert all(e["tasks"] == 1 and e["rollouts"] == 4 and 0.0 <= e["pass^k"] <= e["pass^1"] <= 1 for e in evaluations)
+    # the held-out task's verified gold conversation is scored call by call (the cancel call is a write)
+    [gold] = read_records(out / "heldout_gold.parquet")
+    calls = [step.function for step in gold.trajectory if step.class_ == "api_action"]
+    for evaluation in evaluations:
+        figures = evaluation["calls"]
+        assert figures["conversations"] == 1 and 0 < figures["exact"]["turns"] <= len(calls)
+        assert figures["write_exact"]["turns"] == calls.count("cancel_pending_order") == 1
+        assert 0 <= figures["exact"]["right"] <= len(calls) and figures["nll_per_token"] > 0
     assert (out / "improve.png").stat().st_size > 0 and json.loads((out / "improve.json").read_text())["k"] == 4
     table = invoke(
         "improve", "--out-dir", tmp_path / "again", "--rounds", "1", "--tasks-file", train, "--heldout-file", heldout,
@@ -138,7 +146,14 @@ def test_one_round_runs_end_to_end_with_smollm2_on_the_cpu(tmp_path, smol_path):
 def test_round_rows_show_the_held_out_figures_of_every_evaluation_and_what_each_round_trained_on():
     from training.improve_report import round_rows
 
-    evaluations = [{"pass^1": 0.0, "pass^k": 0.0, "score": 0.125}, {"pass^1": 0.25, "pass^k": 0.0625, "score": 0.5}]
+    calls = {
+        "exact": {"right": 79, "turns": 162, "rate": 0.4877, "ci95": [0.41, 0.56]},
+        "write_exact": {"right": 0, "turns": 23, "rate": 0.0, "ci95": [0.0, 0.0]},
+    }
+    evaluations = [
+        {"pass^1": 0.0, "pass^k": 0.0, "score": 0.125, "calls": None},
+        {"pass^1": 0.25, "pass^k": 0.0625, "score": 0.5, "calls": calls},
+    ]
     trained = {
         "train": {"pass^1": 0.0},
         "failed_rollouts": 8,
@@ -156,6 +171,8 @@ def test_round_rows_show_the_held_out_figures_of_every_evaluation_and_what_each_
         "held-out pass^1": "0.000",
         "pass^4": "0.000",
         "score": "0.125",
+        "next call exact": "-",
+        "write calls": "-",
         "train pass^1": "0.000",
         "failed": "8",
         "top failure": "final_state:missing_change (5)",
@@ -169,3 +186,4 @@ def test_round_rows_show_the_held_out_figures_of_every_evaluation_and_what_each_
         "0.500",
         "",
     )
+    assert (last["next call exact"], last["write calls"]) == ("79/162 (0.49, 0.41-0.56)", "0/23 (0.00, 0.00-0.00)")

@@ -1,4 +1,4 @@
-"""bench/next_call.py: which tokens are a gold call (and its tool name), which logit predicts each, in the compact
+"""training/next_call.py: which tokens are a gold call (and its tool name), which logit predicts each, in the compact
 rendering the SFT stage trains on."""
 
 from __future__ import annotations
@@ -7,7 +7,16 @@ import json
 import math
 
 import pytest
-from next_call import GoldTurn, HeldOutTurns, TurnScore, assistant_spans, common_prefix, gold_turns, score_turns
+
+from training.next_call import (
+    GoldTurn,
+    HeldOutTurns,
+    TurnScore,
+    assistant_spans,
+    common_prefix,
+    gold_turns,
+    score_turns,
+)
 
 
 def test_assistant_spans_are_the_runs_of_ones():
@@ -69,9 +78,13 @@ def test_each_gold_token_is_scored_by_the_logit_before_it():
 
 @pytest.fixture(scope="module")
 def oracle_rollouts():
-    from training_pool import roll_out, synth_tasks
+    from generators.rollouts.config import RolloutConfig
+    from generators.rollouts.runner import run_rollouts
+    from generators.synthesis.config import SynthTasksConfig
+    from generators.synthesis.stages import run_tasks
 
-    return roll_out(synth_tasks(3, seed=0, users=50), "oracle", 1)
+    tasks, _ = run_tasks(SynthTasksConfig(env="retail", n=3, users=50, seed=0), "next_call_tasks")
+    return list(run_rollouts(tasks, RolloutConfig(agent="oracle", user="scripted", cache=False), None, "oracle"))
 
 
 def test_gold_turns_are_the_rendered_tool_calls(oracle_rollouts, smol_path):
@@ -121,3 +134,15 @@ def test_held_out_turn_sees_the_prompt_sft_trains_on(oracle_rollouts, smol_path,
     first_call = next(i for i, m in enumerate(chat.messages) if m.get("tool_calls"))
     generation = prompt_ids(tokenizer, chat.messages[:first_call], chat.tools, template)
     assert held.conversations[0][: held.turns[0].start] == generation
+
+
+def test_rate_interval_resamples_whole_conversations():
+    from training.heldout_calls import rate_interval
+
+    # one conversation of 10 hits and one of 10 misses: resampled as wholes, a draw is 0, 0.5 or 1
+    hits, clusters = [True] * 10 + [False] * 10, [0] * 10 + [1] * 10
+    assert rate_interval(hits, clusters) == (0.0, 1.0)
+    # the same 20 turns in 20 conversations: much narrower, around 0.5
+    low, high = rate_interval(hits, list(range(20)))
+    assert 0.2 <= low < 0.5 < high <= 0.8
+    assert rate_interval([True, True], [0, 1]) == (1.0, 1.0) and rate_interval([], []) == (0.0, 0.0)

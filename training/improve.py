@@ -135,10 +135,11 @@ def train(sft_set: Path, records: int, model: str, folder: Path, cfg: ImproveCon
     return run_sft(sft, say=say)
 
 
-def evaluate_heldout(held: HeldOut, policy: PolicyConfig, out: Path, say: Say) -> dict[str, Any]:
+def evaluate_heldout(
+    held: HeldOut, policy: PolicyConfig, generator: Generator | None, out: Path, say: Say
+) -> dict[str, Any]:
     """The closed-loop figures (heldout_scores) and the next-call figures with gold history of ``policy``."""
-    with policy_model(policy) as generator:
-        evaluation = heldout_scores(held, policy, generator, out)
+    evaluation = heldout_scores(held, policy, generator, out)
     if held.turns is None:
         return {**evaluation, "calls": None}
     calls = call_figures(policy.model, held.turns, held.writes)
@@ -157,10 +158,10 @@ def run_round(
     folder = cfg.out_dir / f"round_{index}"
     folder.mkdir(parents=True, exist_ok=True)
     clock = Clock()
-    evaluation = evaluate_heldout(held, policy, folder / "heldout_rollouts.parquet", say)
-    clock.lap("heldout_eval")
-    say(f"round {index}: rolling out {len(tasks)} tasks")
-    with policy_model(policy) as generator:
+    with policy_model(policy) as generator:  # one engine start for the held-out and the training rollouts
+        evaluation = evaluate_heldout(held, policy, generator, folder / "heldout_rollouts.parquet", say)
+        clock.lap("heldout_eval")
+        say(f"round {index}: rolling out {len(tasks)} tasks")
         rollouts = roll(tasks, policy, generator, "learner_rollouts")
         clock.lap("learner_rollouts")
     write_records(rollouts, folder / "learner_rollouts.parquet")
@@ -234,7 +235,8 @@ def run_improve(cfg: ImproveConfig, say: Say = lambda _: None) -> dict[str, Any]
         (cfg.out_dir / REPORT).write_text(json.dumps(report, indent=2, default=str) + "\n")
         if row["trained"]:
             policy = policy.model_copy(update={"model": row["trained"]})
-    last = evaluate_heldout(held, policy, cfg.out_dir / "heldout_last.parquet", say)
+    with policy_model(policy) as generator:
+        last = evaluate_heldout(held, policy, generator, cfg.out_dir / "heldout_last.parquet", say)
     evaluations = [row["heldout"] for row in rounds] + [last]
     report = {
         "k": cfg.learner.k,

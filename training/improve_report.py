@@ -2,8 +2,9 @@
 
 The plot is drawn the way curation/report_plots.py draws (a ``matplotlib.figure.Figure``, the Agg canvas, no
 pyplot state): x is the number of rounds trained, 0 the declared learner; lines are pass^1, pass^k and the
-graded score on the held-out tasks the learner is rolled out on, and dashed with their intervals, the exact
-next calls (all, and the write calls) on the oracle's held-out conversations with gold history.
+graded score on the held-out tasks the learner is rolled out on, and dashed with their intervals, the next
+calls on the oracle's held-out conversations with gold history (the tool right, the call exact, the write calls
+exact).
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ SERIES = (
     ("score", "graded score", "tab:green"),
 )
 # Next-call figures with gold history (training/heldout_calls.py), drawn dashed with their 95 % intervals.
-CALL_SERIES = (("exact", "next call exact", "tab:purple"), ("write_exact", "write call exact", "tab:red"))
+CALL_SERIES = (
+    ("tool_name", "next call's tool", "tab:gray"),
+    ("exact", "next call exact", "tab:purple"),
+    ("write_exact", "write call exact", "tab:red"),
+)
 
 
 def call_rate(evaluation: dict[str, Any], key: str) -> dict[str, Any] | None:
@@ -44,7 +49,9 @@ def write_plot(evaluations: list[dict[str, Any]], k: int, path: Path) -> Path:
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("rounds trained (0: the declared learner)")
     ax.set_ylabel("held-out tasks")
-    ax.set_title(f"Held-out tasks over improve rounds ({evaluations[0]['tasks']} tasks, k={k})")
+    calls = evaluations[0].get("calls")
+    gold = f"; calls of {calls['conversations']} gold conversations" if calls else ""
+    ax.set_title(f"Held-out over improve rounds ({evaluations[0]['tasks']} tasks, k={k}{gold})", fontsize=10)
     ax.legend(fontsize=8)
     return save_figure(fig, path)
 

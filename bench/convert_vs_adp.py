@@ -10,7 +10,8 @@ github:zhu-yiqi/agent-data-protocol) and ``aceforge convert --format
 sharegpt`` of this checkout and of every ``--tree`` (another checkout: the
 code before a change, made with ``git worktree add DIR main``). The sides run
 one after the other, ``--repeat`` rounds, so a busy machine slows them alike;
-the table gives each side's median seconds, its MB/s and its ratio to ADP's
+the table gives each side's median wall seconds, its MB/s, its median CPU
+seconds (user + system, steadier on a busy machine) and its ratios to ADP's
 (above 1: faster than ADP). The rows every ``--tree`` wrote are compared with
 this checkout's (``same rows``), so a speed-up that changes the output shows.
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -75,7 +77,7 @@ def adp_checkout(git_dir: str, directory: Path) -> Path:
     return directory
 
 
-def run_adp(adp: Path, dataset: str, source: Path, out: Path, core: int) -> float:
+def run_adp(adp: Path, dataset: str, source: Path, out: Path, core: int) -> tuple[float, float]:
     with open(source, "rb") as stdin, open(out, "wb") as stdout:
         return _timed(
             ["taskset", "-c", str(core), sys.executable, f"conv_{dataset}.py"],
@@ -86,27 +88,35 @@ def run_adp(adp: Path, dataset: str, source: Path, out: Path, core: int) -> floa
         )
 
 
-def run_tree(tree: Path, source: Path, out: Path, home: Path, core: int) -> float:
+def run_tree(tree: Path, source: Path, out: Path, home: Path, core: int) -> tuple[float, float]:
     command = ["taskset", "-c", str(core), sys.executable, "-m", "pipelines.cli.main", "convert"]
     command += ["--format", "sharegpt", str(source), "-o", str(out), "--no-catalog", "--json"]
     env = {**os.environ, "PYTHONPATH": str(tree), "ACEFORGE_HOME": str(home)}
     return _timed(command, cwd=tree, env=env, stdout=subprocess.DEVNULL)
 
 
-def _timed(command: list[str], **kwargs) -> float:
+def _timed(command: list[str], **kwargs) -> tuple[float, float]:
+    """The command's wall seconds and CPU seconds (user + system: steadier than wall time on a busy machine)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, stderr=subprocess.PIPE, **kwargs)
     seconds = time.perf_counter() - start
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime
     if done.returncode != 0:
         lines = done.stderr.decode(errors="replace").strip().splitlines()
         raise SystemExit(f"{' '.join(command[3:6])} failed: {lines[-1] if lines else done.returncode}")
-    return seconds
+    return seconds, cpu
 
 
 def same_rows(a: Path, b: Path) -> bool:
     import pyarrow.parquet as pq
 
     return pq.read_table(a).equals(pq.read_table(b))
+
+
+def _medians(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return median([wall for wall, _ in runs]), median([cpu for _, cpu in runs])
 
 
 def median(values: list[float]) -> float:
@@ -118,7 +128,7 @@ def median(values: list[float]) -> float:
 def measure(dataset: str, args, adp: Path | None, trees: list[Path], tmp: Path) -> None:
     source = tmp / f"{dataset}.jsonl"
     size = make_input(dataset, args.mb, source)
-    seconds: dict[str, list[float]] = {"ADP": []} if adp else {}
+    seconds: dict[str, list[tuple[float, float]]] = {"ADP": []} if adp else {}
     seconds.update({tree.name: [] for tree in trees})
     # One folder per tree, the same file name: the records' dataset (and so their ids) is the output's stem.
     outputs = {tree.name: tmp / str(i) / f"{dataset}.parquet" for i, tree in enumerate(trees)}
@@ -129,12 +139,12 @@ def measure(dataset: str, args, adp: Path | None, trees: list[Path], tmp: Path) 
             seconds[tree.name].append(run_tree(tree, source, outputs[tree.name], tmp / "home", args.core))
     first = outputs[trees[0].name]
     same = all(same_rows(first, outputs[tree.name]) for tree in trees[1:])
-    base = median(seconds["ADP"]) if adp else None
+    base = _medians(seconds["ADP"]) if adp else None
     cells = []
     for side, values in seconds.items():
-        s = median(values)
-        ratio = f" x{base / s:.2f}" if base and side != "ADP" else ""
-        cells.append(f"{side} {s:.3f}s {size / 1e6 / s:5.1f}MB/s{ratio}")
+        wall, cpu = _medians(values)
+        ratio = f" x{base[0] / wall:.2f} (cpu x{base[1] / cpu:.2f})" if base and side != "ADP" else ""
+        cells.append(f"{side} {wall:.3f}s {size / 1e6 / wall:5.1f}MB/s cpu {cpu:.3f}s{ratio}")
     rows = "" if len(trees) < 2 else f"  same rows: {'yes' if same else 'NO'}"
     print(f"{dataset:<22}{size / 1e6:6.1f}MB  " + "  ".join(cells) + rows, flush=True)
     source.unlink()

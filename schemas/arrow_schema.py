@@ -180,7 +180,7 @@ def _conform(array: pa.Array, wanted: pa.DataType) -> pa.Array:
         ]
         return pa.StructArray.from_arrays(fields, fields=list(wanted), mask=array.is_null())
     # A list (of steps): its values conformed; offsets rebased, as Arrow builds no list with a mask over a slice.
-    import pyarrow.compute as pc  # here: its import costs `aceforge convert` a tenth of its start-up
+    import pyarrow.compute as pc  # here: converting never needs the kernels, and importing them slowed its start-up
 
     offsets = array.offsets
     start, end = offsets[0].as_py(), offsets[-1].as_py()

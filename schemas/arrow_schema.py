@@ -16,7 +16,6 @@ from typing import Any, NamedTuple
 
 import orjson
 import pyarrow as pa
-import pyarrow.compute as pc
 from pydantic_core import to_jsonable_python
 
 from schemas.record import (
@@ -181,6 +180,8 @@ def _conform(array: pa.Array, wanted: pa.DataType) -> pa.Array:
         ]
         return pa.StructArray.from_arrays(fields, fields=list(wanted), mask=array.is_null())
     # A list (of steps): its values conformed; offsets rebased, as Arrow builds no list with a mask over a slice.
+    import pyarrow.compute as pc  # here: converting never needs the kernels, and importing them slowed its start-up
+
     offsets = array.offsets
     start, end = offsets[0].as_py(), offsets[-1].as_py()
     values = _conform(array.values.slice(start, end - start), wanted.value_type)
@@ -191,7 +192,7 @@ def upgrade_record_batch(batch: pa.RecordBatch) -> pa.RecordBatch:
     """``conform_record_batch``, and every row's schema_version checked and made the current one: rows of the
     current version, for writers that copy rows without reading them into records (Hub shards)."""
     batch = conform_record_batch(batch)
-    versions = pc.unique(batch.column("schema_version")).to_pylist()
+    versions = batch.column("schema_version").unique().to_pylist()
     for version in versions:
         check_version(version)
     if any(moved_since(version) for version in versions):  # a value moved: each row read as a record, written again

@@ -15,7 +15,6 @@ from typing import Any
 
 import orjson
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from schemas.arrow_schema import schema_differences
@@ -82,7 +81,7 @@ def open_record_parquet(path: str | os.PathLike) -> pq.ParquetFile:
 def parquet_versions(file: pq.ParquetFile) -> list[str]:
     """The schema versions the rows of a record Parquet file say they are."""
     column = file.read(columns=["schema_version"]).column(0)
-    return sorted(str(v) for v in pc.unique(column).to_pylist())
+    return sorted(str(v) for v in column.unique().to_pylist())
 
 
 def _folder_line(path: Path, suffixes: tuple[str, ...]) -> str:

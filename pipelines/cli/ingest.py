@@ -50,9 +50,11 @@ def run_with_progress(
     executor: Executor | None = None,
 ) -> ConvertStats:
     """convert_files with a progress line on stderr (shown only on a terminal)."""
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
     from data_catalog.convert import convert_files
+
+    if not err.is_terminal:  # no line to draw: rich.progress is not even imported
+        return convert_files(fmt, inputs, output, quarantine, options, None, executor)
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     progress = Progress(
         SpinnerColumn(),
@@ -61,7 +63,6 @@ def run_with_progress(
         TimeElapsedColumn(),
         console=err,
         transient=True,
-        disable=not err.is_terminal,
     )
     with progress:
         task = progress.add_task(fmt, total=None)
@@ -166,9 +167,7 @@ def convert(
     Exit codes: 0 when at least one record converted, 1 when none did, an input broke off (a truncated .gz;
     what came before the break and the other inputs still convert) or the disk is full, 2 on usage errors.
     """
-    from data_catalog.catalog import safe_name
     from data_catalog.formats import AUTO, BrokenInput, DetectionError, detect, expand_inputs
-    from data_catalog.ingest import config_hash
     from data_catalog.sources import get_converter
     from runtime.executor import open_executor
 
@@ -197,8 +196,11 @@ def convert(
     except (KeyError, ValueError) as exc:
         fail(exc.args[0] if exc.args else str(exc))
     register = cfg.catalog and not no_register
-    name = safe_name(cfg.dataset or output.stem)
-    chash = config_hash(fmt, options, inputs) if register else None
+    chash = None
+    if register:  # the catalog's modules only for a run that registers (--no-catalog imports none of them)
+        from data_catalog.ingest import config_hash
+
+        chash = config_hash(fmt, options, inputs)
     try:
         with (
             disk_full_is_one_line(output_folders(output, quarantine), "convert"),
@@ -214,7 +216,7 @@ def convert(
     else:
         say(converted_line(stats))
         if register:
-            register_output(name, fmt, stats, chash, inputs, cfg.license)
+            register_output(cfg.dataset or output.stem, fmt, stats, chash, inputs, cfg.license)
     for path, reason in stats.unreadable.items():
         say_error(broken_line(stats, path, reason))
     if as_json:
@@ -224,10 +226,11 @@ def convert(
 
 
 def register_output(
-    name: str, fmt: str, stats: ConvertStats, chash: str | None, inputs: list[str], license: str | None
+    dataset: str, fmt: str, stats: ConvertStats, chash: str | None, inputs: list[str], license: str | None
 ) -> None:
+    from data_catalog.catalog import safe_name
     from pipelines.catalog_names import adhoc_name
     from pipelines.registrar import CONVERT, conversion_config, conversion_outputs, register_or_warn
 
-    outputs = conversion_outputs(adhoc_name(name), fmt, stats, inputs, license)
+    outputs = conversion_outputs(adhoc_name(safe_name(dataset)), fmt, stats, inputs, license)
     register_or_warn(CONVERT, conversion_config(fmt, chash or "", license), [], outputs, say)

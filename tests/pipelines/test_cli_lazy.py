@@ -56,3 +56,25 @@ def test_help_and_formats_import_no_stage():
         loaded = modules_after(*args)
         assert not {m.split(".")[0] for m in loaded} & heavy, args
         assert {m for m in loaded if m.startswith("pipelines.cli.main")} <= light_cli, args
+
+
+def test_convert_imports_no_stage_nor_the_catalog(tmp_path):
+    # `aceforge convert` is measured beside ADP's converters with its start-up included: a real conversion
+    # imports what converting needs, not a stage's libraries nor what only some runs use.
+    raw = tmp_path / "os.jsonl"
+    turns = [
+        {"from": "human", "value": "How many files are in /etc?"},
+        {"from": "gpt", "value": "Think: count them.\n\nAct: bash\n\n```bash\nls /etc | wc -l\n```"},
+        {"from": "human", "value": "The output of the OS:\n211"},
+    ]
+    raw.write_text(json.dumps({"id": "os-1", "conversations": turns}) + "\n")
+    output = tmp_path / "os.parquet"
+    loaded = modules_after("convert", "--format", "sharegpt", str(raw), "-o", str(output), "--no-catalog")
+    assert output.is_file()
+    stages = {"curation", "generators", "training", "environments", "verifiers"}
+    libraries = {"dagster", "duckdb", "torch", "transformers", "vllm", "ray", "sklearn", "pandas"}
+    assert not {m.split(".")[0] for m in loaded} & (stages | libraries)
+    # Imported where they are used: Arrow's compute kernels (reading older record files), the catalog and the
+    # config hash (a run that registers), the progress line (a terminal).
+    only_when_used = {"pyarrow.compute", "data_catalog.catalog", "data_catalog.ingest", "rich.progress"}
+    assert not loaded & (only_when_used | {"pipelines.registrar"})

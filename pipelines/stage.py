@@ -28,10 +28,7 @@ class StageError(Exception):
 
 
 @dataclass(frozen=True)
-class Out:
-    """One output of a stage: its name (``records``, or a side table's), its catalog kind, and the pipeline's asset
-    that keeps it (None: a file beside another output)."""
-
+class Out:  # an output: ``records`` or a side table's name, its catalog kind, the asset that keeps it (None: a side file)
     name: str
     kind: str = "records"
     asset: str | None = None
@@ -39,9 +36,7 @@ class Out:
 
 
 @dataclass
-class Product:
-    """A file a stage wrote for its output ``name``, its rows and the counts its asset shows."""
-
+class Product:  # a file a stage wrote for its output ``name``, its rows and the counts its asset shows
     name: str
     path: Path
     rows: int
@@ -69,7 +64,6 @@ class Stage:
     outputs: tuple[Out, ...]
     run: Callable[[dict[str, Any], Paths, Any, Executor | None, bool], Ran]
     from_assets: Callable[[Upstream, Paths], tuple[dict[str, Any], Paths]]  # (upstream, asset folders) -> run's
-    kinds: frozenset[str] = frozenset({"python", "parquet"})
     scales_out: bool = True  # runs on the executor (ExecutorConfig)
 
     def kind(self, output: str) -> str:
@@ -207,71 +201,32 @@ def report_in_folders(upstream: Upstream, folders: Paths) -> tuple[dict[str, Any
     return inputs, {"folder": folders["folder"]}
 
 
+SCORED = "ACE scores: accuracy, complexity (structural, and the pass rate of the declared learner counted from its own \
+rollouts, with its id), diversity."
+DEDUPLICATED = "Duplicates removed (exact, structural, MinHash, semantic); records.dedup.parquet names each kept twin."
 SCORE = Stage(
-    "score",
-    "scored",
-    ScoreConfig,
-    {"records": "verified", "learner": "learner_rollouts"},
-    (
-        Out(
-            "records",
-            asset="scored",
-            description="ACE scores: accuracy, complexity (structural, and the pass rate of the declared learner "
-            "counted from its own rollouts, with its id), diversity.",
-        ),
-        Out("scores", "scores"),
-        Out("learner_rollouts"),
-    ),
-    score_run,
-    records_in_folders,
-)
+    "score", "scored", ScoreConfig, {"records": "verified", "learner": "learner_rollouts"},
+    (Out("records", "records", "scored", SCORED), Out("scores", "scores"), Out("learner_rollouts")),
+    score_run, records_in_folders
+)  # fmt: skip
 DEDUP = Stage(
-    "dedup",
-    "deduplicated",
-    DedupConfig,
-    {"records": "scored"},
-    (
-        Out(
-            "records",
-            asset="deduplicated",
-            description="Duplicates removed (exact, structural, MinHash, semantic); records.dedup.parquet names each "
-            "kept twin.",
-        ),
-        Out("audit", "dedup_audit"),
-    ),
-    dedup_run,
-    records_in_folders,
-)
+    "dedup", "deduplicated", DedupConfig, {"records": "scored"},
+    (Out("records", "records", "deduplicated", DEDUPLICATED), Out("audit", "dedup_audit")),
+    dedup_run, records_in_folders
+)  # fmt: skip
 SELECT = Stage(
-    "select",
-    "selected",
-    SelectConfig,
-    {"records": "deduplicated"},
+    "select", "selected", SelectConfig, {"records": "deduplicated"},
     (
-        Out("sft", asset="sft_set", description="Verified successes, diverse, under the budget."),
-        Out("rl", asset="rl_set", description="Tasks whose learner rollouts earned unequal rewards, by learnability."),
+        Out("sft", "records", "sft_set", "Verified successes, diverse, under the budget."),
+        Out("rl", "records", "rl_set", "Tasks whose learner rollouts earned unequal rewards, by learnability."),
         Out("left_out", "left_out"),
     ),
-    select_run,
-    select_in_folders,
-    scales_out=False,
-)
+    select_run, select_in_folders, scales_out=False
+)  # fmt: skip
 REPORT = Stage(
-    "report",
-    "ace_report",
-    ReportConfig,
+    "report", "ace_report", ReportConfig,
     {"records": "scored", "deduplicated": "deduplicated", "sft": "sft_set", "rl": "rl_set"},
-    (
-        Out(
-            "folder",
-            "folder",
-            asset="ace_report",
-            description="The ACE report: plots and a markdown summary of scores, dedup and selection.",
-        ),
-    ),
-    report_run,
-    report_in_folders,
-    kinds=frozenset({"python", "markdown"}),
-    scales_out=False,
-)
+    (Out("folder", "folder", "ace_report", "The ACE report: plots and a markdown summary of scores, dedup and selection."),),
+    report_run, report_in_folders, scales_out=False
+)  # fmt: skip
 CURATION = (SCORE, DEDUP, SELECT, REPORT)

@@ -138,24 +138,9 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     return [verified, *(stage_asset(stage, defaults) for stage in CURATION)]
 
 
-# A stage's blocking checks, from what it ran: (its spec, the check).
-CHECKS = {
-    "dedup": [
-        (
-            AssetCheckSpec("duplicate_rate", asset="deduplicated", blocking=True),
-            lambda ran, cfg, defaults: duplicate_rate(
-                ran.summary["removed"], ran.summary["records"], defaults.max_duplicate_rate
-            ),
-        )
-    ],
-    "select": [
-        (
-            AssetCheckSpec("sft_set_verified", asset="sft_set", blocking=True),
-            lambda ran, cfg, defaults: sft_set_verified(
-                RecordSet([ran.products[0].path]), cfg.accept_imported_verdicts, cfg.accept_undecided
-            ),
-        )
-    ],
+CHECKS = {  # each stage's blocking checks, yielded below from what it ran
+    "dedup": [AssetCheckSpec("duplicate_rate", asset="deduplicated", blocking=True)],
+    "select": [AssetCheckSpec("sft_set_verified", asset="sft_set", blocking=True)],
 }
 MODELS = {"score": ["embedder"]}  # resources a stage's asset loads before it runs
 
@@ -164,7 +149,6 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
     """The Dagster face of ``stage``: its op reads the upstream assets' records, runs the stage into its assets'
     folders and returns each records output to the record store (a folder output, the report, as metadata)."""
     kept = [out for out in stage.outputs if out.asset]
-    checks = CHECKS.get(stage.name, [])
 
     @multi_asset(
         name=stage.op,
@@ -174,12 +158,12 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
             out.asset: AssetOut(
                 io_manager_key="record_store" if out.kind == "records" else None,
                 description=out.description,
-                kinds=set(stage.kinds),
+                kinds={"python", "parquet" if out.kind == "records" else "markdown"},
             )
             for out in kept
         },
         config_schema=config_schema(stage.config, getattr(defaults, stage.name)),
-        check_specs=[spec for spec, _ in checks],
+        check_specs=CHECKS.get(stage.name, []),
         required_resource_keys={"storage", *MODELS.get(stage.name, [])},
     )
     def run(context: AssetExecutionContext, **upstream: RecordSet):
@@ -202,8 +186,10 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
                 yield MaterializeResult(
                     asset_key=assets[product.name], metadata=folder_metadata(ran.result, product.path)
                 )
-        for _, check in checks:
-            yield check(ran, cfg, defaults)
+        if stage.name == "dedup":
+            yield duplicate_rate(ran.summary["removed"], ran.summary["records"], defaults.max_duplicate_rate)
+        elif stage.name == "select":
+            yield sft_set_verified(RecordSet([outputs["sft"]]), cfg.accept_imported_verdicts, cfg.accept_undecided)
 
     return run
 

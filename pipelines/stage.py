@@ -44,11 +44,10 @@ class Product:  # a file a stage wrote for its output ``name``, its rows and the
 
 
 @dataclass
-class Ran:
+class Ran:  # what a stage's run gives both faces
     summary: dict[str, Any]  # what ``--json`` prints
     lines: list[str]  # what a person reads
     products: list[Product]
-    result: Any  # the library's own result
 
 
 Paths = dict[str, Path]
@@ -130,7 +129,7 @@ def score_run(inputs: dict[str, Any], outputs: Paths, cfg: ScoreConfig, executor
         f"with unequal learner rewards: {s['unequal_rewards']}",
         *([f"missing: {counted(s['missing'])}"] if s["missing"] else []),
     ]
-    return Ran(s, lines, products, result)
+    return Ran(s, lines, products)
 
 
 def dedup_run(inputs: dict[str, Any], outputs: Paths, cfg: DedupConfig, executor, progress=False) -> Ran:
@@ -143,7 +142,7 @@ def dedup_run(inputs: dict[str, Any], outputs: Paths, cfg: DedupConfig, executor
     line = (
         f"{s['records']} records: kept {s['kept']}, removed {s['removed']} ({counted(s['removed_by_kind']) or 'none'})"
     )
-    return Ran(s, [line], products, result)
+    return Ran(s, [line], products)
 
 
 def select_run(inputs: dict[str, Any], outputs: Paths, cfg: SelectConfig, executor, progress=False) -> Ran:
@@ -161,7 +160,7 @@ def select_run(inputs: dict[str, Any], outputs: Paths, cfg: SelectConfig, execut
     ]
     reasons = counted(s["left_out_by_reason"]) or "none"
     lines = [f"{s['records']} records: SFT {result.sft}, RL {result.rl}, left out {s['left_out']} ({reasons})"]
-    return Ran(s, lines + ([result.rl_empty] if result.rl_empty else []), products, result)
+    return Ran(s, lines + ([result.rl_empty] if result.rl_empty else []), products)
 
 
 def report_run(inputs: dict[str, Any], outputs: Paths, cfg: ReportConfig, executor, progress=False) -> Ran:
@@ -171,7 +170,7 @@ def report_run(inputs: dict[str, Any], outputs: Paths, cfg: ReportConfig, execut
     folder = outputs["folder"]
     report = ace_report(inputs["records"], folder, cfg, inputs.get("audit"), inputs.get("left_out"), inputs.get("sets"))
     summary = {"summary": str(folder / "summary.md"), "plots": {k: str(v) for k, v in report.plots.items()}}
-    return Ran(summary, [report.markdown], [Product("folder", folder, len(report.plots))], report)
+    return Ran(summary, [report.markdown], [Product("folder", folder, len(report.plots))])
 
 
 def records_in_folders(upstream: Upstream, folders: Paths) -> tuple[dict[str, Any], Paths]:

@@ -30,14 +30,13 @@ from dagster import (
     multi_asset,
 )
 
-from curation.report import AceReport
 from pipelines.assets.config_schema import config_schema
 from pipelines.assets.ingest import ASSET_NAME as CONVERTED
 from pipelines.assets.progress import engine_step
 from pipelines.assets.record_store import RecordSet, StoredRecords, asset_dir, without_file_images
 from pipelines.assets.resources import StorageResource
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.stage import CURATION, RECORDS_FILE, Stage
+from pipelines.stage import CURATION, RECORDS_FILE, Ran, Stage
 from schemas.arrow_schema import RECORD_SCHEMA
 from schemas.io import iter_parquet_rows, row_to_record, write_records
 from verifiers.batch import VerifyStats, reverify
@@ -178,14 +177,12 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
         with storage.as_data_home(), step as executor:
             ran = stage.run(inputs, outputs, cfg, executor, False)
         read = [path for records in upstream.values() for path in records.paths]
-        assets = {out.name: out.asset for out in kept}
-        for product in ran.products:
-            if product.name in assets and stage.kind(product.name) == "records":
-                yield Output(StoredRecords(product.path, product.counts, read, cfg), output_name=assets[product.name])
-            elif product.name in assets:
-                yield MaterializeResult(
-                    asset_key=assets[product.name], metadata=folder_metadata(ran.result, product.path)
-                )
+        products = {product.name: product for product in ran.products}
+        for out, product in ((out, products[out.name]) for out in kept):
+            if out.kind == "records":
+                yield Output(StoredRecords(product.path, product.counts, read, cfg), output_name=out.asset)
+            else:  # the report's folder: what the UI shows of it
+                yield MaterializeResult(asset_key=out.asset, metadata=report_metadata(ran, product.path))
         if stage.name == "dedup":
             yield duplicate_rate(ran.summary["removed"], ran.summary["records"], defaults.max_duplicate_rate)
         elif stage.name == "select":
@@ -194,11 +191,12 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
     return run
 
 
-def folder_metadata(report: AceReport, folder: Path) -> dict[str, MetadataValue]:
+def report_metadata(report: Ran, folder: Path) -> dict[str, MetadataValue]:
     """The report as the UI shows it: its summary, its plots inline, its folder."""
-    images = "\n\n".join(f"**{name}**\n\n![{name}]({_data_uri(path)})" for name, path in report.plots.items())
+    plots = report.summary["plots"]
+    images = "\n\n".join(f"**{name}**\n\n![{name}]({_data_uri(Path(path))})" for name, path in plots.items())
     return {
-        "summary": MetadataValue.md(without_file_images(report.markdown, "see the plots entry")),
+        "summary": MetadataValue.md(without_file_images(report.lines[0], "see the plots entry")),
         "plots": MetadataValue.md(images),
         "folder": MetadataValue.path(str(folder)),
     }

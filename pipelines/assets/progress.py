@@ -42,7 +42,7 @@ def progress_of(message: str) -> str | None:
 def engine_step(context: AssetExecutionContext, cfg: ExecutorConfig, output: str = "result") -> Iterator[Executor]:
     """The executor of the block's stage work. For engine=ray the cluster is joined here; the run's log says where
     it is and where its dashboard is, then how the Ray tasks advance (``progress: Encoder on ray: 12/40 tasks
-    done``), and the materialization gets the dashboard's link."""
+    done``), and the materialization of ``output`` (an @asset's is ``result``) gets the dashboard's link."""
     with open_executor(cfg) as executor:
         if not isinstance(executor, RayExecutor):
             yield executor

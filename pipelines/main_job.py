@@ -41,6 +41,7 @@ from pipelines.assets.resources import StorageResource
 from pipelines.catalog_names import JOB_ASSETS
 from pipelines.interrupts import Interrupts
 from pipelines.pipeline_config import PipelineConfig
+from pipelines.stage import CURATION
 from pipelines.storage_complaints import storage_complaints_held
 from runtime.disk import disk_full
 from runtime.settings import data_home
@@ -203,17 +204,14 @@ SECTIONS = {
     "synth_tasks": "tasks",
     "rollouts": "rollouts",
     "learner_rollouts": "learner",
-    "scored": "score",
-    "deduplicated": "dedup",
-    "selected": "select",
-    "ace_report": "report",
+    **{stage.op: stage.name for stage in CURATION},
     "hub_folder": "hub",
 }
 
 
 def op_of(key: str) -> str:
     """The op (step) that materializes the asset ``key``: one selection step writes sft_set and rl_set."""
-    return "selected" if key in ("sft_set", "rl_set") else key
+    return next((stage.op for stage in CURATION for out in stage.outputs if out.asset == key), key)
 
 
 def pipeline_run_config(cfg: PipelineConfig, keys: tuple[str, ...], log_level: str) -> dict[str, Any]:

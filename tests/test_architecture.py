@@ -220,3 +220,22 @@ def test_only_the_executor_starts_processes_or_talks_to_ray():
     no other library module imports Ray or a process pool."""
     found = {name for name, path in modules().items() if starts_processes_or_talks_to_ray(ast.parse(path.read_text()))}
     assert found == {"runtime.executor", "runtime.engine"}
+
+
+STAGE_ENTRY_POINTS = {
+    "curation.score_stage": "run_score",
+    "curation.dedup_stage": "run_dedup",
+    "curation.select_stage": "run_select",
+    "curation.report": "ace_report",
+}
+
+
+def test_only_the_stage_module_wires_the_curation_stages():
+    """Each curation stage is defined once (pipelines/stage.py) and its command and asset are made from that: no
+    other module of pipelines/ imports a stage's entry point (training/improve.py, library code, may call them)."""
+    importers = set()
+    for path in (ROOT / "pipelines").rglob("*.py"):
+        for module, names in imports(ast.parse(path.read_text())):
+            if STAGE_ENTRY_POINTS.get(module) in names:
+                importers.add(str(path.relative_to(ROOT)))
+    assert importers == {"pipelines/stage.py"}

@@ -1,13 +1,15 @@
 """Curation as Dagster assets: verified -> scored -> deduplicated -> the SFT and RL sets, and the ACE report.
 
-Thin wrappers over verifiers/ and curation/, which work file to file with side
-tables beside each records file (``records.scores.parquet``,
-``records.signatures.parquet``, ``records.dedup.parquet``); each asset runs its
-stage into its own folder and returns ``StoredRecords``.
+``verified`` re-verifies every record (verifiers/); the others are made by ``stage_asset`` from the stages of
+pipelines/stage.py, the same definitions the ``aceforge`` commands are made from. The curation library works
+file to file with side tables beside each records file (``records.scores.parquet``,
+``records.signatures.parquet``, ``records.dedup.parquet``); each asset runs its stage into its own folder and
+returns ``StoredRecords``.
 """
 
 import base64
 from collections import Counter
+from contextlib import nullcontext
 from itertools import chain
 from pathlib import Path
 
@@ -28,18 +30,13 @@ from dagster import (
     multi_asset,
 )
 
-from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
-from curation.dedup_stage import run_dedup
-from curation.report import ace_report
-from curation.score_stage import run_score
-from curation.select_stage import SelectOutputs, run_select
-from curation.signatures import sidecar
 from pipelines.assets.config_schema import config_schema
 from pipelines.assets.ingest import ASSET_NAME as CONVERTED
 from pipelines.assets.progress import engine_step
-from pipelines.assets.record_store import RECORDS_FILE, RecordSet, StoredRecords, asset_dir, without_file_images
-from pipelines.assets.resources import EmbedderResource, StorageResource
+from pipelines.assets.record_store import RecordSet, StoredRecords, asset_dir, without_file_images
+from pipelines.assets.resources import StorageResource
 from pipelines.pipeline_config import PipelineConfig
+from pipelines.stage import CURATION, RECORDS_FILE, Ran, Stage
 from schemas.arrow_schema import RECORD_SCHEMA
 from schemas.io import iter_parquet_rows, row_to_record, write_records
 from verifiers.batch import VerifyStats, reverify
@@ -137,124 +134,72 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         yield Output(StoredRecords(path, stats.as_dict(), [*sources.paths, *rollouts.paths, *tasks.paths]))
         yield schema_valid(path, sources.rows() + rollouts.rows() + tasks.rows())
 
-    @asset(
-        group_name="curate",
-        io_manager_key="record_store",
-        ins={"records": AssetIn("verified"), "learner": AssetIn("learner_rollouts")},
-        config_schema=config_schema(ScoreConfig, defaults.score),
-        description="ACE scores: accuracy, complexity (structural, and the pass rate of the declared learner counted "
-        "from its own rollouts, with its id), diversity.",
-        kinds={"python", "parquet"},
-    )
-    def scored(
-        context: AssetExecutionContext,
-        records: RecordSet,
-        learner: RecordSet,
-        storage: StorageResource,
-        embedder: EmbedderResource,
-    ) -> StoredRecords:
-        embedder.activate()
-        cfg = ScoreConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        path = asset_dir(storage, context) / RECORDS_FILE
-        with storage.as_data_home(), engine_step(context, defaults.executor) as executor:
-            result = run_score(_single(records), path, cfg, learner, executor=executor)
-        return StoredRecords(path, result.summary(), [*records.paths, *learner.paths], cfg)
+    return [verified, *(stage_asset(stage, defaults) for stage in CURATION)]
 
-    @asset(
-        group_name="curate",
-        io_manager_key="record_store",
-        ins={"records": AssetIn("scored")},
-        config_schema=config_schema(DedupConfig, defaults.dedup),
-        check_specs=[AssetCheckSpec("duplicate_rate", asset="deduplicated", blocking=True)],
-        description="Duplicates removed (exact, structural, MinHash, semantic); records.dedup.parquet names each kept twin.",
-        kinds={"python", "parquet"},
-    )
-    def deduplicated(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
-        cfg = DedupConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        path = asset_dir(storage, context) / RECORDS_FILE
-        with storage.as_data_home(), engine_step(context, defaults.executor) as executor:
-            result = run_dedup(_single(records), path, cfg, executor=executor)
-        summary = result.summary()
-        yield Output(StoredRecords(path, summary, records.paths, cfg))
-        yield duplicate_rate(summary["removed"], summary["records"], defaults.max_duplicate_rate)
+
+CHECKS = {  # each stage's blocking checks, yielded below from what it ran
+    "dedup": [AssetCheckSpec("duplicate_rate", asset="deduplicated", blocking=True)],
+    "select": [AssetCheckSpec("sft_set_verified", asset="sft_set", blocking=True)],
+}
+MODELS = {"score": ["embedder"]}  # resources a stage's asset loads before it runs
+
+
+def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
+    """The Dagster face of ``stage``: its op reads the upstream assets' records, runs the stage into its assets'
+    folders and returns each records output to the record store (a folder output, the report, as metadata)."""
+    kept = [out for out in stage.outputs if out.asset]
 
     @multi_asset(
+        name=stage.op,
         group_name="curate",
+        ins={name: AssetIn(key) for name, key in stage.inputs.items()},
         outs={
-            "sft_set": AssetOut(
-                io_manager_key="record_store", description="Verified successes, diverse, under the budget."
-            ),
-            "rl_set": AssetOut(
-                io_manager_key="record_store",
-                description="Tasks whose learner rollouts earned unequal rewards, by learnability.",
-            ),
-        },
-        ins={"records": AssetIn("deduplicated")},
-        config_schema=config_schema(SelectConfig, defaults.select),
-        check_specs=[AssetCheckSpec("sft_set_verified", asset="sft_set", blocking=True)],
-    )
-    def selected(context: AssetExecutionContext, records: RecordSet, storage: StorageResource):
-        cfg = SelectConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        sft, rl = (asset_dir(storage, context, name) / RECORDS_FILE for name in ("sft_set", "rl_set"))
-        # The left-out table and the manifest are the SFT set's side files (what did not make it, and why).
-        paths = SelectOutputs(sft, rl, sft.with_name("records.left_out.parquet"), sft.with_name("selection.json"))
-        with storage.as_data_home():
-            result = run_select(_single(records), paths, cfg)
-        summary = result.summary()
-        # Why the RL set is empty is the RL set's to say (the run's table prints it once, under rl_set).
-        sft_counts = {key: value for key, value in summary.items() if key != "rl_empty"}
-        yield Output(StoredRecords(sft, sft_counts, records.paths, cfg), output_name="sft_set")
-        rl_counts = {key: summary[key] for key in ("rl", "rl_empty") if key in summary}  # rl_empty: why none
-        yield Output(StoredRecords(rl, rl_counts, records.paths, cfg), output_name="rl_set")
-        yield sft_set_verified(RecordSet([sft]), cfg.accept_imported_verdicts, cfg.accept_undecided)
-
-    @asset(
-        name="ace_report",
-        group_name="curate",
-        ins={
-            "records": AssetIn("scored"),
-            "deduplicated": AssetIn("deduplicated"),
-            "sft": AssetIn("sft_set"),
-            "rl": AssetIn("rl_set"),
-        },
-        config_schema=config_schema(ReportConfig, defaults.report),
-        description="The ACE report: plots and a markdown summary of scores, dedup and selection.",
-        kinds={"python", "markdown"},
-    )
-    def ace_report_asset(
-        context: AssetExecutionContext,
-        records: RecordSet,
-        deduplicated: RecordSet,
-        sft: RecordSet,
-        rl: RecordSet,
-        storage: StorageResource,
-    ):
-        cfg = ReportConfig.from_mapping(context.op_execution_context.op_config, "run config")
-        out = asset_dir(storage, context)
-        with storage.as_data_home():
-            report = ace_report(
-                _single(records),
-                out,
-                cfg,
-                audit=sidecar(_single(deduplicated), "dedup"),  # the side files beside the upstream records
-                left_out=_single(sft).with_name("records.left_out.parquet"),
-                sets={"sft": sft.rows(), "rl": rl.rows()},
+            out.asset: AssetOut(
+                io_manager_key="record_store" if out.kind == "records" else None,
+                description=out.description,
+                kinds={"python", "parquet" if out.kind == "records" else "markdown"},
             )
-        images = "\n\n".join(f"**{name}**\n\n![{name}]({_data_uri(path)})" for name, path in report.plots.items())
-        return MaterializeResult(
-            metadata={
-                "summary": MetadataValue.md(without_file_images(report.markdown, "see the plots entry")),
-                "plots": MetadataValue.md(images),
-                "folder": MetadataValue.path(str(out)),
-            }
+            for out in kept
+        },
+        config_schema=config_schema(stage.config, getattr(defaults, stage.name)),
+        check_specs=CHECKS.get(stage.name, []),
+        required_resource_keys={"storage", *MODELS.get(stage.name, [])},
+    )
+    def run(context: AssetExecutionContext, **upstream: RecordSet):
+        for model in MODELS.get(stage.name, []):
+            getattr(context.resources, model).activate()
+        storage: StorageResource = context.resources.storage
+        cfg = stage.config.from_mapping(context.op_execution_context.op_config, "run config")
+        inputs, outputs = stage.from_assets(
+            upstream, {out.name: asset_dir(storage, context, out.asset) for out in kept}
         )
+        step = engine_step(context, defaults.executor, kept[0].asset) if stage.scales_out else nullcontext()
+        with storage.as_data_home(), step as executor:
+            ran = stage.run(inputs, outputs, cfg, executor, False)
+        read = [path for records in upstream.values() for path in records.paths]
+        products = {product.name: product for product in ran.products}
+        for out, product in ((out, products[out.name]) for out in kept):
+            if out.kind == "records":
+                yield Output(StoredRecords(product.path, product.counts, read, cfg), output_name=out.asset)
+            else:  # the report's folder: what the UI shows of it
+                yield MaterializeResult(asset_key=out.asset, metadata=report_metadata(ran, product.path))
+        if stage.name == "dedup":
+            yield duplicate_rate(ran.summary["removed"], ran.summary["records"], defaults.max_duplicate_rate)
+        elif stage.name == "select":
+            yield sft_set_verified(RecordSet([outputs["sft"]]), cfg.accept_imported_verdicts, cfg.accept_undecided)
 
-    return [verified, scored, deduplicated, selected, ace_report_asset]
+    return run
 
 
-def _single(records: RecordSet) -> Path:
-    (path,) = records.paths
-    return path
+def report_metadata(report: Ran, folder: Path) -> dict[str, MetadataValue]:
+    """The report as the UI shows it: its summary, its plots inline, its folder."""
+    plots = report.summary["plots"]
+    images = "\n\n".join(f"**{name}**\n\n![{name}]({_data_uri(Path(path))})" for name, path in plots.items())
+    return {
+        "summary": MetadataValue.md(without_file_images(report.lines[0], "see the plots entry")),
+        "plots": MetadataValue.md(images),
+        "folder": MetadataValue.path(str(folder)),
+    }
 
 
 def _data_uri(png: Path) -> str:

@@ -39,10 +39,10 @@ def progress_of(message: str) -> str | None:
 
 
 @contextmanager
-def engine_step(context: AssetExecutionContext, cfg: ExecutorConfig) -> Iterator[Executor]:
+def engine_step(context: AssetExecutionContext, cfg: ExecutorConfig, output: str = "result") -> Iterator[Executor]:
     """The executor of the block's stage work. For engine=ray the cluster is joined here; the run's log says where
     it is and where its dashboard is, then how the Ray tasks advance (``progress: Encoder on ray: 12/40 tasks
-    done``), and the materialization gets the dashboard's link."""
+    done``), and the materialization of ``output`` (an @asset's is ``result``) gets the dashboard's link."""
     with open_executor(cfg) as executor:
         if not isinstance(executor, RayExecutor):
             yield executor
@@ -52,7 +52,7 @@ def engine_step(context: AssetExecutionContext, cfg: ExecutorConfig) -> Iterator
         metadata = {"ray_cluster": MetadataValue.text(info.address)}
         if info.dashboard:
             metadata["ray_dashboard"] = MetadataValue.url(info.dashboard)
-        context.add_output_metadata(metadata, output_name="result")  # the asset's own output, not its checks
+        context.add_output_metadata(metadata, output_name=output)  # the asset's own output, not its checks
         throttle = LineThrottle()
 
         def on_task_done(what: str, done: int, total: int | None) -> None:

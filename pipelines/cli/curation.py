@@ -9,7 +9,7 @@ input, wrong suffix, unknown option, an input row that is not a record).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,10 +20,11 @@ from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
 from data_catalog.catalog import safe_name
 from pipelines.catalog_names import adhoc_name
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, out, plain_text, print_json, say, shown
+from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, print_json, say, shown
 from pipelines.cli.config import with_config
 from pipelines.cli.records import check_file
 from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
+from pipelines.stage import DEDUP, REPORT, SCORE, SELECT, Stage, StageError
 from runtime.executor import ExecutorConfig
 from schemas.record import SCHEMA_VERSION
 
@@ -58,59 +59,41 @@ def check_paths(input: Path, output: Path | None = None) -> None:
             fail("--output must differ from the input (the input is read while the output is written)")
 
 
-def run_stage(stage: Callable[[], Any]) -> Any:
-    """Run a curation stage; an input row that is not a record is a one-line usage error, not a traceback."""
-    from curation.learner import LearnerError
-
-    try:
-        return stage()
-    except LearnerError as exc:
-        fail(f"cannot place complexity: {exc}", USAGE)
-    except (ValidationError, ValueError, KeyError) as exc:
-        fail(f"cannot curate this input: {one_line(exc, 300)} (does `aceforge validate` accept it?)", USAGE)
-
-
-def register(
-    cfg: OutputOptions, name: str, command: str, input: Path | list[Path], outputs: dict[str, tuple[Path, int, str]]
+def run_command(
+    stage: Stage, cfg: Any, inputs: dict[str, Any], outputs: dict[str, Path], read: list[Path], name: str, as_json: bool
 ) -> None:
-    """Register each output (catalog name suffix -> path, rows, kind), made from ``input``: the records first."""
-    if not cfg.catalog:
-        return
-    name = adhoc_name(name)
-    registered = [
-        StageOutput(
-            f"{name}{suffix}", path, rows, kind, SCHEMA_VERSION if kind == "records" else None, {"command": command}
-        )
-        for suffix, (path, rows, kind) in outputs.items()
-    ]
-    register_or_warn(command, cfg, input if isinstance(input, list) else [input], registered, say)
+    """Run ``stage`` on the executor ``cfg`` names, register what it wrote (made from ``read``; the catalog name
+    ``name`` unless ``--dataset``) and print its summary. An input row that is not a record is a one-line usage
+    error, not a traceback."""
+    from curation.learner import LearnerError
+    from runtime.executor import open_executor
 
-
-def progress() -> bool:
-    return err.is_terminal
-
-
-def loss_column_of(model_spec: str):
-    """curation/loss.py's column with the learner's tokenizer and training/render.py's assistant masks."""
-    from curation.loss import loss_column
-    from generators.llm.model_store import resolve_model
-    from training.model_io import load_model, load_tokenizer
-    from training.render import RenderError, record_to_chat, tokenize_chat
-
-    try:
-        path = resolve_model(model_spec)
-        tokenizer, template = load_tokenizer(path)
-        model = load_model(path).eval()
-    except (OSError, ValueError) as exc:
-        fail(f"cannot load the loss model {model_spec!r}: {one_line(exc, 200)}")
-
-    def tokenize(record):
+    with open_executor(cfg) if stage.scales_out else nullcontext() as executor:
         try:
-            return tokenize_chat(tokenizer, record_to_chat(record), template)
-        except RenderError:
-            return None
-
-    return loss_column(model, tokenize)
+            ran = stage.run(inputs, outputs, cfg, executor, err.is_terminal)
+        except (LearnerError, StageError) as exc:
+            fail(f"cannot place complexity: {exc}" if isinstance(exc, LearnerError) else str(exc), USAGE)
+        except (ValidationError, ValueError, KeyError) as exc:
+            fail(f"cannot curate this input: {one_line(exc, 300)} (does `aceforge validate` accept it?)", USAGE)
+    if isinstance(cfg, OutputOptions) and cfg.catalog:
+        name = adhoc_name(safe_name(cfg.dataset or name))
+        registered = [
+            StageOutput(
+                name + ("" if product.name == "records" else f"_{product.name}"),
+                product.path,
+                product.rows,
+                kind := stage.kind(product.name),
+                SCHEMA_VERSION if kind == "records" else None,
+                {"command": stage.name},
+            )
+            for product in ran.products
+        ]
+        register_or_warn(stage.name, cfg, read, registered, say)
+    if as_json:
+        print_json(ran.summary)
+        return
+    typer.echo(shown("\n".join(ran.lines), multiline=True))
+    say("wrote " + ", ".join(str(product.path) for product in ran.products))
 
 
 class ScoreCommand(ScoreConfig, OutputOptions, ExecutorConfig):
@@ -150,49 +133,15 @@ def score_cmd(
     task text and action signature, clusters). The learner is declared with the --learner-* flags (rolled out now,
     k times per task) or given by its rollouts (--rollouts). Writes OUTPUT, OUTPUT-stem.scores.parquet (flat
     columns) and .signatures.parquet (embeddings)."""
-    from curation.score_stage import run_score
-    from curation.signatures import sidecar
-    from runtime.executor import open_executor
-    from schemas.io import RecordWriter, read_records
+    from schemas.io import read_records
 
     check_paths(input, output)
     is_empty(input, allow_empty)
     if rollouts is not None:
         check_file(rollouts)
-    name = safe_name(cfg.dataset or output.stem)
-    writer = RecordWriter(sidecar(output, "rollouts")) if cfg.learner is not None else None
-    columns = {"loss": loss_column_of(cfg.loss_model)} if cfg.loss_model else None
-    on_rollout = writer.write_record if writer is not None else None
-    try:
-        learner_rollouts = read_records(rollouts) if rollouts is not None else None
-        with open_executor(cfg) as executor:
-            result = run_stage(
-                lambda: run_score(input, output, cfg, learner_rollouts, progress(), columns, on_rollout, executor)
-            )
-    finally:
-        if writer is not None:
-            writer.close()
-    outputs = {
-        "": (output, result.table.height, "records"),
-        "_scores": (result.scores_path, result.table.height, "scores"),
-    }
-    if writer is not None:
-        outputs["_learner_rollouts"] = (writer.path, writer.rows, "records")
-    register(cfg, name, "score", [input, *([rollouts] if rollouts is not None else [])], outputs)
-    summary = result.summary()
-    if as_json:
-        print_json(summary)
-        return
-    out.print(plain_text(f"scored {summary['records']} records; learner: {summary['learner'] or 'none declared'}"))
-    out.print("accuracy levels: " + ", ".join(f"{k} {v}" for k, v in summary["accuracy_levels"].items()))
-    out.print("complexity levels: " + ", ".join(f"{k} {v}" for k, v in summary["complexity_levels"].items()))
-    out.print(
-        f"with a pass rate: {summary['with_pass_rate']}, at the frontier: {summary['frontier']}, "
-        f"with unequal learner rewards: {summary['unequal_rewards']}"
-    )
-    if summary["missing"]:
-        out.print("missing: " + ", ".join(f"{k} {v}" for k, v in summary["missing"].items()))
-    say(f"wrote {output} and {result.scores_path.name}")
+    learner = read_records(rollouts) if rollouts is not None else None
+    read = [input, *([rollouts] if rollouts is not None else [])]
+    run_command(SCORE, cfg, {"records": input, "learner": learner}, {"records": output}, read, output.stem, as_json)
 
 
 @app.command("dedup")
@@ -210,31 +159,12 @@ def dedup_cmd(
 ) -> None:
     """Remove duplicates (exact, structural, MinHash near-duplicate text, semantic); every removed record is named
     with the kept record it duplicates, the kind and the similarity in OUTPUT-stem.dedup.parquet."""
-    from curation.dedup_stage import run_dedup
-    from runtime.executor import open_executor
-
     check_paths(input, output)
     is_empty(input, allow_empty)
     if signatures is not None and not signatures.is_file():
         fail(f"file not found: {signatures}")
-    with open_executor(cfg) as executor:
-        result = run_stage(lambda: run_dedup(input, output, cfg, signatures, progress(), executor))
-    summary = result.summary()
-    name = safe_name(cfg.dataset or output.stem)
-    removed = summary["removed"]
-    register(
-        cfg,
-        name,
-        "dedup",
-        input,
-        {"": (output, result.kept, "records"), "_audit": (result.audit_path, removed, "dedup_audit")},
-    )
-    if as_json:
-        print_json(summary)
-        return
-    kinds = ", ".join(f"{k} {v}" for k, v in summary["removed_by_kind"].items()) or "none"
-    out.print(f"{summary['records']} records: kept {summary['kept']}, removed {removed} ({kinds})")
-    say(f"wrote {output}; audit in {result.audit_path.name}")
+    inputs = {"records": input, "signatures": signatures}
+    run_command(DEDUP, cfg, inputs, {"records": output}, [input], output.stem, as_json)
 
 
 @app.command("select")
@@ -251,33 +181,11 @@ def select_cmd(
     """Choose an SFT set of verified successes (diverse under --budget, keeping the mix of complexity levels), an RL
     set of tasks whose learner rollouts earned unequal rewards (ordered by learnability), and list every record left
     out with its reason."""
-    from curation.select_stage import run_select
+    from curation.select_stage import SelectOutputs
 
     check_paths(input)
     is_empty(input, allow_empty)
-    result = run_stage(lambda: run_select(input, out_dir, cfg, progress()))
-    summary = result.summary()
-    name = safe_name(cfg.dataset or out_dir.name)
-    left = sum(result.left_out.values())
-    register(
-        cfg,
-        name,
-        "select",
-        input,
-        {
-            "_sft": (out_dir / "sft.parquet", result.sft, "records"),
-            "_rl": (out_dir / "rl.parquet", result.rl, "records"),
-            "_left_out": (out_dir / "left_out.parquet", left, "left_out"),
-        },
-    )
-    if as_json:
-        print_json(summary)
-        return
-    reasons = ", ".join(f"{k} {v}" for k, v in summary["left_out_by_reason"].items()) or "none"
-    out.print(f"{summary['records']} records: SFT {result.sft}, RL {result.rl}, left out {left} ({reasons})")
-    if result.rl_empty:
-        out.print(plain_text(result.rl_empty))
-    say(f"wrote {out_dir}/sft.parquet, rl.parquet, left_out.parquet")
+    run_command(SELECT, cfg, {"records": input}, vars(SelectOutputs.in_folder(out_dir)), [input], out_dir.name, as_json)
 
 
 @app.command("report")
@@ -293,7 +201,7 @@ def report_cmd(
 ) -> None:
     """Render the ACE report: complexity and pass-rate histograms, a 2-D map of the embeddings by source, dedup
     counts by kind, rejects by reason, and a markdown summary with the numbers (OUTPUT/summary.md)."""
-    from curation.report import ace_report, report_inputs
+    from curation.report import report_inputs
     from curation.select_stage import MANIFEST
 
     if input.is_dir() and not (input / MANIFEST).is_file():
@@ -307,9 +215,4 @@ def report_cmd(
         (out_dir / "summary.md").write_text(f"## ACE summary\n\nNo records in `{inputs.records}`.\n")
         say(f"{inputs.records} holds no records: wrote an empty summary.md to {out_dir}")
         return
-    report = run_stage(lambda: ace_report(inputs.records, out_dir, cfg, inputs.audit, inputs.left_out, inputs.sets))
-    if as_json:
-        print_json({"summary": str(out_dir / "summary.md"), "plots": {k: str(v) for k, v in report.plots.items()}})
-        return
-    typer.echo(shown(report.markdown, multiline=True))
-    say(f"wrote {len(report.plots)} plots and summary.md to {out_dir}")
+    run_command(REPORT, cfg, vars(inputs), {"folder": out_dir}, [input], out_dir.name, as_json)

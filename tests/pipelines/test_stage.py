@@ -1,0 +1,133 @@
+"""One stage, two faces: each curation ``Stage`` (pipelines/stage.py) made into its ``aceforge`` command and its
+Dagster asset. The two take the same configuration, and run on the same records they keep the same records."""
+
+from __future__ import annotations
+
+import pyarrow.parquet as pq
+import pytest
+import typer
+from dagster import DagsterInstance, asset, materialize
+from dagster._core.system_config.objects import ResolvedRunConfig
+
+from curation.config import ReportConfig
+from pipelines.assets.curate import stage_asset
+from pipelines.assets.record_store import StoredRecords, asset_dir
+from pipelines.assets.resources import StorageResource
+from pipelines.cli.app import app
+from pipelines.cli.curation import DedupCommand, ScoreCommand, SelectCommand
+from pipelines.definitions import build_resources, defs
+from pipelines.main_job import _error
+from pipelines.pipeline_config import PipelineConfig
+from pipelines.stage import CURATION, RECORDS_FILE
+from schemas.io import write_records
+from tests.curation.helpers import chat_record, rollout_of, task_record, trajectory_record
+from tests.pipelines.cli_helpers import invoke
+
+COMMAND_CONFIG = {"score": ScoreCommand, "dedup": DedupCommand, "select": SelectCommand, "report": ReportConfig}
+BUDGET = 2
+
+
+@pytest.mark.parametrize("stage", CURATION, ids=lambda stage: stage.name)
+def test_the_command_and_the_asset_take_the_same_fields_with_the_same_defaults(stage):
+    command = typer.main.get_command(app).commands[stage.name]
+    flags = {param.name.split("__")[0] for param in command.params}
+    launchpad = ResolvedRunConfig.build(defs.resolve_job_def("curate"), {}).ops[stage.op].config
+    fields = set(stage.config.model_fields)
+    assert fields <= flags and set(launchpad) == fields
+    # What the command runs on without flags (the pipeline gives select its budget, which the command requires).
+    required = {name: launchpad[name] for name, field in stage.config.model_fields.items() if field.is_required()}
+    assert COMMAND_CONFIG[stage.name].load(None, **required).model_dump(mode="json", include=fields) == launchpad
+
+
+def given_records(tmp_path):
+    """Three verified cancellations (one repeated, one of another order), two chats and two tasks; the learner ("smol") solves task-1 once in
+    two tries (its frontier, an RL task) and task-2 every time."""
+    tasks = [task_record("task-1"), task_record("task-2", order_id="W7")]
+    records = [
+        trajectory_record("cancel-w1", "W1"),
+        trajectory_record("cancel-w1-again", "W1"),
+        trajectory_record("cancel-w3", "W3", reason="ordered twice"),
+        chat_record("chat-oslo", "Will it rain in Oslo?", "Probably, it is Oslo."),
+        chat_record("chat-moon", "How far is the Moon?", "About 384,400 km."),
+        *tasks,
+    ]
+    learner = [rollout_of(tasks[0], 0, True, "smol"), rollout_of(tasks[0], 1, False, "smol")]
+    learner += [rollout_of(tasks[1], 0, True, "smol"), rollout_of(tasks[1], 1, True, "smol")]
+    write_records(records, tmp_path / "verified.parquet")
+    write_records(learner, tmp_path / "learner.parquet")
+    return tmp_path / "verified.parquet", tmp_path / "learner.parquet"
+
+
+def ids(path) -> list[str]:
+    return pq.read_table(path, columns=["id"]).column("id").to_pylist()
+
+
+def through_the_cli(tmp_path, verified, learner) -> dict[str, list[str]]:
+    out = tmp_path / "cli"
+    steps = [
+        ("score", verified, "-o", out / "scored.parquet", "--rollouts", learner),
+        ("dedup", out / "scored.parquet", "-o", out / "deduped.parquet"),
+        ("select", out / "deduped.parquet", "--out-dir", out / "sets", "--budget", BUDGET),
+        ("report", out / "sets", "-o", out / "report"),
+    ]
+    for step in steps:
+        result = invoke(*step)
+        assert result.exit_code == 0, result.output
+    sets = out / "sets"
+    files = {"scored": out / "scored.parquet", "deduplicated": out / "deduped.parquet"}
+    return {
+        name: ids(path)
+        for name, path in {**files, "sft_set": sets / "sft.parquet", "rl_set": sets / "rl.parquet"}.items()
+    }
+
+
+def through_dagster(tmp_path, verified, learner) -> dict[str, list[str]]:
+    storage = StorageResource()
+    (tmp_path / "dagster").mkdir()
+
+    def given(name, path):
+        @asset(name=name, io_manager_key="record_store")
+        def records(context) -> StoredRecords:
+            target = asset_dir(storage, context) / RECORDS_FILE
+            target.write_bytes(path.read_bytes())
+            return StoredRecords(target)
+
+        return records
+
+    result = materialize(
+        [
+            given("verified", verified),
+            given("learner_rollouts", learner),
+            *(stage_asset(stage, PipelineConfig()) for stage in CURATION),
+        ],
+        instance=DagsterInstance.local_temp(str(tmp_path / "dagster")),
+        resources=build_resources(storage),
+        run_config={"ops": {"selected": {"config": {"budget": BUDGET}}}},
+        raise_on_error=False,
+    )
+    assert result.success, _error(result)
+    keys = ("scored", "deduplicated", "sft_set", "rl_set")
+    return {key: ids(storage.asset_dir([key], None) / RECORDS_FILE) for key in keys}
+
+
+def test_the_command_and_the_asset_keep_the_same_records(data_home, tmp_path):
+    verified, learner = given_records(tmp_path)
+    cli = through_the_cli(tmp_path, verified, learner)
+    assert cli == through_dagster(tmp_path, verified, learner)
+    # Each stage changed what it kept: dedup removed the repeat and the same cancellation of another order, select
+    # took the one verified success and the learner's frontier task.
+    assert cli["deduplicated"] == ["cancel-w1", "chat-oslo", "chat-moon", "task-1", "task-2"]
+    assert (cli["sft_set"], cli["rl_set"]) == (["cancel-w1"], ["task-1"])
+    # The report: the same plots and the same dedup and selection counts. (Its records differ: given a `select`
+    # folder the command reports the selection's input, the deduplicated records; the asset the scored ones.)
+    for folder in (data_home / "assets" / "ace_report" / "all", tmp_path / "cli" / "report"):
+        assert sorted(png.name for png in folder.glob("*.png")) == [f"{name}.png" for name in PLOTS]
+        assert summary_lines(folder) == ["- dedup: audit of 2 removed records", "- select: SFT 1, RL 1"]
+
+
+PLOTS = ("complexity", "dedup", "difficulty", "embedding_map", "pass_rate", "rejects")
+
+
+def summary_lines(folder) -> list[str]:
+    lines = (folder / "summary.md").read_text().splitlines()
+    return [line for line in lines if line.startswith(("- dedup:", "- select:"))]

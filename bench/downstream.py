@@ -148,18 +148,26 @@ def make_heldout(args, folder: Path, tokenizer, template):
     return chosen, held, eval_tasks
 
 
-def make_pool(args, folder: Path) -> tuple[Path, list]:
+def make_pool(args, folder: Path, heldout: list) -> tuple[Path, list]:
+    """The training pool, without the tasks that share a task or an instruction with the held-out set (generic
+    instructions such as 'Update the profile address.' recur across databases)."""
     from training_pool import goal_kinds, passed, roll_out, synth_tasks
 
     from schemas.io import write_records
+    from training.improve_tasks import keep_disjoint
 
     kinds = [kind for kind in goal_kinds() if kind not in args.holdout_kinds]
     with timed(f"pool: synthesize {args.pool} tasks, oracle k=1 and perturbed k={args.perturbed_k} rollouts"):
-        tasks = synth_tasks(args.pool, seed=0, users=args.users, db_seed=0, goals=kinds)
+        tasks, dropped = keep_disjoint(
+            synth_tasks(args.pool, seed=0, users=args.users, db_seed=0, goals=kinds), heldout
+        )
         rollouts = roll_out(tasks, "oracle", 1) + roll_out(tasks, "perturbed", args.perturbed_k)
         pool = folder / "pool.parquet"
         write_records(rollouts, pool)
-    print(f"pool: {len(tasks)} tasks, {len(rollouts)} rollouts, {sum(map(passed, rollouts))} verified successes")
+    print(
+        f"pool: {len(tasks)} tasks ({dropped} dropped: shared with the held-out set), {len(rollouts)} rollouts, "
+        f"{sum(map(passed, rollouts))} verified successes"
+    )
     return pool, rollouts
 
 
@@ -364,7 +372,7 @@ def main() -> None:
     print(f"output: {folder}", flush=True)
     tokenizer, template = load_tokenizer(resolve_model(args.model))
     chosen, held, eval_tasks = make_heldout(args, folder, tokenizer, template)
-    pool, rollouts = make_pool(args, folder)
+    pool, rollouts = make_pool(args, folder, chosen + eval_tasks)
     assert_disjoint(rollouts, chosen + eval_tasks)
     results = run_arms(args, folder, pool, rollouts, held, eval_tasks)
     text = table(args, results, held)

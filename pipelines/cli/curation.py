@@ -24,7 +24,8 @@ from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, print_json,
 from pipelines.cli.config import with_config
 from pipelines.cli.records import check_file
 from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
-from pipelines.stage import DEDUP, REPORT, SCORE, SELECT, Stage, StageError
+from pipelines.stages import Stage, StageError
+from pipelines.stages.curation import DEDUP, REPORT, SCORE, SELECT
 from runtime.executor import ExecutorConfig
 from schemas.record import SCHEMA_VERSION
 

@@ -18,7 +18,8 @@ from pipelines.cli.curation import DedupCommand, ScoreCommand, SelectCommand
 from pipelines.definitions import build_resources, defs
 from pipelines.main_job import _error
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.stage import CURATION, RECORDS_FILE
+from pipelines.stages import RECORDS_FILE
+from pipelines.stages.curation import CURATION
 from schemas.io import write_records
 from tests.curation.helpers import chat_record, rollout_of, task_record, trajectory_record
 from tests.pipelines.cli_helpers import invoke

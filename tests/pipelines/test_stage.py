@@ -1,5 +1,6 @@
-"""One stage, two faces: each curation ``Stage`` (pipelines/stage.py) made into its ``aceforge`` command and its
-Dagster asset. The two take the same configuration, and run on the same records they keep the same records."""
+"""One stage, two faces: each ``Stage`` (pipelines/stages/) made into its ``aceforge`` command and its Dagster asset.
+The curation stages' two take the same configuration; run on the same records, every stage's two keep the same
+records (verify's: with the same verdicts)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ from pipelines.main_job import _error
 from pipelines.pipeline_config import PipelineConfig
 from pipelines.stages import RECORDS_FILE
 from pipelines.stages.curation import CURATION
-from schemas.io import write_records
+from pipelines.stages.verify import VERIFY
+from schemas.io import read_records, write_records
 from tests.curation.helpers import chat_record, rollout_of, task_record, trajectory_record
 from tests.pipelines.cli_helpers import invoke
+from tests.pipelines.test_cli_verify import inputs as records_to_verify
 
 COMMAND_CONFIG = {"score": ScoreCommand, "dedup": DedupCommand, "select": SelectCommand, "report": ReportConfig}
 BUDGET = 2
@@ -82,11 +85,13 @@ def through_the_cli(tmp_path, verified, learner) -> dict[str, list[str]]:
     }
 
 
-def through_dagster(tmp_path, verified, learner) -> dict[str, list[str]]:
+def materialized(tmp_path, given: dict[str, object], stages, run_config=None) -> tuple[StorageResource, dict]:
+    """``stages``' assets materialized on the ``given`` assets (asset key -> a records file): their storage, and
+    whether each of their checks passed."""
     storage = StorageResource()
     (tmp_path / "dagster").mkdir()
 
-    def given(name, path):
+    def given_asset(name, path):
         @asset(name=name, io_manager_key="record_store")
         def records(context) -> StoredRecords:
             target = asset_dir(storage, context) / RECORDS_FILE
@@ -97,16 +102,22 @@ def through_dagster(tmp_path, verified, learner) -> dict[str, list[str]]:
 
     result = materialize(
         [
-            given("verified", verified),
-            given("learner_rollouts", learner),
-            *(stage_asset(stage, PipelineConfig()) for stage in CURATION),
+            *(given_asset(name, path) for name, path in given.items()),
+            *(stage_asset(s, PipelineConfig()) for s in stages),
         ],
         instance=DagsterInstance.local_temp(str(tmp_path / "dagster")),
         resources=build_resources(storage),
-        run_config={"ops": {"selected": {"config": {"budget": BUDGET}}}},
+        run_config=run_config or {},
         raise_on_error=False,
     )
     assert result.success, _error(result)
+    return storage, {check.check_name: check.passed for check in result.get_asset_check_evaluations()}
+
+
+def through_dagster(tmp_path, verified, learner) -> dict[str, list[str]]:
+    given = {"verified": verified, "learner_rollouts": learner}
+    storage, checks = materialized(tmp_path, given, CURATION, {"ops": {"selected": {"config": {"budget": BUDGET}}}})
+    assert checks == {"duplicate_rate": True, "sft_set_verified": True}
     keys = ("scored", "deduplicated", "sft_set", "rl_set")
     return {key: ids(storage.asset_dir([key], None) / RECORDS_FILE) for key in keys}
 
@@ -132,3 +143,35 @@ PLOTS = ("complexity", "dedup", "difficulty", "embedding_map", "pass_rate", "rej
 def summary_lines(folder) -> list[str]:
     lines = (folder / "summary.md").read_text().splitlines()
     return [line for line in lines if line.startswith(("- dedup:", "- select:"))]
+
+
+def verdicts(path) -> dict[str, tuple[bool | None, str | None]]:
+    return {r.id: (r.verifier.result and r.verifier.result.passed, r.verifier.version) for r in read_records(path)}
+
+
+def test_verify_and_the_verified_asset_give_the_same_verdicts(data_home, tmp_path):
+    """The command verifies one file; the asset the sources and the rollouts (the same records, split in two) and
+    passes the synthesized tasks through after them."""
+    records = records_to_verify()
+    files = {name: tmp_path / f"{name}.parquet" for name in ("all", "converted", "rollouts", "synth_tasks")}
+    write_records(records, files["all"])
+    write_records(records[:2], files["converted"])
+    write_records(records[2:], files["rollouts"])
+    write_records([task_record("task-1")], files["synth_tasks"])
+    result = invoke("verify", files["all"], "-o", tmp_path / "cli-verified.parquet")
+    assert result.exit_code == 0, result.output
+    cli = verdicts(tmp_path / "cli-verified.parquet")
+    given = {name: path for name, path in files.items() if name != "all"}
+    storage, checks = materialized(tmp_path, given, [VERIFY])
+    assert checks == {"schema_valid": True}
+    asset = verdicts(storage.asset_dir(["verified"], None) / RECORDS_FILE)
+    assert list(asset) == [*(record.id for record in records), "task-1"]
+    assert asset == {**cli, **verdicts(files["synth_tasks"])}  # the task as it was given
+    # The chain changed three stored verdicts and left the record it has no check for as stored.
+    assert {rid: passed for rid, (passed, _) in cli.items()} == {
+        "right-but-stored-failed": True,
+        "right-and-stored-passed": True,
+        "never-verified": False,
+        "not-verifiable": True,
+        "retail-cancel": False,
+    }

@@ -72,7 +72,8 @@ def through_the_cli(tmp_path, verified, learner) -> dict[str, list[str]]:
         ("score", verified, "-o", out / "scored.parquet", "--rollouts", learner),
         ("dedup", out / "scored.parquet", "-o", out / "deduped.parquet"),
         ("select", out / "deduped.parquet", "--out-dir", out / "sets", "--budget", BUDGET),
-        ("report", out / "sets", "-o", out / "report"),
+        ("report", out / "scored.parquet", "--selection", out / "sets", "-o", out / "report"),
+        ("report", out / "sets", "-o", out / "report-of-the-selection"),
     ]
     for step in steps:
         result = invoke(*step)
@@ -130,14 +131,23 @@ def test_the_command_and_the_asset_keep_the_same_records(data_home, tmp_path):
     # took the one verified success and the learner's frontier task.
     assert cli["deduplicated"] == ["cancel-w1", "chat-oslo", "chat-moon", "task-1", "task-2"]
     assert (cli["sft_set"], cli["rl_set"]) == (["cancel-w1"], ["task-1"])
-    # The report: the same plots and the same dedup and selection counts. (Its records differ: given a `select`
-    # folder the command reports the selection's input, the deduplicated records; the asset the scored ones.)
-    for folder in (data_home / "assets" / "ace_report" / "all", tmp_path / "cli" / "report"):
+    # The report: the same plots and summary, of every scored record with the dedup and selection counts. Given
+    # the `select` folder alone the command reports the selection's input instead: the deduplicated records.
+    asset_report, cli_report = data_home / "assets" / "ace_report" / "all", tmp_path / "cli" / "report"
+    assert (cli_report / "summary.md").read_text() == (asset_report / "summary.md").read_text()
+    of_the_selection = tmp_path / "cli" / "report-of-the-selection"
+    for folder in (asset_report, cli_report, of_the_selection):
         assert sorted(png.name for png in folder.glob("*.png")) == [f"{name}.png" for name in PLOTS]
         assert summary_lines(folder) == ["- dedup: audit of 2 removed records", "- select: SFT 1, RL 1"]
+    assert records_line(cli_report) == "- records: 7 (2 tasks, 5 trajectories)"
+    assert records_line(of_the_selection) == "- records: 5 (2 tasks, 3 trajectories)"
 
 
 PLOTS = ("complexity", "dedup", "difficulty", "embedding_map", "pass_rate", "rejects")
+
+
+def records_line(folder) -> str:
+    return next(line for line in (folder / "summary.md").read_text().splitlines() if line.startswith("- records:"))
 
 
 def summary_lines(folder) -> list[str]:

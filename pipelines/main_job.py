@@ -41,7 +41,7 @@ from pipelines.assets.resources import StorageResource
 from pipelines.catalog_names import JOB_ASSETS
 from pipelines.interrupts import Interrupts
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.stage import CURATION
+from pipelines.stages.curation import CURATION
 from pipelines.storage_complaints import storage_complaints_held
 from runtime.disk import disk_full
 from runtime.settings import data_home

@@ -153,6 +153,23 @@ class QuarantineWriter(ParquetRowWriter):
         self.write({"source": source, "index": index, "error": error, "raw_excerpt": excerpt(raw, self.EXCERPT_CHARS)})
 
 
+class LazyQuarantine:
+    """A QuarantineWriter opened only when the first unreadable row arrives (no file when every row reads)."""
+
+    def __init__(self, path: Path):
+        self.path, self.writer, self.rows = path, None, 0
+
+    def write(self, source: str, index: int, error: str, raw: Any) -> None:
+        if self.writer is None:
+            self.writer = QuarantineWriter(self.path)
+        self.writer.write_row(source, index, error, raw)
+        self.rows += 1
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
 @contextmanager
 def written_together(*opens: Callable[[], ParquetRowWriter]) -> Iterator[list[ParquetRowWriter]]:
     """The writers ``opens`` make, whose files come into place together or not at all (records and their

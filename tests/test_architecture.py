@@ -222,20 +222,22 @@ def test_only_the_executor_starts_processes_or_talks_to_ray():
     assert found == {"runtime.executor", "runtime.engine"}
 
 
-STAGE_ENTRY_POINTS = {
-    "curation.score_stage": "run_score",
-    "curation.dedup_stage": "run_dedup",
-    "curation.select_stage": "run_select",
-    "curation.report": "ace_report",
+STAGE_ENTRY_POINTS = {  # each stage's entry point -> the module of pipelines/stages/ that defines the stage
+    ("curation.score_stage", "run_score"): "pipelines/stages/curation.py",
+    ("curation.dedup_stage", "run_dedup"): "pipelines/stages/curation.py",
+    ("curation.select_stage", "run_select"): "pipelines/stages/curation.py",
+    ("curation.report", "ace_report"): "pipelines/stages/curation.py",
+    ("verifiers.batch", "reverify"): "pipelines/stages/verify.py",
 }
 
 
-def test_only_the_stage_module_wires_the_curation_stages():
-    """Each curation stage is defined once (pipelines/stage.py) and its command and asset are made from that: no
-    other module of pipelines/ imports a stage's entry point (training/improve.py, library code, may call them)."""
+def test_only_the_stage_modules_wire_the_stages():
+    """Each stage is defined once (pipelines/stages/) and its command and asset are made from that: no other module
+    of pipelines/ imports a stage's entry point (library code, e.g. training/improve.py, may call them)."""
     importers = set()
     for path in (ROOT / "pipelines").rglob("*.py"):
         for module, names in imports(ast.parse(path.read_text())):
-            if STAGE_ENTRY_POINTS.get(module) in names:
-                importers.add(str(path.relative_to(ROOT)))
-    assert importers == {"pipelines/stage.py"}
+            importers.update((module, name, str(path.relative_to(ROOT))) for name in names)
+    assert {(module, name, path) for module, name, path in importers if (module, name) in STAGE_ENTRY_POINTS} == {
+        (*entry, path) for entry, path in STAGE_ENTRY_POINTS.items()
+    }

@@ -1,16 +1,14 @@
 """Curation as Dagster assets: verified -> scored -> deduplicated -> the SFT and RL sets, and the ACE report.
 
-``verified`` re-verifies every record (verifiers/); the others are made by ``stage_asset`` from the stages of
-pipelines/stage.py, the same definitions the ``aceforge`` commands are made from. The curation library works
-file to file with side tables beside each records file (``records.scores.parquet``,
-``records.signatures.parquet``, ``records.dedup.parquet``); each asset runs its stage into its own folder and
-returns ``StoredRecords``.
+Each asset is made by ``stage_asset`` from a stage of pipelines/stages/ (verify, then the curation stages), the same
+definitions the ``aceforge`` commands are made from. The curation library works file to file with side tables
+beside each records file (``records.scores.parquet``, ``records.signatures.parquet``, ``records.dedup.parquet``);
+each asset runs its stage into its own folder and returns ``StoredRecords``.
 """
 
 import base64
 from collections import Counter
 from contextlib import nullcontext
-from itertools import chain
 from pathlib import Path
 
 import pyarrow as pa
@@ -26,20 +24,19 @@ from dagster import (
     MaterializeResult,
     MetadataValue,
     Output,
-    asset,
     multi_asset,
 )
 
 from pipelines.assets.config_schema import config_schema
-from pipelines.assets.ingest import ASSET_NAME as CONVERTED
 from pipelines.assets.progress import engine_step
 from pipelines.assets.record_store import RecordSet, StoredRecords, asset_dir, without_file_images
 from pipelines.assets.resources import StorageResource
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.stage import CURATION, RECORDS_FILE, Ran, Stage
+from pipelines.stages import Ran, Stage
+from pipelines.stages.curation import CURATION
+from pipelines.stages.verify import VERIFY
 from schemas.arrow_schema import RECORD_SCHEMA
-from schemas.io import iter_parquet_rows, row_to_record, write_records
-from verifiers.batch import VerifyStats, reverify
+from schemas.io import iter_parquet_rows, row_to_record
 from verifiers.runner import can_decide
 
 
@@ -106,38 +103,11 @@ def sft_set_verified(records: RecordSet, accept_imported: bool, accept_undecided
 
 
 def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
-    @asset(
-        group_name="curate",
-        io_manager_key="record_store",
-        ins={
-            # each source's records: the catalog version its materialization recorded
-            "sources": AssetIn(CONVERTED),
-            "tasks": AssetIn("synth_tasks"),
-            "rollouts": AssetIn("rollouts"),
-        },
-        check_specs=[AssetCheckSpec("schema_valid", asset="verified", blocking=True)],
-        description="Every converted record and rollout, verified again by the chain (structure, replay, constraints, "
-        "...), plus the synthesized tasks (no trajectory to verify: the RL candidates).",
-        kinds={"python", "parquet"},
-    )
-    def verified(
-        context: AssetExecutionContext,
-        sources: RecordSet,
-        tasks: RecordSet,
-        rollouts: RecordSet,
-        storage: StorageResource,
-    ):
-        stats = VerifyStats()
-        path = asset_dir(storage, context) / RECORDS_FILE
-        with storage.as_data_home():
-            write_records(chain(reverify(chain(sources, rollouts), stats), tasks), path)
-        yield Output(StoredRecords(path, stats.as_dict(), [*sources.paths, *rollouts.paths, *tasks.paths]))
-        yield schema_valid(path, sources.rows() + rollouts.rows() + tasks.rows())
-
-    return [verified, *(stage_asset(stage, defaults) for stage in CURATION)]
+    return [stage_asset(stage, defaults) for stage in (VERIFY, *CURATION)]
 
 
 CHECKS = {  # each stage's blocking checks, yielded below from what it ran
+    "verify": [AssetCheckSpec("schema_valid", asset="verified", blocking=True)],
     "dedup": [AssetCheckSpec("duplicate_rate", asset="deduplicated", blocking=True)],
     "select": [AssetCheckSpec("sft_set_verified", asset="sft_set", blocking=True)],
 }
@@ -161,7 +131,7 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
             )
             for out in kept
         },
-        config_schema=config_schema(stage.config, getattr(defaults, stage.name)),
+        config_schema=config_schema(stage.config, getattr(defaults, stage.name)) if stage.configured else None,
         check_specs=CHECKS.get(stage.name, []),
         required_resource_keys={"storage", *MODELS.get(stage.name, [])},
     )
@@ -169,7 +139,8 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
         for model in MODELS.get(stage.name, []):
             getattr(context.resources, model).activate()
         storage: StorageResource = context.resources.storage
-        cfg = stage.config.from_mapping(context.op_execution_context.op_config, "run config")
+        op_config = context.op_execution_context.op_config
+        cfg = stage.config.from_mapping(op_config, "run config") if stage.configured else stage.config()
         inputs, outputs = stage.from_assets(
             upstream, {out.name: asset_dir(storage, context, out.asset) for out in kept}
         )
@@ -180,10 +151,14 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
         products = {product.name: product for product in ran.products}
         for out, product in ((out, products[out.name]) for out in kept):
             if out.kind == "records":
-                yield Output(StoredRecords(product.path, product.counts, read, cfg), output_name=out.asset)
+                # A stage the pipeline does not configure has no configuration in its catalog config hash.
+                stored = StoredRecords(product.path, product.counts, read, cfg if stage.configured else None)
+                yield Output(stored, output_name=out.asset)
             else:  # the report's folder: what the UI shows of it
                 yield MaterializeResult(asset_key=out.asset, metadata=report_metadata(ran, product.path))
-        if stage.name == "dedup":
+        if stage.name == "verify":
+            yield schema_valid(outputs["records"], sum(records.rows() for records in upstream.values()))
+        elif stage.name == "dedup":
             yield duplicate_rate(ran.summary["removed"], ran.summary["records"], defaults.max_duplicate_rate)
         elif stage.name == "select":
             yield sft_set_verified(RecordSet([outputs["sft"]]), cfg.accept_imported_verdicts, cfg.accept_undecided)

@@ -52,7 +52,7 @@ from data_catalog.dataset_card import FILE_IMAGE
 from data_catalog.ingest import IngestResult
 from pipelines.assets.resources import StorageResource
 from pipelines.registrar import StageOutput, register, register_source
-from pipelines.stage import RECORDS_FILE
+from pipelines.stages import RECORDS_FILE
 from schemas.io import read_records
 from schemas.record import AgentRecord
 from schemas.stage_config import StageConfig

@@ -24,7 +24,8 @@ from pipelines.cli.common import FAILED, USAGE, err, fail, one_line, print_json,
 from pipelines.cli.config import with_config
 from pipelines.cli.records import check_file
 from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
-from pipelines.stage import DEDUP, REPORT, SCORE, SELECT, Stage, StageError
+from pipelines.stages import Stage, StageError
+from pipelines.stages.curation import DEDUP, REPORT, SCORE, SELECT
 from runtime.executor import ExecutorConfig
 from schemas.record import SCHEMA_VERSION
 
@@ -193,14 +194,30 @@ def select_cmd(
 def report_cmd(
     cfg: ReportConfig,
     input: Annotated[
-        Path, typer.Argument(help="Scored records (.parquet), or a `select` output directory (its selection.json).")
+        Path,
+        typer.Argument(
+            help="Scored records (.parquet), or a `select` output directory (its selection.json: the selection's "
+            "input, the deduplicated records, with their dedup audit and the sets)."
+        ),
     ],
     out_dir: Annotated[Path, typer.Option("-o", "--output", help="Directory for the PNG plots and summary.md.")],
+    selection: Annotated[
+        Path | None,
+        typer.Option(
+            "--selection",
+            help="A `select` output directory whose dedup audit, left-out table and set sizes go with INPUT, the "
+            "scored records: every record the pipeline scored, as the pipeline's ace_report shows them.",
+        ),
+    ] = None,
     as_json: AsJson = False,
     allow_empty: AllowEmpty = False,
 ) -> None:
     """Render the ACE report: complexity and pass-rate histograms, a 2-D map of the embeddings by source, dedup
-    counts by kind, rejects by reason, and a markdown summary with the numbers (OUTPUT/summary.md)."""
+    counts by kind, rejects by reason, and a markdown summary with the numbers (OUTPUT/summary.md). Given a `select`
+    folder it reports the selection's input, the deduplicated records; given the scored records and --selection,
+    every scored record with the same dedup and selection counts, as the pipeline's ace_report does."""
+    from dataclasses import replace
+
     from curation.report import report_inputs
     from curation.select_stage import MANIFEST
 
@@ -208,7 +225,9 @@ def report_cmd(
         fail(f"{input} is a folder without {MANIFEST}: give scored records (.parquet) or a `select` output folder")
     if not input.is_dir():
         check_file(input)
-    inputs = report_inputs(input)
+    if selection is not None and (input.is_dir() or not (selection / MANIFEST).is_file()):
+        fail(f"--selection takes a `select` output folder (its {MANIFEST}), INPUT then the scored records")
+    inputs = report_inputs(input) if selection is None else replace(report_inputs(selection), records=input)
     check_file(inputs.records)
     if is_empty(inputs.records, allow_empty):
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,6 @@ from pipelines.catalog_names import adhoc_name
 from pipelines.cli.common import FAILED, fail, one_line, out, print_json, say
 from pipelines.cli.config import with_config
 from pipelines.cli.synth import AsJson, Output, check_output, progress_bar, read_tasks, synth_app, write_and_report
-from pipelines.cli.verify import LazyQuarantine
 from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
 from runtime.executor import ExecutorConfig
 from schemas.record import AgentRecord
@@ -97,7 +96,7 @@ def rollouts_cmd(
     served together, one backend batch per step."""
     from generators.rollouts.runner import RolloutSummary, run_rollouts
     from runtime.executor import open_executor
-    from schemas.io import write_records
+    from schemas.io import LazyQuarantine, write_records
 
     check_output(output)
     inputs = read_tasks(tasks)

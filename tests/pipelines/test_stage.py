@@ -1,5 +1,6 @@
-"""One stage, two faces: each curation ``Stage`` (pipelines/stage.py) made into its ``aceforge`` command and its
-Dagster asset. The two take the same configuration, and run on the same records they keep the same records."""
+"""One stage, two faces: each ``Stage`` (pipelines/stages/) made into its ``aceforge`` command and its Dagster asset.
+The curation stages' two take the same configuration; run on the same records, every stage's two keep the same
+records (verify's: with the same verdicts)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ from pipelines.cli.curation import DedupCommand, ScoreCommand, SelectCommand
 from pipelines.definitions import build_resources, defs
 from pipelines.main_job import _error
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.stage import CURATION, RECORDS_FILE
-from schemas.io import write_records
+from pipelines.stages import RECORDS_FILE
+from pipelines.stages.curation import CURATION
+from pipelines.stages.verify import VERIFY
+from schemas.io import read_records, write_records
 from tests.curation.helpers import chat_record, rollout_of, task_record, trajectory_record
 from tests.pipelines.cli_helpers import invoke
+from tests.pipelines.test_cli_verify import inputs as records_to_verify
 
 COMMAND_CONFIG = {"score": ScoreCommand, "dedup": DedupCommand, "select": SelectCommand, "report": ReportConfig}
 BUDGET = 2
@@ -68,7 +72,8 @@ def through_the_cli(tmp_path, verified, learner) -> dict[str, list[str]]:
         ("score", verified, "-o", out / "scored.parquet", "--rollouts", learner),
         ("dedup", out / "scored.parquet", "-o", out / "deduped.parquet"),
         ("select", out / "deduped.parquet", "--out-dir", out / "sets", "--budget", BUDGET),
-        ("report", out / "sets", "-o", out / "report"),
+        ("report", out / "scored.parquet", "--selection", out / "sets", "-o", out / "report"),
+        ("report", out / "sets", "-o", out / "report-of-the-selection"),
     ]
     for step in steps:
         result = invoke(*step)
@@ -81,11 +86,13 @@ def through_the_cli(tmp_path, verified, learner) -> dict[str, list[str]]:
     }
 
 
-def through_dagster(tmp_path, verified, learner) -> dict[str, list[str]]:
+def materialized(tmp_path, given: dict[str, object], stages, run_config=None) -> tuple[StorageResource, dict]:
+    """``stages``' assets materialized on the ``given`` assets (asset key -> a records file): their storage, and
+    whether each of their checks passed."""
     storage = StorageResource()
     (tmp_path / "dagster").mkdir()
 
-    def given(name, path):
+    def given_asset(name, path):
         @asset(name=name, io_manager_key="record_store")
         def records(context) -> StoredRecords:
             target = asset_dir(storage, context) / RECORDS_FILE
@@ -96,16 +103,22 @@ def through_dagster(tmp_path, verified, learner) -> dict[str, list[str]]:
 
     result = materialize(
         [
-            given("verified", verified),
-            given("learner_rollouts", learner),
-            *(stage_asset(stage, PipelineConfig()) for stage in CURATION),
+            *(given_asset(name, path) for name, path in given.items()),
+            *(stage_asset(s, PipelineConfig()) for s in stages),
         ],
         instance=DagsterInstance.local_temp(str(tmp_path / "dagster")),
         resources=build_resources(storage),
-        run_config={"ops": {"selected": {"config": {"budget": BUDGET}}}},
+        run_config=run_config or {},
         raise_on_error=False,
     )
     assert result.success, _error(result)
+    return storage, {check.check_name: check.passed for check in result.get_asset_check_evaluations()}
+
+
+def through_dagster(tmp_path, verified, learner) -> dict[str, list[str]]:
+    given = {"verified": verified, "learner_rollouts": learner}
+    storage, checks = materialized(tmp_path, given, CURATION, {"ops": {"selected": {"config": {"budget": BUDGET}}}})
+    assert checks == {"duplicate_rate": True, "sft_set_verified": True}
     keys = ("scored", "deduplicated", "sft_set", "rl_set")
     return {key: ids(storage.asset_dir([key], None) / RECORDS_FILE) for key in keys}
 
@@ -118,16 +131,57 @@ def test_the_command_and_the_asset_keep_the_same_records(data_home, tmp_path):
     # took the one verified success and the learner's frontier task.
     assert cli["deduplicated"] == ["cancel-w1", "chat-oslo", "chat-moon", "task-1", "task-2"]
     assert (cli["sft_set"], cli["rl_set"]) == (["cancel-w1"], ["task-1"])
-    # The report: the same plots and the same dedup and selection counts. (Its records differ: given a `select`
-    # folder the command reports the selection's input, the deduplicated records; the asset the scored ones.)
-    for folder in (data_home / "assets" / "ace_report" / "all", tmp_path / "cli" / "report"):
+    # The report: the same plots and summary, of every scored record with the dedup and selection counts. Given
+    # the `select` folder alone the command reports the selection's input instead: the deduplicated records.
+    asset_report, cli_report = data_home / "assets" / "ace_report" / "all", tmp_path / "cli" / "report"
+    assert (cli_report / "summary.md").read_text() == (asset_report / "summary.md").read_text()
+    of_the_selection = tmp_path / "cli" / "report-of-the-selection"
+    for folder in (asset_report, cli_report, of_the_selection):
         assert sorted(png.name for png in folder.glob("*.png")) == [f"{name}.png" for name in PLOTS]
         assert summary_lines(folder) == ["- dedup: audit of 2 removed records", "- select: SFT 1, RL 1"]
+    assert records_line(cli_report) == "- records: 7 (2 tasks, 5 trajectories)"
+    assert records_line(of_the_selection) == "- records: 5 (2 tasks, 3 trajectories)"
 
 
 PLOTS = ("complexity", "dedup", "difficulty", "embedding_map", "pass_rate", "rejects")
 
 
+def records_line(folder) -> str:
+    return next(line for line in (folder / "summary.md").read_text().splitlines() if line.startswith("- records:"))
+
+
 def summary_lines(folder) -> list[str]:
     lines = (folder / "summary.md").read_text().splitlines()
     return [line for line in lines if line.startswith(("- dedup:", "- select:"))]
+
+
+def verdicts(path) -> dict[str, tuple[bool | None, str | None]]:
+    return {r.id: (r.verifier.result and r.verifier.result.passed, r.verifier.version) for r in read_records(path)}
+
+
+def test_verify_and_the_verified_asset_give_the_same_verdicts(data_home, tmp_path):
+    """The command verifies one file; the asset the sources and the rollouts (the same records, split in two) and
+    passes the synthesized tasks through after them."""
+    records = records_to_verify()
+    files = {name: tmp_path / f"{name}.parquet" for name in ("all", "converted", "rollouts", "synth_tasks")}
+    write_records(records, files["all"])
+    write_records(records[:2], files["converted"])
+    write_records(records[2:], files["rollouts"])
+    write_records([task_record("task-1")], files["synth_tasks"])
+    result = invoke("verify", files["all"], "-o", tmp_path / "cli-verified.parquet")
+    assert result.exit_code == 0, result.output
+    cli = verdicts(tmp_path / "cli-verified.parquet")
+    given = {name: path for name, path in files.items() if name != "all"}
+    storage, checks = materialized(tmp_path, given, [VERIFY])
+    assert checks == {"schema_valid": True}
+    asset = verdicts(storage.asset_dir(["verified"], None) / RECORDS_FILE)
+    assert list(asset) == [*(record.id for record in records), "task-1"]
+    assert asset == {**cli, **verdicts(files["synth_tasks"])}  # the task as it was given
+    # The chain changed three stored verdicts and left the record it has no check for as stored.
+    assert {rid: passed for rid, (passed, _) in cli.items()} == {
+        "right-but-stored-failed": True,
+        "right-and-stored-passed": True,
+        "never-verified": False,
+        "not-verifiable": True,
+        "retail-cancel": False,
+    }

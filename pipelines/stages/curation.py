@@ -1,81 +1,16 @@
-"""One definition per curation stage (score, dedup, select, report), from which both of its faces are made: the
-``aceforge`` command (pipelines/cli/curation.py) and the Dagster asset (pipelines/assets/curate.py).
-
-A ``Stage`` names its config model, its inputs (each by the asset that gives it in the pipeline), its outputs (their
-catalog kind and the asset that keeps them) and a ``run`` that calls the library's entry point and returns the
-stage's summary, the lines a person reads and the files it wrote. A face only says where the inputs are and where
-the outputs go: a command from its arguments, an asset from its upstream assets and its folders
-(``Stage.from_assets``). This module is the one in pipelines/ that calls curation's stage entry points.
+"""The curation stages (score, dedup, select, report) as ``Stage``s (pipelines/stages/__init__.py): the ones their
+commands (pipelines/cli/curation.py) and their assets (pipelines/assets/curate.py) are made from. This module is the
+one in pipelines/ that calls curation's stage entry points.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
-from runtime.executor import Executor
-from schemas.stage_config import StageConfig
+from pipelines.stages import RECORDS_FILE, Out, Paths, Product, Ran, Stage, StageError, Upstream, counted, single
 
-RECORDS_FILE = "records.parquet"  # an asset's records in its folder (pipelines/assets/record_store.py)
 LEFT_OUT_FILE = "records.left_out.parquet"  # in the pipeline, beside the SFT set's records
-
-
-class StageError(Exception):
-    """What a stage was given cannot be used (a model that does not load): one line, for the face to show."""
-
-
-@dataclass(frozen=True)
-class Out:  # an output: ``records`` or a side table's name, its catalog kind, the asset that keeps it (None: a side file)
-    name: str
-    kind: str = "records"
-    asset: str | None = None
-    description: str | None = None
-
-
-@dataclass
-class Product:  # a file a stage wrote for its output ``name``, its rows and the counts its asset shows
-    name: str
-    path: Path
-    rows: int
-    counts: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Ran:  # what a stage's run gives both faces
-    summary: dict[str, Any]  # what ``--json`` prints
-    lines: list[str]  # what a person reads
-    products: list[Product]
-
-
-Paths = dict[str, Path]
-Upstream = dict[str, Any]  # input name -> the upstream asset's RecordSet (its ``paths`` and ``rows()``)
-
-
-@dataclass(frozen=True)
-class Stage:
-    name: str  # the command (``aceforge <name>``) and its PipelineConfig section
-    op: str  # the Dagster op, the asset key of a stage with one asset
-    config: type[StageConfig]
-    inputs: dict[str, str]  # input name -> the asset that gives it in the pipeline
-    outputs: tuple[Out, ...]
-    run: Callable[[dict[str, Any], Paths, Any, Executor | None, bool], Ran]
-    from_assets: Callable[[Upstream, Paths], tuple[dict[str, Any], Paths]]  # (upstream, asset folders) -> run's
-    scales_out: bool = True  # runs on the executor (ExecutorConfig)
-
-    def kind(self, output: str) -> str:
-        return next(out.kind for out in self.outputs if out.name == output)
-
-
-def single(records: Any) -> Path:
-    (path,) = records.paths
-    return path
-
-
-def counted(counts: dict[str, int]) -> str:
-    return ", ".join(f"{key} {value}" for key, value in counts.items())
 
 
 def loss_column_of(model_spec: str):

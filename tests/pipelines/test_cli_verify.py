@@ -5,38 +5,15 @@ from __future__ import annotations
 import pytest
 
 from schemas.io import read_records, write_records
-from schemas.record import AgentRecord, Source, Task, Verifier, VerifierResult
-from schemas.steps import MessageAction, TextObservation
+from schemas.record import VerifierResult
 from tests.pipelines.cli_helpers import invoke, last_json
+from tests.pipelines.verify_records import inputs
 from tests.verifiers.handwritten import rollout
 from tests.verifiers.labelled_tasks import cancel_task, tove_cancel
 from tests.verifiers.retail_cancel import actions
 from tests.verifiers.retail_cancel import record as retail_record
 from tests.verifiers.scripted_model import JUDGE_REASONS, greeting_record
 from verifiers.judge_trust import Agreement, JudgeAgreement
-
-
-def qa(rid: str, answer: str, expected: str, stored: bool | None, kind: str = "answer_match") -> AgentRecord:
-    result = None if stored is None else VerifierResult(passed=stored, score=float(stored), verifier="old", version="0")
-    return AgentRecord(
-        id=rid,
-        task=Task(instruction="q", expected_outputs={"answer": expected}),
-        trajectory=[TextObservation(content="q", source="user"), MessageAction(content=answer)],
-        verifier=Verifier(kind=kind, result=result),
-        source=Source(dataset="unit", format="literal"),
-    )
-
-
-def inputs() -> list[AgentRecord]:
-    retail = retail_record(rollout("retail", actions("no longer needed")))  # fails constraint 'reason'
-    retail.verifier.result = VerifierResult(passed=True, score=1.0)  # a stale verdict
-    return [
-        qa("right-but-stored-failed", "Paris", "paris", stored=False),  # changes
-        qa("right-and-stored-passed", "Paris", "paris", stored=True),  # stays
-        qa("never-verified", "Rome", "paris", stored=None),  # None -> False: changes
-        qa("not-verifiable", "x", "y", stored=True, kind="none"),  # skipped, untouched
-        retail,  # True -> False: changes
-    ]
 
 
 def test_verify_counts_changed_verdicts_and_writes_every_record(tmp_path):

@@ -25,7 +25,7 @@ from pipelines.stages.verify import VERIFY
 from schemas.io import read_records, write_records
 from tests.curation.helpers import chat_record, rollout_of, task_record, trajectory_record
 from tests.pipelines.cli_helpers import invoke
-from tests.pipelines.test_cli_verify import inputs as records_to_verify
+from tests.pipelines.verify_records import inputs as records_to_verify
 
 COMMAND_CONFIG = {"score": ScoreCommand, "dedup": DedupCommand, "select": SelectCommand, "report": ReportConfig}
 BUDGET = 2

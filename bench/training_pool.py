@@ -63,11 +63,12 @@ def assert_disjoint(pool: list[AgentRecord], held: list[AgentRecord]) -> None:
     """Raise ValueError when a held-out record shares a task (schemas/task_identity.py) or an instruction text
     with the training pool: the held-out database and seed make overlap unlikely, this makes it impossible."""
     from schemas.task_identity import task_of
+    from training.improve_tasks import instruction_text
 
     tasks = {task_of(record) for record in pool}
-    texts = {" ".join(record.task.instruction.split()) for record in pool}
+    texts = {instruction_text(record) for record in pool}
     same_task = sorted({task_of(record) for record in held} & tasks)
-    same_text = sorted({" ".join(record.task.instruction.split()) for record in held} & texts - {""})
+    same_text = sorted({instruction_text(record) for record in held} & texts - {""})
     if same_task or same_text:
         raise ValueError(
             f"held-out set overlaps the pool: {len(same_task)} shared task(s) {same_task[:3]}, "

@@ -75,14 +75,19 @@ def adapt_levels(rates: dict[int, LevelRate]) -> dict[int, list[int]]:
     return dict(sorted(plan.items()))
 
 
+def instruction_text(task: AgentRecord) -> str:
+    """The instruction as compared for overlap: whitespace runs as one space, so a line break hides no repeat."""
+    return " ".join(task.task.instruction.split())
+
+
 def overlaps(task: AgentRecord, ids: set[str], texts: set[str]) -> bool:
-    return task_of(task) in ids or task.task.instruction.strip() in texts
+    return task_of(task) in ids or instruction_text(task) in texts
 
 
 def keep_disjoint(tasks: list[AgentRecord], heldout: list[AgentRecord]) -> tuple[list[AgentRecord], int]:
     """The tasks that share neither a task id nor an instruction with a held-out task, and how many were dropped."""
     ids = {task_of(task) for task in heldout}
-    texts = {task.task.instruction.strip() for task in heldout}
+    texts = {instruction_text(task) for task in heldout}
     kept = [task for task in tasks if not overlaps(task, ids, texts)]
     return kept, len(tasks) - len(kept)
 
@@ -121,11 +126,11 @@ def add_new(pool: list[AgentRecord], made: list[AgentRecord], heldout: list[Agen
     """The made tasks that are neither in the pool already nor overlapping the held-out set."""
     fresh, _ = keep_disjoint(made, heldout)
     seen = {task_of(task) for task in pool}
-    texts = {task.task.instruction.strip() for task in pool}
+    texts = {instruction_text(task) for task in pool}
     added = []
     for task in fresh:
         if not overlaps(task, seen, texts):
             added.append(task)
             seen.add(task_of(task))
-            texts.add(task.task.instruction.strip())
+            texts.add(instruction_text(task))
     return added

@@ -53,8 +53,9 @@ def test_training_tasks_sharing_an_id_or_an_instruction_with_a_held_out_task_are
     same_text = _task("other-id")  # small_retail_task's instruction, word for word
     same_id = _task("held", "Please cancel order #R2119897 for me.")
     fresh = _task("fresh", "I want order #R2119897 cancelled.")
-    kept, dropped = keep_disjoint([same_text, same_id, fresh], heldout)
-    assert [t.id for t in kept] == ["fresh"] and dropped == 2
+    spaced = _task("spaced", "  " + heldout[0].task.instruction.replace(" ", "\n  ", 1))  # the same words, respaced
+    kept, dropped = keep_disjoint([same_text, same_id, spaced, fresh], heldout)
+    assert [t.id for t in kept] == ["fresh"] and dropped == 3
     again = _task("fresh-2", "I want order #R2119897 cancelled.")  # a new task already in the pool, by its text
     assert add_new(kept, [again, _task("held-2"), _task("new", "Cancel #R2119897.")], heldout) == [
         _task("new", "Cancel #R2119897.")

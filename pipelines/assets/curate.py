@@ -8,8 +8,11 @@ each asset runs its stage into its own folder and returns ``StoredRecords``.
 
 import base64
 from collections import Counter
+from collections.abc import Callable
 from contextlib import nullcontext
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -32,7 +35,7 @@ from pipelines.assets.progress import engine_step
 from pipelines.assets.record_store import RecordSet, StoredRecords, asset_dir, without_file_images
 from pipelines.assets.resources import StorageResource
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.stages import Ran, Stage
+from pipelines.stages import Paths, Ran, Stage
 from pipelines.stages.curation import CURATION
 from pipelines.stages.verify import VERIFY
 from schemas.arrow_schema import RECORD_SCHEMA
@@ -106,10 +109,35 @@ def build_curate_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     return [stage_asset(stage, defaults) for stage in (VERIFY, *CURATION)]
 
 
-CHECKS = {  # each stage's blocking checks, yielded below from what it ran
-    "verify": [AssetCheckSpec("schema_valid", asset="verified", blocking=True)],
-    "dedup": [AssetCheckSpec("duplicate_rate", asset="deduplicated", blocking=True)],
-    "select": [AssetCheckSpec("sft_set_verified", asset="sft_set", blocking=True)],
+@dataclass(frozen=True)
+class Check:  # a stage's blocking check: its spec and how it is decided from what the stage ran
+    asset: str
+    name: str
+    decide: Callable[[Ran, Paths, dict[str, RecordSet], Any, PipelineConfig], AssetCheckResult]
+
+
+CHECKS = {
+    "verify": Check(
+        "verified",
+        "schema_valid",
+        lambda ran, outputs, upstream, cfg, defaults: schema_valid(
+            outputs["records"], sum(records.rows() for records in upstream.values())
+        ),
+    ),
+    "dedup": Check(
+        "deduplicated",
+        "duplicate_rate",
+        lambda ran, outputs, upstream, cfg, defaults: duplicate_rate(
+            ran.summary["removed"], ran.summary["records"], defaults.max_duplicate_rate
+        ),
+    ),
+    "select": Check(
+        "sft_set",
+        "sft_set_verified",
+        lambda ran, outputs, upstream, cfg, defaults: sft_set_verified(
+            RecordSet([outputs["sft"]]), cfg.accept_imported_verdicts, cfg.accept_undecided
+        ),
+    ),
 }
 MODELS = {"score": ["embedder"]}  # resources a stage's asset loads before it runs
 
@@ -118,6 +146,7 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
     """The Dagster face of ``stage``: its op reads the upstream assets' records, runs the stage into its assets'
     folders and returns each records output to the record store (a folder output, the report, as metadata)."""
     kept = [out for out in stage.outputs if out.asset]
+    check = CHECKS.get(stage.name)
 
     @multi_asset(
         name=stage.op,
@@ -132,7 +161,7 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
             for out in kept
         },
         config_schema=config_schema(stage.config, getattr(defaults, stage.name)) if stage.configured else None,
-        check_specs=CHECKS.get(stage.name, []),
+        check_specs=[AssetCheckSpec(check.name, asset=check.asset, blocking=True)] if check else [],
         required_resource_keys={"storage", *MODELS.get(stage.name, [])},
     )
     def run(context: AssetExecutionContext, **upstream: RecordSet):
@@ -156,12 +185,8 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
                 yield Output(stored, output_name=out.asset)
             else:  # the report's folder: what the UI shows of it
                 yield MaterializeResult(asset_key=out.asset, metadata=report_metadata(ran, product.path))
-        if stage.name == "verify":
-            yield schema_valid(outputs["records"], sum(records.rows() for records in upstream.values()))
-        elif stage.name == "dedup":
-            yield duplicate_rate(ran.summary["removed"], ran.summary["records"], defaults.max_duplicate_rate)
-        elif stage.name == "select":
-            yield sft_set_verified(RecordSet([outputs["sft"]]), cfg.accept_imported_verdicts, cfg.accept_undecided)
+        if check:
+            yield check.decide(ran, outputs, upstream, cfg, defaults)
 
     return run
 

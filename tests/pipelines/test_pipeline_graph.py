@@ -6,6 +6,7 @@ minute a run on two cores; the model-backed parts are covered by their own slow 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -122,6 +123,37 @@ def test_every_stage_materializes_and_counts_add_up(pipeline_run):
     assert {r.lineage.config_hash for r in learner_runs} == {learner}
     for name in ("verified", "scored", "deduplicated", "sft_set", "rl_set", "synth_tasks__retail", "rollouts__retail"):
         assert catalog.get(name) is not None, name
+
+
+# Each record asset's ids in file order, hashed: taken from main before synthesis and ingest were made Stages
+# (pipelines/stages/), so that a refactor of the faces that changes which records a stage writes fails here.
+IDS_BEFORE_STAGES = {
+    "adp_std": "e873c8cfd61d7ab4",
+    "tau_airline": "eb27bea55c80ed84",
+    "synth_tasks/retail": "803d994ff7df6145",
+    "rollouts/retail": "298e2ab587585dac",
+    "learner_rollouts/retail": "dd03f427415c6ecf",
+    "verified/all": "7fa3d13b68968178",
+    "scored/all": "7fa3d13b68968178",
+    "deduplicated/all": "e6c00aa4ed5e8b9f",
+    "sft_set/all": "3a6e948f1bcafc7b",
+    "rl_set/all": "00f227db02a1bbc5",
+}
+
+
+def ids_digest(path: Path) -> str:
+    ids = pq.read_table(path, columns=["id"]).column("id").to_pylist()
+    return hashlib.sha256("\n".join(ids).encode()).hexdigest()[:16]
+
+
+def test_every_record_asset_holds_the_same_ids_as_before_the_stages(pipeline_run):
+    root, _, _, _, catalog, _ = pipeline_run
+    digests = {
+        str(path.parent.relative_to(root / "home" / "assets")): ids_digest(path)
+        for path in sorted((root / "home" / "assets").glob("*/*/records.parquet"))
+    }
+    digests |= {name: ids_digest(Path(catalog.get(name).path)) for name in SOURCES}
+    assert digests == IDS_BEFORE_STAGES
 
 
 def test_each_stage_says_when_it_starts_how_far_it_is_and_when_it_ends(pipeline_run):

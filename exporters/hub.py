@@ -16,6 +16,7 @@ from typing import Any
 from exporters.dpo import preference_rows
 from exporters.hub_config import HubExportConfig
 from exporters.hub_folder import (
+    ExportSource,
     HubExportError,
     build_hub_folder,
     check_hub_folder,
@@ -32,7 +33,7 @@ class HubExportFailed(HubExportError):
 
 
 def export(
-    source: str | Path,
+    source: str | Path | ExportSource,
     output: Path,
     *,
     repo_id: str,
@@ -44,7 +45,8 @@ def export(
     say: Callable[[str], None] = lambda line: None,
 ) -> dict[str, Any]:
     """The registry's entry: the Hub folder of ``source`` (a record Parquet file, or a catalog dataset: NAME for
-    its latest version, NAME__vN) written at ``output`` and checked; uploaded to ``repo_id`` when ``upload``;
+    its latest version, NAME__vN; or the files of an ``ExportSource``, the pipeline's selected sets) written at
+    ``output`` and checked; uploaded to ``repo_id`` when ``upload``;
     ``summary`` (Markdown) and ``plots`` go into the card,
     ``run_config`` into the recipe; ``say`` hears each step.
 
@@ -52,7 +54,7 @@ def export(
     when the check or the upload fails, OSError when the folder cannot be written.
     """
     check_repo_id(repo_id)
-    found = resolve_source(str(source))
+    found = source if isinstance(source, ExportSource) else resolve_source(str(source))
     say(f"building {output} from {found.label}")
     folder = build_hub_folder(found, output, repo_id, config, summary, plots, run_config, chat_row, preference_rows)
     try:

@@ -241,3 +241,21 @@ def test_only_the_stage_modules_wire_the_stages():
     assert {(module, name, path) for module, name, path in importers if (module, name) in STAGE_ENTRY_POINTS} == {
         (*entry, path) for entry, path in STAGE_ENTRY_POINTS.items()
     }
+
+
+def test_the_pipeline_exports_only_through_the_exporters_registry():
+    """The publish assets and the ``aceforge export`` commands run the same exporters, the registry's entries
+    (exporters/registry.py): no module of pipelines/ imports an exporter's entry or the folder builder itself."""
+    from exporters.registry import EXPORTERS
+    from runtime.plugins import path_of
+
+    entries = {tuple(path_of(EXPORTERS.get(name)).split(":")) for name in EXPORTERS.names()}
+    entries |= {("exporters.hub_folder", "build_hub_folder"), ("exporters.verl", "export_verl")}
+    found = {
+        (module, name, str(path.relative_to(ROOT)))
+        for path in (ROOT / "pipelines").rglob("*.py")
+        for module, names in imports(ast.parse(path.read_text()))
+        for name in names
+        if (module, name) in entries
+    }
+    assert ("exporters.hub", "export") in entries and found == set()

@@ -1,7 +1,8 @@
 """Publishing as Dagster assets: the Hub-ready folder of the selected sets, and the verl export of the RL set.
 
-The folder is checked by loading it back with ``datasets``; uploading it is
-``aceforge export hub DATASET --repo-id ...`` (a person decides to publish).
+Each runs its exporter as the commands do (``exporters.registry.EXPORTERS``: ``aceforge export hub`` and
+``aceforge export verl``), on the pipeline's own files. The folder is checked by loading it back with
+``datasets``; uploading it is ``aceforge export hub DATASET --repo-id ...`` (a person decides to publish).
 """
 
 from pathlib import Path
@@ -9,12 +10,13 @@ from pathlib import Path
 from dagster import AssetExecutionContext, AssetIn, AssetsDefinition, MaterializeResult, MetadataValue, asset
 
 from exporters.hub_config import HubExportConfig
-from exporters.hub_folder import ExportSource, build_hub_folder, check_hub_folder
-from exporters.verl import export_verl
+from exporters.hub_folder import ExportSource
+from exporters.registry import EXPORTERS
 from pipelines.assets.config_schema import config_schema
 from pipelines.assets.record_store import RecordSet, asset_dir, without_file_images
 from pipelines.assets.resources import StorageResource
 from pipelines.pipeline_config import PipelineConfig
+from pipelines.stages import single
 
 
 def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
@@ -32,30 +34,26 @@ def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
     def hub_folder(
         context: AssetExecutionContext, sft: RecordSet, rl: RecordSet, report: Path, storage: StorageResource
     ):
-        from exporters.openai import chat_row
-
         cfg = HubExportConfig.from_mapping(context.op_execution_context.op_config, "run config")
         summary = (report / "summary.md").read_text() if (report / "summary.md").exists() else None
-        out = asset_dir(storage, context) / "folder"
         source = ExportSource("selected sets (sft_set + rl_set)", [*sft.paths, *rl.paths])
         with storage.as_data_home():  # paths in the card and recipe are written relative to it
-            folder = build_hub_folder(
+            result = EXPORTERS.get("hub")(
                 source,
-                out,
-                defaults.hub_repo_id,
-                cfg,
+                asset_dir(storage, context) / "folder",
+                repo_id=defaults.hub_repo_id,
+                config=cfg,
+                upload=False,  # a person decides to publish: `aceforge export hub`
                 summary=summary,
                 plots=sorted(report.glob("*.png")),
-                to_chat=chat_row,
+                say=context.log.info,
             )
-            read = check_hub_folder(folder)
+        card = (Path(result["folder"]) / "README.md").read_text()
         return MaterializeResult(
             metadata={
-                "folder": MetadataValue.path(str(folder.path)),
-                "rows_by_config_split": MetadataValue.json({f"{c}/{s}": n for (c, s), n in read.items()}),
-                "card": MetadataValue.md(
-                    without_file_images((folder.path / "README.md").read_text(), "in the folder; ace_report shows it")
-                ),
+                "folder": MetadataValue.path(result["folder"]),
+                "rows_by_config_split": MetadataValue.json(result["splits"]),
+                "card": MetadataValue.md(without_file_images(card, "in the folder; ace_report shows it")),
                 "publish_with": f"aceforge export hub sft_set --repo-id {defaults.hub_repo_id}",
             }
         )
@@ -67,8 +65,8 @@ def build_publish_assets(defaults: PipelineConfig) -> list[AssetsDefinition]:
         kinds={"parquet"},
     )
     def verl_export(context: AssetExecutionContext, rl: RecordSet, storage: StorageResource):
-        with storage.as_data_home():
-            counts = export_verl(iter(rl), asset_dir(storage, context))
+        with storage.as_data_home():  # an empty RL set (the learner solves all or nothing) writes empty files
+            counts = EXPORTERS.get("verl")(single(rl), asset_dir(storage, context), allow_empty=True)
         return MaterializeResult(
             metadata={k: MetadataValue.json(v) if isinstance(v, dict) else v for k, v in counts.items()}
         )

@@ -1,10 +1,10 @@
 """Curation as Dagster assets: verified -> scored -> deduplicated -> the SFT and RL sets, and the ACE report.
 
 Each asset is made by ``stage_asset`` from a stage of pipelines/stages/ (verify, then the curation stages), the same
-definitions the ``aceforge`` commands are made from (the synthesis assets, pipelines/assets/synth.py, are made by it
-too). The curation library works file to file with side tables
-beside each records file (``records.scores.parquet``, ``records.signatures.parquet``, ``records.dedup.parquet``);
-each asset runs its stage into its own folder and returns ``StoredRecords``.
+definitions the ``aceforge`` commands are made from; the synthesis assets (pipelines/assets/synth.py) are made by it
+too. The curation library works file to file with side tables beside each records file (``records.scores.parquet``,
+``records.signatures.parquet``, ``records.dedup.parquet``); each asset runs its stage into its own folder and
+returns ``StoredRecords``.
 """
 
 import base64
@@ -190,6 +190,8 @@ def stage_asset(stage: Stage, defaults: PipelineConfig, group: str = "curate") -
         progress = partial(logged_step, context) if stage.steps else False
         with storage.as_data_home(), step as executor:
             ran = stage.run(inputs, outputs, cfg, executor, progress)
+        for line in ran.lines:  # what the command prints
+            context.log.info(line)
         read = [path for records in upstream.values() for path in records.paths]
         products = {product.name: product for product in ran.products}
         for out, product in ((out, products[out.name]) for out in kept):

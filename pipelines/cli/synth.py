@@ -88,13 +88,21 @@ def check_output(output: Path) -> None:
 
 
 def write_and_report(
-    records: list[AgentRecord], stats: dict[str, Any], output: Path, *args: Any, **details: Any
+    records: list[AgentRecord],
+    stats: dict[str, Any],
+    output: Path,
+    dataset: str,
+    cfg: OutputOptions,
+    as_json: bool,
+    command: str,
+    inputs: tuple[Path, ...] = (),
+    **details: Any,
 ) -> None:
-    """Write the records, then ``report`` them with the lines of ``synth_lines``."""
+    """Write the records of a command that runs no stage (backward, evolve, code), then ``report`` them."""
     from schemas.io import write_records
 
     written = write_records(records, output)
-    report(written, stats, synth_lines(stats), output, *args, **details)
+    report(written, stats, synth_lines(stats), output, dataset, cfg, as_json, command, inputs, **details)
 
 
 def report(

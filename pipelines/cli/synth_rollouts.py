@@ -1,11 +1,10 @@
 """``aceforge synth rollouts | code``: k verified rollouts per task, and code tasks checked in the sandbox.
 
-Both register on the ``synth`` sub-app of pipelines/cli/synth.py. ``rollouts``
-reads a tasks file (``synth tasks``, ``synth evolve`` or ``synth code``
-output; anything else is a one-line error, exit 2), rolls each task out k
-times, verifies every rollout with the chain and writes them all, passed or
-not, with v filled; records that are not tasks go to a quarantine file with
-their reason. Outputs are registered in the catalog unless ``--no-catalog``.
+Both register on the ``synth`` sub-app of pipelines/cli/synth.py. ``rollouts`` runs the rollouts stage of
+pipelines/stages/synth.py (the one the rollouts asset runs) with one policy: it reads a tasks file (``synth tasks``,
+``synth evolve`` or ``synth code`` output; anything else is a one-line error, exit 2), rolls each task out k times,
+verifies every rollout with the chain and writes them all, passed or not, with v filled; records that are not tasks
+go to a quarantine file with their reason. Outputs are registered in the catalog unless ``--no-catalog``.
 Exit codes: 0 when something was written, 1 when nothing was, 2 on usage errors.
 """
 

@@ -228,6 +228,9 @@ STAGE_ENTRY_POINTS = {  # each stage's entry point -> the module of pipelines/st
     ("curation.select_stage", "run_select"): "pipelines/stages/curation.py",
     ("curation.report", "ace_report"): "pipelines/stages/curation.py",
     ("verifiers.batch", "reverify"): "pipelines/stages/verify.py",
+    ("generators.synthesis.stages", "run_tasks"): "pipelines/stages/synth.py",
+    ("generators.rollouts.runner", "run_rollouts"): "pipelines/stages/synth.py",
+    ("generators.rollouts.runner", "run_with_own_model"): None,  # the rollout stages load a run's model themselves
 }
 
 
@@ -239,7 +242,7 @@ def test_only_the_stage_modules_wire_the_stages():
         for module, names in imports(ast.parse(path.read_text())):
             importers.update((module, name, str(path.relative_to(ROOT))) for name in names)
     assert {(module, name, path) for module, name, path in importers if (module, name) in STAGE_ENTRY_POINTS} == {
-        (*entry, path) for entry, path in STAGE_ENTRY_POINTS.items()
+        (*entry, path) for entry, path in STAGE_ENTRY_POINTS.items() if path
     }
 
 

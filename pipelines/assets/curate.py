@@ -1,9 +1,10 @@
 """Curation as Dagster assets: verified -> scored -> deduplicated -> the SFT and RL sets, and the ACE report.
 
 Each asset is made by ``stage_asset`` from a stage of pipelines/stages/ (verify, then the curation stages), the same
-definitions the ``aceforge`` commands are made from. The curation library works file to file with side tables
-beside each records file (``records.scores.parquet``, ``records.signatures.parquet``, ``records.dedup.parquet``);
-each asset runs its stage into its own folder and returns ``StoredRecords``.
+definitions the ``aceforge`` commands are made from; the synthesis assets (pipelines/assets/synth.py) are made by it
+too. The curation library works file to file with side tables beside each records file (``records.scores.parquet``,
+``records.signatures.parquet``, ``records.dedup.parquet``); each asset runs its stage into its own folder and
+returns ``StoredRecords``.
 """
 
 import base64
@@ -11,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +29,16 @@ from dagster import (
     MaterializeResult,
     MetadataValue,
     Output,
+    StaticPartitionsDefinition,
     multi_asset,
 )
 
 from pipelines.assets.config_schema import config_schema
-from pipelines.assets.progress import engine_step
+from pipelines.assets.progress import engine_step, step_progress
 from pipelines.assets.record_store import RecordSet, StoredRecords, asset_dir, without_file_images
 from pipelines.assets.resources import StorageResource
 from pipelines.pipeline_config import PipelineConfig
-from pipelines.stages import Paths, Ran, Stage
+from pipelines.stages import ENVIRONMENT, Paths, Ran, Stage
 from pipelines.stages.curation import CURATION
 from pipelines.stages.verify import VERIFY
 from schemas.arrow_schema import RECORD_SCHEMA
@@ -140,17 +143,22 @@ CHECKS = {
     ),
 }
 MODELS = {"score": ["embedder"]}  # resources a stage's asset loads before it runs
+GIVEN = {"rollouts": ["generation"]}  # resources a stage's asset gives its from_assets, by name, with the upstream
 
 
-def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
+def stage_asset(stage: Stage, defaults: PipelineConfig, group: str = "curate") -> AssetsDefinition:
     """The Dagster face of ``stage``: its op reads the upstream assets' records, runs the stage into its assets'
-    folders and returns each records output to the record store (a folder output, the report, as metadata)."""
+    folders and returns each records output to the record store (a folder output, the report, as metadata). A
+    partitioned stage's asset has one partition per environment of ``defaults``; a stage that counts its steps says
+    their progress in the run's log."""
     kept = [out for out in stage.outputs if out.asset]
     check = CHECKS.get(stage.name)
+    given = GIVEN.get(stage.name, [])
 
     @multi_asset(
         name=stage.op,
-        group_name="curate",
+        group_name=group,
+        partitions_def=StaticPartitionsDefinition(defaults.environments) if stage.partitioned else None,
         ins={name: AssetIn(key) for name, key in stage.inputs.items()},
         outs={
             out.asset: AssetOut(
@@ -162,20 +170,28 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
         },
         config_schema=config_schema(stage.config, getattr(defaults, stage.name)) if stage.configured else None,
         check_specs=[AssetCheckSpec(check.name, asset=check.asset, blocking=True)] if check else [],
-        required_resource_keys={"storage", *MODELS.get(stage.name, [])},
+        required_resource_keys={"storage", *MODELS.get(stage.name, []), *given},
     )
     def run(context: AssetExecutionContext, **upstream: RecordSet):
         for model in MODELS.get(stage.name, []):
             getattr(context.resources, model).activate()
         storage: StorageResource = context.resources.storage
         op_config = context.op_execution_context.op_config
+        pipeline_gives = {name: getattr(context.resources, name) for name in given}
+        if stage.partitioned:
+            pipeline_gives[ENVIRONMENT] = context.partition_key
+            if "env" in stage.config.model_fields:
+                op_config = {**op_config, "env": context.partition_key}
         cfg = stage.config.from_mapping(op_config, "run config") if stage.configured else stage.config()
         inputs, outputs = stage.from_assets(
-            upstream, {out.name: asset_dir(storage, context, out.asset) for out in kept}
+            {**upstream, **pipeline_gives}, {out.name: asset_dir(storage, context, out.asset) for out in kept}
         )
         step = engine_step(context, defaults.executor, kept[0].asset) if stage.scales_out else nullcontext()
+        progress = partial(logged_step, context) if stage.steps else False
         with storage.as_data_home(), step as executor:
-            ran = stage.run(inputs, outputs, cfg, executor, False)
+            ran = stage.run(inputs, outputs, cfg, executor, progress)
+        for line in ran.lines:  # what the command prints
+            context.log.info(line)
         read = [path for records in upstream.values() for path in records.paths]
         products = {product.name: product for product in ran.products}
         for out, product in ((out, products[out.name]) for out in kept):
@@ -189,6 +205,11 @@ def stage_asset(stage: Stage, defaults: PipelineConfig) -> AssetsDefinition:
             yield check.decide(ran, outputs, upstream, cfg, defaults)
 
     return run
+
+
+def logged_step(context: AssetExecutionContext, doing: str, unit: str, total: int):
+    """A stage step's ``Progress`` in the run's log: ``progress: done/total unit, N s``."""
+    return step_progress(context, unit, total)
 
 
 def report_metadata(report: Ran, folder: Path) -> dict[str, MetadataValue]:

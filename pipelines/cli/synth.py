@@ -1,9 +1,10 @@
 """``aceforge synth tasks | backward | evolve``: verified tasks synthesized in the tool worlds.
 
 ``synth_app`` is the sub-app every synthesis command registers on (rollouts
-and code tasks add theirs from their own modules). Each command writes its
-records with schemas.io, registers them in the catalog (unless
-``--no-catalog``) and prints a summary: made, kept, rejected by reason code.
+and code tasks add theirs from their own modules). ``synth tasks`` runs the
+tasks stage of pipelines/stages/synth.py (the one the synth_tasks asset runs).
+Each command writes its records with schemas.io, registers them in the catalog
+(unless ``--no-catalog``) and prints a summary: made, kept, rejected by reason code.
 Exit codes: 0 when something was kept, 1 when nothing was, 2 on usage errors
 (unknown environment or option, an input of the wrong kind).
 """
@@ -26,6 +27,8 @@ from pipelines.cli.common import FAILED, err, fail, one_line, out, print_json, s
 from pipelines.cli.config import with_config
 from pipelines.cli.records import check_file
 from pipelines.registrar import OutputOptions, StageOutput, register_or_warn
+from pipelines.stages import Ran, Stage, StageError
+from pipelines.stages.synth import SYNTH_TASKS, synth_lines
 from pipelines.throttle import Heartbeat
 from runtime.elapsed import spent
 from schemas.record import AgentRecord
@@ -66,6 +69,19 @@ def progress_bar(description: str, total: int) -> Iterator[Callable[[int, int], 
         yield lambda done, of: progress.update(task, completed=done, total=of)
 
 
+def bar(doing: str, unit: str, total: int):
+    """A stage step's ``Progress`` (pipelines/stages/__init__.py) on stderr: ``progress_bar``."""
+    return progress_bar(doing, total)
+
+
+def run_stage(stage: Stage, inputs: dict[str, Any], outputs: dict[str, Path], cfg: Any, executor=None) -> Ran:
+    """Run a synthesis stage with a progress bar; what it cannot use (a backend, a model) is a usage error."""
+    try:
+        return stage.run(inputs, outputs, cfg, executor, bar)
+    except StageError as exc:
+        fail(str(exc))
+
+
 def check_output(output: Path) -> None:
     if output.suffix not in (".parquet", ".jsonl"):
         fail(f"--output must be a .parquet or .jsonl file, got {output}")
@@ -82,35 +98,39 @@ def write_and_report(
     inputs: tuple[Path, ...] = (),
     **details: Any,
 ) -> None:
-    """Write, register (with ``inputs``, the files the records come from), print the summary; exit 1 when nothing
-    was kept."""
+    """Write the records of a command that runs no stage (backward, evolve, code), then ``report`` them."""
     from schemas.io import write_records
 
-    write_records(records, output)
-    if cfg.catalog and records and output.suffix != ".parquet":
+    written = write_records(records, output)
+    report(written, stats, synth_lines(stats), output, dataset, cfg, as_json, command, inputs, **details)
+
+
+def report(
+    written: int,
+    stats: dict[str, Any],
+    lines: list[str],
+    output: Path,
+    dataset: str,
+    cfg: OutputOptions,
+    as_json: bool,
+    command: str,
+    inputs: tuple[Path, ...] = (),
+    **details: Any,
+) -> None:
+    """Register what was written (with ``inputs``, the files the records come from), print the summary; exit 1 when
+    nothing was."""
+    if cfg.catalog and written and output.suffix != ".parquet":
         say("not registered in the catalog: it registers Parquet outputs")
-    elif cfg.catalog and records:
-        registered = StageOutput(
-            adhoc_name(dataset), output, len(records), details={"command": command, **details, **stats}
-        )
+    elif cfg.catalog and written:
+        registered = StageOutput(adhoc_name(dataset), output, written, details={"command": command, **details, **stats})
         register_or_warn(command, cfg, inputs, [registered], say)
     if as_json:
         print_json({"output": str(output), **stats})
     else:
-        reasons = ", ".join(f"{code} {count}" for code, count in stats["rejected_by_reason"].items()) or "none"
-        out.print(f"made {stats['made']}, kept {stats['kept']}, rejected {stats['rejected']} ({reasons})")
-        if "trivial_pass_rate" in stats:
-            out.print(f"trivial-pass rate: {stats['trivial_pass_rate']:.1%} of gold-solved drafts (target 0; rejected)")
-        if stats["scenario_fallbacks"]:
-            out.print(f"scenario fallbacks to templates: {stats['scenario_fallbacks']}")
-        paraphrases = stats.get("paraphrases")  # code tasks have none
-        if paraphrases and paraphrases["tried"]:
-            out.print(
-                f"paraphrases kept {paraphrases['kept']} of {paraphrases['tried']}; "
-                f"the rest keep their reason: {paraphrases['rejected_by_reason']}"
-            )
-        say(f"wrote {len(records)} records -> {output}")
-    if not records:
+        for line in lines:
+            out.print(line)
+        say(f"wrote {written} records -> {output}")
+    if not written:
         raise typer.Exit(FAILED)
 
 
@@ -131,13 +151,11 @@ class SynthEvolveCommand(SynthEvolveConfig, OutputOptions):
 def tasks_cmd(cfg: SynthTasksCommand, output: Output, as_json: AsJson = False) -> None:
     """Constraint-first tasks: goals sampled from the environment's DB rows, identifiers fuzzified and checked
     to resolve uniquely, a user scenario, and a programmatic gold solution that passes the verifier chain."""
-    from generators.synthesis.stages import run_tasks
-
     check_output(output)
     dataset = safe_name(cfg.dataset or output.stem)
-    with progress_bar(f"synthesizing {cfg.env} tasks", cfg.n) as on_progress:
-        records, stats = run_tasks(cfg, dataset, on_progress)
-    write_and_report(records, stats.as_dict(), output, dataset, cfg, as_json, "synth tasks", env=cfg.env)
+    ran = run_stage(SYNTH_TASKS, {"dataset": dataset}, {"records": output}, cfg)
+    written = ran.products[0].rows
+    report(written, ran.summary, ran.lines, output, dataset, cfg, as_json, "synth tasks", env=cfg.env)
 
 
 @synth_app.command("backward")

@@ -102,16 +102,17 @@ def evaluate(
     from data_catalog.catalog import safe_name
     from pipelines.catalog_names import adhoc_name
     from pipelines.cli.synth import progress_bar, read_tasks
-    from pipelines.cli.synth_rollouts import make_generator
     from pipelines.registrar import StageOutput, register_or_warn
+    from pipelines.stages import StageError
+    from pipelines.stages.synth import policy_generator
     from schemas.io import write_records
     from training.evaluate import evaluate as run_eval
 
     tasks = read_tasks(cfg.tasks)
-    generator = None
-    if cfg.uses_model():
-        llm = cfg.agent == "llm"
-        generator = make_generator(cfg, llm and cfg.tool_calls == "schema", llm and cfg.tool_calls == "native")
+    try:
+        generator = policy_generator(cfg) if cfg.uses_model() else None
+    except StageError as exc:
+        fail(str(exc))
     try:
         with progress_bar(f"evaluating ({cfg.agent} x {cfg.user})", len(tasks) * cfg.k) as on_progress:
             rollouts, report = run_eval(tasks, cfg, generator, on_progress)

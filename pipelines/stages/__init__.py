@@ -1,6 +1,6 @@
 """One definition per stage, from which both of its faces are made: the ``aceforge`` command (pipelines/cli/) and
 the Dagster asset (pipelines/assets/curate.py: ``stage_asset``). One module per family of stages: curation.py
-(score, dedup, select, report), verify.py (verify).
+(score, dedup, select, report), verify.py (verify), synth.py (tasks, rollouts, the learner's rollouts).
 
 A ``Stage`` names its config model, its inputs (each by the asset that gives it in the pipeline), its outputs (their
 catalog kind and the asset that keeps them) and a ``run`` that calls the library's entry point and returns the
@@ -12,6 +12,7 @@ the outputs go: a command from its arguments, an asset from its upstream assets 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from runtime.executor import Executor
 from schemas.stage_config import StageConfig
 
 RECORDS_FILE = "records.parquet"  # an asset's records in its folder (pipelines/assets/record_store.py)
+ENVIRONMENT = "environment"  # what a partitioned stage's from_assets gets besides its upstream: its partition's key
 
 
 class StageError(Exception):
@@ -50,20 +52,27 @@ class Ran:  # what a stage's run gives both faces
 
 
 Paths = dict[str, Path]
-Upstream = dict[str, Any]  # input name -> the upstream asset's RecordSet (its ``paths`` and ``rows()``)
+Upstream = dict[str, Any]  # input name -> the upstream asset's RecordSet (its ``paths`` and ``rows()``), or what
+# else the pipeline gives the stage (its partition's environment, a resource)
+# A stage run's progress, for a stage whose steps the face counts (``Stage.steps``): (what a step does, its unit, its
+# total) -> a context within which the step calls on_progress(done, total).
+Progress = Callable[[str, str, int], AbstractContextManager[Callable[[int, int], None]]]
 
 
 @dataclass(frozen=True)
 class Stage:
-    name: str  # the command (``aceforge <name>``) and its PipelineConfig section
+    name: str  # its PipelineConfig section and the command (``aceforge <name>``; synthesis: ``aceforge synth ...``)
     op: str  # the Dagster op, the asset key of a stage with one asset
     config: type[StageConfig]
     inputs: dict[str, str]  # input name -> the asset that gives it in the pipeline
     outputs: tuple[Out, ...]
-    run: Callable[[dict[str, Any], Paths, Any, Executor | None, bool], Ran]
+    run: Callable[[dict[str, Any], Paths, Any, Executor | None, bool | Progress], Ran]
     from_assets: Callable[[Upstream, Paths], tuple[dict[str, Any], Paths]]  # (upstream, asset folders) -> run's
     scales_out: bool = True  # runs on the executor (ExecutorConfig)
     configured: bool = True  # the asset takes its PipelineConfig section as run config (else the config's defaults)
+    partitioned: bool = False  # one asset partition per environment: its key reaches from_assets as ENVIRONMENT
+    # and sets the config's ``env`` where it has one
+    steps: bool = False  # run's progress is a ``Progress`` the face shows (else: whether the library shows its own bar)
 
     def kind(self, output: str) -> str:
         return next(out.kind for out in self.outputs if out.name == output)

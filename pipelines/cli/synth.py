@@ -76,8 +76,11 @@ def bar(doing: str, unit: str, total: int):
 
 def run_stage(stage: Stage, inputs: dict[str, Any], outputs: dict[str, Path], cfg: Any, executor=None) -> Ran:
     """Run a synthesis stage with a progress bar; what it cannot use (a backend, a model) is a usage error."""
+    # The command's config also says where its output goes; the stage gets its own fields, as the asset gives them,
+    # so what the records carry (a task's lineage config hash) is the same in both faces.
+    own = stage.config.model_validate({name: getattr(cfg, name) for name in stage.config.model_fields})
     try:
-        return stage.run(inputs, outputs, cfg, executor, bar)
+        return stage.run(inputs, outputs, own, executor, bar)
     except StageError as exc:
         fail(str(exc))
 

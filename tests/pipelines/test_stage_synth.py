@@ -5,6 +5,8 @@ backend that cannot serve a run."""
 
 from __future__ import annotations
 
+import json
+
 import pyarrow.parquet as pq
 import pytest
 import typer
@@ -131,6 +133,10 @@ def test_the_command_and_the_asset_write_the_same_records(data_home, tmp_path):
     assets = {key: records(storage.asset_dir([key], "retail") / RECORDS_FILE) for key in keys}
     assert assets == through_the_cli(tmp_path)
     assert assets == {"synth_tasks": TASKS, "rollouts": ROLLOUTS, "learner_rollouts": LEARNER_ROLLOUTS}
+    # and they carry the same lineage: the command's output options are not part of the tasks' config hash
+    hashes = {tuple(json.loads(row)["config_hash"] for row in pq.read_table(path, columns=["lineage"])[0].to_pylist())
+              for path in (storage.asset_dir(["synth_tasks"], "retail") / RECORDS_FILE, tmp_path / "cli" / "tasks.parquet")}  # fmt: skip
+    assert len(hashes) == 1
 
 
 def given_tasks(path):

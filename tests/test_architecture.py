@@ -228,6 +228,7 @@ STAGE_ENTRY_POINTS = {  # each stage's entry point -> the module of pipelines/st
     ("curation.select_stage", "run_select"): "pipelines/stages/curation.py",
     ("curation.report", "ace_report"): "pipelines/stages/curation.py",
     ("verifiers.batch", "reverify"): "pipelines/stages/verify.py",
+    ("data_catalog.convert", "convert_files"): "pipelines/stages/ingest.py",
 }
 
 

@@ -1,57 +1,25 @@
-"""Ingest one catalog source: convert its raw files (pipelines/registrar.py puts them in the DuckDB catalog).
+"""Where a catalog source converts to: its input files and the hash that addresses its output.
 
-The Dagster ingest asset and ``aceforge convert`` both go through here, so a
-source converts the same way from either. Outputs are addressed by a
-config hash (format, options, licence, schema and package version, and the
-inputs' content): ``<data_home>/datasets/<name>/<hash>/records.parquet`` plus
-``quarantine.parquet``. Rerunning on the same inputs rewrites the same files
-and keeps the same catalog version; changed inputs get a new version beside
-the old one, which stays readable.
+The ingest stage (pipelines/stages/ingest.py) converts a source into
+``<data_home>/datasets/<name>/<hash>/records.parquet`` plus
+``quarantine.parquet``; the hash covers what determines the output (format,
+options, licence, schema and package version, and the inputs' content), so
+rerunning on the same inputs rewrites the same files and keeps the same
+catalog version, while changed inputs get a new version beside the old one,
+which stays readable (pipelines/registrar.py registers them).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pydantic import Field
-
-from data_catalog.convert import ConvertStats, convert_files
-from runtime.executor import Executor
-from runtime.settings import datasets_dir
-from schemas.stage_config import StageConfig
-
-if TYPE_CHECKING:  # the rest is imported where it is used: `aceforge --help` needs IngestConfig only
+if TYPE_CHECKING:  # the rest is imported where it is used
     from data_catalog.entries import CatalogEntry
     from data_catalog.sources.base import ConvertOptions
 
 QUARANTINE_SUFFIX = "_quarantine"
 QUARANTINE_SCHEMA_VERSION = "quarantine-1"
-
-
-class IngestConfig(StageConfig):
-    """The ingest stage (the Dagster ``converted`` asset and ``aceforge run``)."""
-
-    max_quarantine_rate: float = Field(0.25, ge=0.0, le=1.0)
-    """A source fails its quarantine_rate check when quarantined/read exceeds this (its format or data is likely wrong)."""
-
-
-@dataclass
-class IngestResult:
-    """A converted source, not yet registered."""
-
-    source: str
-    format: str
-    stats: ConvertStats
-    config_hash: str
-    inputs: list[str]
-    license: str | None
-
-    @property
-    def quarantine_rate(self) -> float:
-        return self.stats.quarantined / self.stats.read if self.stats.read else 0.0
 
 
 def package_version() -> str:
@@ -100,25 +68,3 @@ def input_paths(entry: CatalogEntry) -> list[str]:
             raise
     write_demo_sources()
     return entry.resolve_paths()
-
-
-def ingest_entry(
-    entry: CatalogEntry,
-    on_progress: Callable[[int], None] | None = None,
-    executor: Executor | None = None,
-) -> IngestResult:
-    """Convert one source into the data directory (by ``executor``, default this process); nothing is registered."""
-    inputs = input_paths(entry)
-    options = entry.convert_options()
-    chash = config_hash(entry.format, options, inputs)
-    out_dir = datasets_dir() / entry.name / chash
-    stats = convert_files(
-        entry.format,
-        inputs,
-        out_dir / "records.parquet",
-        out_dir / "quarantine.parquet",
-        options,
-        on_progress,
-        executor=executor,
-    )
-    return IngestResult(entry.name, entry.format, stats, chash, inputs, entry.license)

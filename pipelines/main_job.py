@@ -34,14 +34,13 @@ from dagster._core.definitions.reconstruct import ReconstructableJob
 from dagster._core.execution.job_execution_result import JobExecutionResult
 from dagster._core.instance.ref import InstanceRef
 
-from data_catalog.ingest import IngestConfig
-from pipelines.assets.ingest import ASSET_NAME
 from pipelines.assets.progress import progress_of
 from pipelines.assets.resources import StorageResource
 from pipelines.catalog_names import JOB_ASSETS
 from pipelines.interrupts import Interrupts
 from pipelines.pipeline_config import PipelineConfig
 from pipelines.stages.curation import CURATION
+from pipelines.stages.ingest import INGEST, IngestConfig
 from pipelines.storage_complaints import storage_complaints_held
 from runtime.disk import disk_full
 from runtime.settings import data_home
@@ -65,7 +64,7 @@ class SourceOutcome:
 
 
 def _metadata(result) -> dict[str, Any]:
-    materializations = result.asset_materializations_for_node(ASSET_NAME)
+    materializations = result.asset_materializations_for_node(INGEST.op)
     if not materializations:
         return {}
     return {key: getattr(value, "value", value) for key, value in materializations[-1].metadata.items()}

@@ -14,10 +14,10 @@ from typing import ClassVar
 from pydantic import Field, field_validator
 
 from curation.config import DedupConfig, ReportConfig, ScoreConfig, SelectConfig
-from data_catalog.ingest import IngestConfig
 from exporters.hub_config import HubExportConfig
 from generators.rollouts.config import PolicyConfig, RolloutConfig
 from generators.synthesis.config import SynthTasksConfig
+from pipelines.stages.ingest import IngestConfig
 from runtime.executor import ExecutorConfig
 from schemas.stage_config import StageConfig
 from training.improve_config import SMOLLM2_LEARNER

@@ -24,9 +24,8 @@ from schemas.stage_config import StageConfig
 
 if TYPE_CHECKING:  # the catalog is imported where a command registers: its --help needs none of it
     from data_catalog.catalog import Catalog, DatasetVersion
-    from data_catalog.convert import ConvertStats
-    from data_catalog.ingest import IngestResult
     from exporters.hub_folder import ExportSource
+    from pipelines.stages.ingest import Converted
 
     Input = Path | str | DatasetVersion  # what a stage read: a file (or glob), or a catalog version given by name
 
@@ -143,25 +142,23 @@ def register_or_warn(
 CONVERT = "convert"
 
 
-def conversion_config(fmt: str, conversion_hash: str, license: str | None) -> dict[str, Any]:
+def conversion_config(converted: Converted) -> dict[str, Any]:
     """A conversion's configuration: its format, licence and the hash that addresses its output folder (options,
     schema and package version, and the inputs' content: data_catalog.ingest.config_hash). It names the raw inputs
     by content, so a conversion registers with no inputs of its own: a rewritten demo file of the same bytes (each
     ``aceforge run`` writes them) keeps the version its path and new mtime would otherwise replace."""
-    return {"format": fmt, "license": license, "conversion": conversion_hash}
+    return {"format": converted.format, "license": converted.license, "conversion": converted.config_hash}
 
 
-def conversion_outputs(
-    name: str, fmt: str, stats: ConvertStats, inputs: list[str], license: str | None
-) -> list[StageOutput]:
+def conversion_outputs(name: str, converted: Converted) -> list[StageOutput]:
     """A conversion's records as ``name`` and its quarantine as ``name_quarantine``."""
     from data_catalog.ingest import QUARANTINE_SCHEMA_VERSION, QUARANTINE_SUFFIX
 
+    fmt, stats = converted.format, converted.stats
     counts = {"read": stats.read, "raw_items": stats.raw_items, "quarantined": stats.quarantined}
+    details = {"format": fmt, "inputs": converted.paths, "license": converted.license, **counts}
     return [
-        StageOutput(
-            name, stats.output, stats.converted, details={"format": fmt, "inputs": inputs, "license": license, **counts}
-        ),
+        StageOutput(name, stats.output, stats.converted, details=details),
         StageOutput(
             name + QUARANTINE_SUFFIX,
             stats.quarantine,
@@ -192,8 +189,6 @@ def register_hub_folder(result: dict[str, Any], repo_id: str, source: ExportSour
     return version
 
 
-def register_source(catalog: Catalog, result: IngestResult) -> list[DatasetVersion]:
+def register_source(catalog: Catalog, name: str, converted: Converted) -> list[DatasetVersion]:
     """An ingested catalog source (the pipeline's ``converted``): its records under its name, and its quarantine."""
-    config = conversion_config(result.format, result.config_hash, result.license)
-    outputs = conversion_outputs(result.source, result.format, result.stats, result.inputs, result.license)
-    return register(catalog, CONVERT, config, [], outputs)
+    return register(catalog, CONVERT, conversion_config(converted), [], conversion_outputs(name, converted))

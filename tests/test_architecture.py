@@ -231,6 +231,7 @@ STAGE_ENTRY_POINTS = {  # each stage's entry point -> the module of pipelines/st
     ("generators.synthesis.stages", "run_tasks"): "pipelines/stages/synth.py",
     ("generators.rollouts.runner", "run_rollouts"): "pipelines/stages/synth.py",
     ("generators.rollouts.runner", "run_with_own_model"): None,  # the rollout stages load a run's model themselves
+    ("data_catalog.convert", "convert_files"): "pipelines/stages/ingest.py",
 }
 
 

@@ -15,10 +15,10 @@ partition, read lazily, so a downstream stage streams its input. Each is the
 file that the partition's latest materialization, as Dagster recorded it,
 names (what the lineage shows), never a path guessed later: its ``path`` for
 an asset this store wrote (its side files beside it), or, for the ingested
-sources (``converted``: an ``IngestResult``, registered here under the
-source's name with its quarantine), the catalog version it names, an
-immutable snapshot that a later registration of the same name (by
-``aceforge convert`` or another run) leaves as it was.
+sources (``converted``: the ingest stage's ``Converted``, registered here
+under the source's name, its partition key, with its quarantine), the
+catalog version it names, an immutable snapshot that a later registration of
+the same name (by ``aceforge convert`` or another run) leaves as it was.
 
 This is the one place where the pipeline registers datasets in the catalog, through pipelines/registrar.py
 (as the CLI's commands do): the parents are the catalog versions of the files the stage read (``StoredRecords.inputs``),
@@ -49,10 +49,10 @@ from dagster import (
 
 from data_catalog.catalog import Catalog, safe_name
 from data_catalog.dataset_card import FILE_IMAGE
-from data_catalog.ingest import IngestResult
 from pipelines.assets.resources import StorageResource
 from pipelines.registrar import StageOutput, register, register_source
 from pipelines.stages import RECORDS_FILE
+from pipelines.stages.ingest import Converted
 from schemas.io import read_records
 from schemas.record import AgentRecord
 from schemas.stage_config import StageConfig
@@ -157,10 +157,10 @@ class RecordStore(ConfigurableIOManager):
 
     storage: ResourceDependency[StorageResource]
 
-    def handle_output(self, context: OutputContext, obj: StoredRecords | IngestResult) -> None:
-        if isinstance(obj, IngestResult):  # a catalog source: its records under its own name, and its quarantine
+    def handle_output(self, context: OutputContext, obj: StoredRecords | Converted) -> None:
+        if isinstance(obj, Converted):  # a catalog source: its records under its own name, and its quarantine
             catalog = self.storage.catalog()
-            records, _ = register_source(catalog, obj)
+            records, _ = register_source(catalog, context.partition_key, obj)
             context.add_output_metadata(
                 {
                     "catalog_dataset": f"{records.name}@{records.version}",

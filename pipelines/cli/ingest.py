@@ -10,6 +10,9 @@ break and what the other inputs hold are converted and registered all the
 same) or the disk is full, and 2 on usage errors (unknown format or option,
 missing input); errors are one line on stderr, never a traceback. Outputs are
 registered in the DuckDB catalog of the data directory unless ``--no-catalog``.
+A share of quarantined records above ``--max-quarantine-rate`` (what fails the
+pipeline's quarantine_rate check) is a warning line, not an exit code. The
+command runs the ingest stage (pipelines/stages/ingest.py) on its arguments.
 The converters, the writers and the catalog are imported when the command
 runs, so ``--help`` starts fast.
 """
@@ -25,12 +28,11 @@ from data_catalog.convert import ConvertConfig
 from pipelines.cli.app import app
 from pipelines.cli.common import FAILED, disk_full_is_one_line, err, fail, print_json, say, say_error
 from pipelines.cli.config import with_config
+from pipelines.stages.ingest import INGEST, Converted, IngestConfig, error_summary
 from runtime.executor import ExecutorConfig
 
 if TYPE_CHECKING:
     from data_catalog.convert import ConvertStats
-    from data_catalog.sources.base import ConvertOptions
-    from runtime.executor import Executor
 
 
 def check_inputs(inputs: list[str]) -> None:
@@ -39,55 +41,6 @@ def check_inputs(inputs: list[str]) -> None:
     for path in inputs:
         if path != "-" and not Path(path).is_file():
             fail(f"input not found: {path}")
-
-
-def run_with_progress(
-    fmt: str,
-    inputs: list[str],
-    output: Path,
-    quarantine: Path | None,
-    options: ConvertOptions,
-    executor: Executor | None = None,
-) -> ConvertStats:
-    """convert_files with a progress line on stderr (shown only on a terminal)."""
-    from data_catalog.convert import convert_files
-
-    if not err.is_terminal:  # no line to draw: rich.progress is not even imported
-        return convert_files(fmt, inputs, output, quarantine, options, None, executor)
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    progress = Progress(
-        SpinnerColumn(),
-        TextColumn("converting {task.description}"),
-        TextColumn("{task.completed:,.0f} items"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    )
-    with progress:
-        task = progress.add_task(fmt, total=None)
-        last = [0]
-
-        def on_progress(count: int) -> None:
-            if count - last[0] >= 200:  # redrawing per item would cost more than converting
-                progress.update(task, completed=count)
-                last[0] = count
-
-        return convert_files(fmt, inputs, output, quarantine, options, on_progress, executor)
-
-
-def error_summary(stats: ConvertStats, n: int = 3) -> str:
-    """The most common kinds of quarantine reason, each with its count and a few example positions; the
-    first reason of a kind is shown in full (the domain, the duplicate's index, the JSON error position)."""
-    parts = []
-    for kind, count in stats.top_errors(n):
-        first = stats.first_errors.get(kind, kind)
-        where = f"e.g. {', '.join(stats.examples[kind])}"
-        if count == 1 or first == kind:
-            parts.append(f"{first} ({count}x, {where})")
-        else:
-            parts.append(f"{kind} ({count}x, {where}; first: {first})")
-    return "; ".join(parts)
 
 
 def nothing_converted(stats: ConvertStats, fmt: str, inputs: list[str]) -> str:
@@ -99,16 +52,6 @@ def nothing_converted(stats: ConvertStats, fmt: str, inputs: list[str]) -> str:
     return f"no record converted of {stats.read} read; most common errors: {error_summary(stats)}; " + (
         other or f"is --format {fmt} right?"
     )
-
-
-def converted_line(stats: ConvertStats) -> str:
-    rows = f" ({stats.raw_items} raw items)" if stats.raw_items != stats.read else ""
-    workers = f" with {stats.workers} workers" if stats.workers > 1 else ""
-    line = (
-        f"converted {stats.converted} of {stats.read} records{rows}{workers} -> {stats.output}; "
-        f"quarantined {stats.quarantined} -> {stats.quarantine}"
-    )
-    return line + (f"; reasons: {error_summary(stats)}" if stats.quarantined else "")
 
 
 def output_folders(output: Path, quarantine: Path | None) -> dict[Path, str]:
@@ -127,7 +70,7 @@ def broken_line(stats: ConvertStats, path: str, reason: str) -> str:
     return f"{path}: {why} ({before} {unit} read before it; the break is quarantined)"
 
 
-class ConvertCommand(ConvertConfig, ExecutorConfig):
+class ConvertCommand(ConvertConfig, IngestConfig, ExecutorConfig):
     """``aceforge convert``: the stage's options and where it converts."""
 
 
@@ -206,31 +149,33 @@ def convert(
             disk_full_is_one_line(output_folders(output, quarantine), "convert"),
             open_executor(cfg) as executor,
         ):
-            stats = run_with_progress(fmt, inputs, output, quarantine, options, executor)
+            stage_inputs = {"format": fmt, "paths": inputs, "options": options, "config_hash": chash}
+            ran = INGEST.run(
+                stage_inputs, {"records": output, "quarantine": quarantine}, cfg, executor, err.is_terminal
+            )
     except OSError as exc:
         fail(f"cannot convert: {exc}")
+    stats = ran.stats
     if cfg.workers > stats.workers:
         say(f"note: {fmt} groups raw items into records across the input, so it converted in one process")
     if stats.converted == 0:
         say_error(nothing_converted(stats, fmt, inputs))
     else:
-        say(converted_line(stats))
+        for line in ran.lines:
+            say(line)
         if register:
-            register_output(cfg.dataset or output.stem, fmt, stats, chash, inputs, cfg.license)
+            register_output(cfg.dataset or output.stem, ran)
     for path, reason in stats.unreadable.items():
         say_error(broken_line(stats, path, reason))
     if as_json:
-        print_json(stats.as_dict())
+        print_json(ran.summary)
     if stats.converted == 0 or stats.unreadable:
         raise typer.Exit(FAILED)
 
 
-def register_output(
-    dataset: str, fmt: str, stats: ConvertStats, chash: str | None, inputs: list[str], license: str | None
-) -> None:
+def register_output(dataset: str, ran: Converted) -> None:
     from data_catalog.catalog import safe_name
     from pipelines.catalog_names import adhoc_name
     from pipelines.registrar import CONVERT, conversion_config, conversion_outputs, register_or_warn
 
-    outputs = conversion_outputs(adhoc_name(safe_name(dataset)), fmt, stats, inputs, license)
-    register_or_warn(CONVERT, conversion_config(fmt, chash or "", license), [], outputs, say)
+    register_or_warn(CONVERT, conversion_config(ran), [], conversion_outputs(adhoc_name(safe_name(dataset)), ran), say)

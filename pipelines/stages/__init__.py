@@ -1,6 +1,7 @@
 """One definition per stage, from which both of its faces are made: the ``aceforge`` command (pipelines/cli/) and
-the Dagster asset (pipelines/assets/curate.py: ``stage_asset``). One module per family of stages: curation.py
-(score, dedup, select, report), verify.py (verify), synth.py (tasks, rollouts, the learner's rollouts).
+the Dagster asset (pipelines/assets/curate.py: ``stage_asset``; ingest's, for now, pipelines/assets/ingest.py). One
+module per family of stages: curation.py (score, dedup, select, report), verify.py (verify), synth.py (tasks,
+rollouts, the learner's rollouts), ingest.py (convert).
 
 A ``Stage`` names its config model, its inputs (each by the asset that gives it in the pipeline), its outputs (their
 catalog kind and the asset that keeps them) and a ``run`` that calls the library's entry point and returns the

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 
-from data_catalog.convert import ConvertStats
-from data_catalog.ingest import IngestResult
+from data_catalog.sources.base import ConvertOptions
 from pipelines.assets.curate import duplicate_rate, schema_valid, sft_set_verified
 from pipelines.assets.ingest import quarantine_check
 from pipelines.assets.record_store import RecordSet
+from pipelines.stages.ingest import INGEST, IngestConfig
 from schemas.io import write_records
 from tests.curation.helpers import trajectory_record
+from tests.pipelines.cli_helpers import OS_STD
 
 
 def test_schema_valid_fails_on_a_missing_row_a_foreign_schema_and_a_stale_verdict(tmp_path):
@@ -35,12 +38,17 @@ def test_duplicate_rate_fails_above_its_maximum():
     assert duplicate_rate(0, 0, 0.8).passed is True
 
 
-def test_quarantine_rate_fails_above_its_maximum():
-    stats = ConvertStats(read=10, converted=6, quarantined=4)
-    result = IngestResult("demo", "openai_chat", stats, "hash", [], None)
-    checks = {0.5: True, 0.3: False}
-    for max_rate, expected in checks.items():
-        assert quarantine_check(result, max_rate).passed is expected
+def test_quarantine_rate_fails_above_its_maximum(tmp_path):
+    """Three ADP trajectories and two rows that are not (their content is no list of steps): 2 of 5 quarantined."""
+    raw = tmp_path / "mixed.jsonl"
+    rows = [*json.loads(OS_STD.read_text())[:3], {"id": "x", "content": "oops"}, {"id": "y", "content": "oops"}]
+    raw.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    inputs = {"format": "adp", "paths": [str(raw)], "options": ConvertOptions()}
+    for max_rate, expected in {0.5: True, 0.4: True, 0.3: False}.items():
+        cfg = IngestConfig(max_quarantine_rate=max_rate)
+        check = quarantine_check(INGEST.run(inputs, {"records": tmp_path / "mixed.parquet"}, cfg, None), cfg)
+        assert check.passed is expected
+        assert (check.metadata["quarantine_rate"].value, check.metadata["read"].value) == (0.4, 5)
 
 
 def sft_check(tmp_path, records, accept_imported=False):

@@ -19,9 +19,9 @@ from dagster import AssetKey, DagsterInstance, materialize
 
 from data_catalog.catalog import Catalog
 from data_catalog.entries import PACKAGE_DIR, load_entries
-from data_catalog.ingest import IngestConfig
 from pipelines.definitions import build_definitions
 from pipelines.main_job import run_ingest
+from pipelines.stages.ingest import IngestConfig
 from runtime.ports import free_port
 from tests.conftest import ADP_FIXTURES, FIXTURES, ROOT, TAU_FIXTURES
 

@@ -1,6 +1,6 @@
 """One stage, two faces: each ``Stage`` (pipelines/stages/) made into its ``aceforge`` command and its Dagster asset.
-The curation stages' two take the same configuration; run on the same records, every stage's two keep the same
-records (verify's: with the same verdicts)."""
+The curation and ingest stages' two take the same configuration; run on the same records (ingest's: the same raw
+source), every stage's two keep the same records (verify's: with the same verdicts)."""
 
 from __future__ import annotations
 
@@ -11,31 +11,43 @@ from dagster import DagsterInstance, asset, materialize
 from dagster._core.system_config.objects import ResolvedRunConfig
 
 from curation.config import ReportConfig
+from data_catalog.catalog import Catalog
+from data_catalog.entries import PACKAGE_DIR
 from pipelines.assets.curate import stage_asset
 from pipelines.assets.record_store import StoredRecords, asset_dir
 from pipelines.assets.resources import StorageResource
+from pipelines.catalog_names import JOB_ASSETS
 from pipelines.cli.app import app
 from pipelines.cli.curation import DedupCommand, ScoreCommand, SelectCommand
-from pipelines.definitions import build_resources, defs
+from pipelines.cli.ingest import ConvertCommand
+from pipelines.definitions import build_definitions, build_resources, defs
 from pipelines.main_job import _error
 from pipelines.pipeline_config import PipelineConfig
 from pipelines.stages import RECORDS_FILE
 from pipelines.stages.curation import CURATION
+from pipelines.stages.ingest import INGEST
 from pipelines.stages.verify import VERIFY
 from schemas.io import read_records, write_records
 from tests.curation.helpers import chat_record, rollout_of, task_record, trajectory_record
-from tests.pipelines.cli_helpers import invoke
+from tests.pipelines.cli_helpers import invoke, last_json
 from tests.pipelines.verify_records import inputs as records_to_verify
 
-COMMAND_CONFIG = {"score": ScoreCommand, "dedup": DedupCommand, "select": SelectCommand, "report": ReportConfig}
+COMMAND_CONFIG = {
+    "score": ScoreCommand,
+    "dedup": DedupCommand,
+    "select": SelectCommand,
+    "report": ReportConfig,
+    "convert": ConvertCommand,
+}
 BUDGET = 2
 
 
-@pytest.mark.parametrize("stage", CURATION, ids=lambda stage: stage.name)
+@pytest.mark.parametrize("stage", [INGEST, *CURATION], ids=lambda stage: stage.name)
 def test_the_command_and_the_asset_take_the_same_fields_with_the_same_defaults(stage):
     command = typer.main.get_command(app).commands[stage.name]
     flags = {param.name.split("__")[0] for param in command.params}
-    launchpad = ResolvedRunConfig.build(defs.resolve_job_def("curate"), {}).ops[stage.op].config
+    job = next(job for job, keys in JOB_ASSETS.items() if stage.outputs[0].asset in keys)
+    launchpad = ResolvedRunConfig.build(defs.resolve_job_def(job), {}).ops[stage.op].config
     fields = set(stage.config.model_fields)
     assert fields <= flags and set(launchpad) == fields
     # What the command runs on without flags (the pipeline gives select its budget, which the command requires).
@@ -185,3 +197,58 @@ def test_verify_and_the_verified_asset_give_the_same_verdicts(data_home, tmp_pat
         "not-verifiable": True,
         "retail-cancel": False,
     }
+
+
+# The demo ADP source's records, as aceforge run's ingest writes its raw file: ten convert, two lines are quarantined.
+DEMO_ADP = "demo_bookstore_adp"
+DEMO_ADP_IDS = [
+    "demo_bookstore_adp-b996251243dfb20c6e452642",
+    "demo_bookstore_adp-c4e1912eb657da1c5a71739f",
+    "demo_bookstore_adp-cfa3aa49df3be63eee3da46d",
+    "demo_bookstore_adp-f5ca0a476ecef3fef327bd52",
+    "demo_bookstore_adp-768d0bdea223576630e1b531",
+    "demo_bookstore_adp-3ef5f5e8435b54a9cf532f7e",
+    "demo_bookstore_adp-d3c454107bd99a395bb80803",
+    "demo_bookstore_adp-bbda57fbaf9f813f073d3f24",
+    "demo_bookstore_adp-90eebb5800c8d00df184d972",
+    "demo_bookstore_adp-1f59a8389e53359885e1cf6a",
+]
+
+
+def test_convert_and_the_converted_asset_keep_the_same_records(data_home, tmp_path):
+    """One catalog source converted by its partition of the asset (which writes the demo source's raw file, as
+    ``aceforge run`` does) and by the command given the same file, dataset name and licence: the same records, the
+    same rows quarantined, and the same conversion in the catalog (one config hash)."""
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    (entries / f"{DEMO_ADP}.yaml").write_text((PACKAGE_DIR / f"{DEMO_ADP}.yaml").read_text())
+    converted = build_definitions(entries).resolve_assets_def("converted")
+    (tmp_path / "dagster").mkdir()
+    result = materialize(
+        [converted],
+        instance=DagsterInstance.local_temp(str(tmp_path / "dagster")),
+        partition_key=DEMO_ADP,
+        raise_on_error=False,
+    )
+    assert result.success, _error(result)
+    assert [(check.check_name, check.passed) for check in result.get_asset_check_evaluations()] == [
+        ("quarantine_rate", True)
+    ]
+    (materialization,) = result.asset_materializations_for_node("converted")
+    asset = {key: getattr(value, "value", value) for key, value in materialization.metadata.items()}
+    raw = data_home / "demo" / "raw" / "bookstore_adp.jsonl"
+    cli = tmp_path / "cli.parquet"
+    ran = invoke("convert", "-f", "adp", raw, "-o", cli, "--dataset", DEMO_ADP, "--license", "CC0-1.0", "--json")
+    assert ran.exit_code == 0, ran.output
+    counts = ("read", "raw_items", "converted", "quarantined")
+    assert {key: asset[key] for key in counts} == {key: last_json(ran)[key] for key in counts}
+    assert {key: asset[key] for key in counts} == {"read": 12, "raw_items": 12, "converted": 10, "quarantined": 2}
+    assert ids(cli) == ids(asset["output"]) == DEMO_ADP_IDS
+    quarantined = [
+        pq.read_table(path, columns=["index", "error"]).to_pylist()
+        for path in (cli.with_name("cli.quarantine.parquet"), asset["quarantine"])
+    ]
+    assert quarantined[0] == quarantined[1] and [row["index"] for row in quarantined[0]] == [3, 4]
+    # The command registers under cli_<name> (the pipeline owns the source's name), by the same conversion.
+    catalog = Catalog()
+    assert catalog.get(f"cli_{DEMO_ADP}").config_hash == catalog.get(DEMO_ADP).config_hash

@@ -1,8 +1,8 @@
 """One definition per stage, from which both of its faces are made: the ``aceforge`` command (pipelines/cli/) and
-the Dagster asset (pipelines/assets/curate.py: ``stage_asset``; ingest's, a few lines in pipelines/assets/ingest.py, since its output is a conversion the
-record store registers under the source's name, not records in the asset's folder). One
-module per family of stages: curation.py (score, dedup, select, report), verify.py (verify), synth.py (tasks,
-rollouts, the learner's rollouts), ingest.py (convert).
+the Dagster asset (pipelines/assets/curate.py: ``stage_asset``; ingest's is a few lines in pipelines/assets/ingest.py,
+since its output is a conversion that the record store registers under the source's name, not records in the asset's
+folder). One module per family of stages: curation.py (score, dedup, select, report), verify.py (verify), synth.py
+(tasks, rollouts, the learner's rollouts), ingest.py (convert).
 
 A ``Stage`` names its config model, its inputs (each by the asset that gives it in the pipeline), its outputs (their
 catalog kind and the asset that keeps them) and a ``run`` that calls the library's entry point and returns the

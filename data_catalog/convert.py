@@ -206,7 +206,7 @@ def _convert_stream(
     converter: Converter, inputs: list[str], out: Output, on_progress: Callable[[int], None] | None
 ) -> None:
     """A grouping format: its records span raw items, so it reads every input in one stream, here."""
-    from data_catalog.convert_chunks import arrow_without_pandas
+    from data_catalog.arrow_imports import arrow_without_pandas
     from data_catalog.sources.base import Quarantined
 
     arrow_without_pandas()

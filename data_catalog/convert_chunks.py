@@ -14,7 +14,6 @@ convert.Output).
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from data_catalog.arrow_imports import arrow_without_pandas
 from data_catalog.sources.base import Converter, describe_error
 from data_catalog.sources.reader import INPUT_ERRORS, RawChunk, chunk_items, read_raw_chunks, unreadable_input
 from runtime.executor import Executor
@@ -36,29 +36,6 @@ class ChunkResult:
     ids: list[str]
     positions: list[tuple[int, int]]  # per record: (item index in the chunk, line of the chunk it came from)
     quarantined: list[tuple[int, str, str]]  # (item index in the chunk, error, raw excerpt)
-
-
-class _NoPandas:
-    """A meta-path finder that makes ``import pandas`` fail, as if it were not installed."""
-
-    @staticmethod
-    def find_spec(name, path=None, target=None):
-        if name == "pandas":
-            raise ImportError("pandas is not needed here")
-        return None
-
-
-def arrow_without_pandas() -> None:
-    """pyarrow's first ``pa.array`` imports pandas (half a second) only to ask whether its input is a
-    pandas object, which ours never is. When pandas is not imported yet, that one check is let to find
-    it missing; pyarrow still imports pandas when something asks for it (to_pandas, from_pandas re-check)."""
-    if "pandas" in sys.modules:
-        return
-    sys.meta_path.insert(0, _NoPandas)
-    try:
-        pa.array([], pa.null())
-    finally:
-        sys.meta_path.remove(_NoPandas)
 
 
 def convert_chunk(converter: Converter, chunk: RawChunk) -> ChunkResult:

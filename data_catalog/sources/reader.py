@@ -251,7 +251,7 @@ def chunk_items(chunk: RawChunk, split: Split, start: int) -> Iterator[tuple[Raw
     else:
         index = start
         for number, line in enumerate(chunk.lines):
-            if not line.strip():
+            if not line or line.isspace():  # not line.strip(): that copies the line
                 continue
             try:
                 values = split(orjson.loads(line), source)

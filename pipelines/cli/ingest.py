@@ -110,10 +110,13 @@ def convert(
     Exit codes: 0 when at least one record converted, 1 when none did, an input broke off (a truncated .gz;
     what came before the break and the other inputs still convert) or the disk is full, 2 on usage errors.
     """
+    from data_catalog.arrow_imports import import_arrow_without_numpy
     from data_catalog.formats import AUTO, BrokenInput, DetectionError, detect, expand_inputs
     from data_catalog.sources import get_converter
     from runtime.executor import open_executor
 
+    if cfg.engine == "local":  # this process only converts (Ray's driver may hand pyarrow numpy arrays)
+        import_arrow_without_numpy()
     if output.suffix != ".parquet":
         fail(f"--output must be a .parquet file, got {output}")
     options = cfg.convert_options()

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from data_catalog.sources.text_actions import detect_dialect, fenced_blocks, markdown_steps, react_steps
+from textwrap import dedent
+
+from data_catalog.sources.text_actions import (
+    codeact_steps,
+    detect_dialect,
+    fenced_blocks,
+    markdown_steps,
+    react_steps,
+    tidy_code,
+)
 
 
 def test_fenced_blocks_need_a_closing_fence_at_line_start():
@@ -111,3 +120,24 @@ def test_kg_calls_with_several_arguments_are_split():
 def test_a_final_answer_turn_without_an_action_line_keeps_only_the_answer():
     (step,) = react_steps("Thought: #3 is the final answer to the question.\nFinal Answer: #3")
     assert step == {"class_": "message_action", "content": "#3", "reasoning": "#3 is the final answer to the question."}
+
+
+def test_execute_blocks_are_dedented_and_stripped():
+    steps = codeact_steps("Compute it.\n<execute>\n    for i in range(2):\n        print(i)\n    \n</execute>\nDone.")
+    assert [s["class_"] for s in steps] == ["code_action", "message_action"]
+    assert steps[0]["content"] == "for i in range(2):\n    print(i)" and steps[0]["reasoning"] == "Compute it."
+    assert codeact_steps("<execute> print(x) </execute>")[0]["content"] == "print(x)"
+
+
+def test_tidy_code_is_dedent_then_strip():
+    # tidy_code skips dedent where it cannot change the result; these are the cases at the edges of that test:
+    # a margin every line has, one line that lacks it, lines of only spaces and tabs (which dedent empties,
+    # also between lines that keep their indentation), CRLF, and whitespace that only strip treats as such.
+    codes = [
+        "", " ", "x", " print(x) ", "\n  x = 1\n  y = 2\n", "x = 1\n  y = 2", "\tif a:\n\t\tb\n", "x\n  \ny",
+        "  x\n \t \n    y", "  \n  x\n  y", "\r\n  x\r\n  y\r\n", "x\r\n    y", "\u3000x\n y", "\n\u3000x\n y",
+        "x\n\u3000\n y", " a\n\r", "a\n   ", "  a\n\n  b", "\x0ca\n b", "a\n\t\n\tb", "a \nb",
+    ]  # fmt: skip
+    for code in codes:
+        assert tidy_code(code) == dedent(code).strip(), repr(code)
+    assert tidy_code("  x\n \t \n    y") == "x\n\n  y"

@@ -7,7 +7,6 @@ and a light command such as ``formats`` do not pay for importing every stage
 (pydantic models, environments, curation, training).
 """
 
-import gc
 import importlib
 import signal
 from typing import Any, NamedTuple
@@ -136,11 +135,6 @@ def main() -> None:
     except PluginError as exc:  # a plug-in that failed to load: one line naming it, not a traceback
         say_error(str(exc))
         raise SystemExit(USAGE) from None
-    finally:
-        # The command is done: the collections of the interpreter's exit would walk every object the run left
-        # (modules, classes, schemas) only to free memory the process gives back anyway. Frozen, they are not
-        # walked (4% of a one-record convert's instructions); Python promises no finalizers at exit.
-        gc.freeze()
 
 
 if __name__ == "__main__":

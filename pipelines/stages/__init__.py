@@ -63,7 +63,8 @@ Progress = Callable[[str, str, int], AbstractContextManager[Callable[[int, int],
 
 @dataclass(frozen=True)
 class Stage:
-    name: str  # its PipelineConfig section and the command (``aceforge <name>``; synthesis: ``aceforge synth ...``)
+    name: str  # its PipelineConfig section and its command (``aceforge <name>``; synthesis: ``aceforge synth ...``;
+    # ingest: ``aceforge convert``, whose section is ``ingest``)
     op: str  # the Dagster op, the asset key of a stage with one asset
     config: type[StageConfig]
     inputs: dict[str, str]  # input name -> the asset that gives it in the pipeline

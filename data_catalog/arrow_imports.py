@@ -1,10 +1,12 @@
 """pyarrow without the libraries it imports only to offer conversions from and to them.
 
 Converting builds Arrow from Python values and writes Parquet; it never hands
-pyarrow a numpy array or a pandas frame. pyarrow imports both all the same:
-numpy when pyarrow itself is imported, pandas on the first ``pa.array`` (to
-ask whether the input is a pandas object). A library that is missing is a
-case pyarrow handles, so here each is hidden while pyarrow looks for it.
+pyarrow a numpy array or a pandas frame, nor pickles an Arrow object. pyarrow
+imports them all the same: numpy and cloudpickle (its pickler, for Arrow
+objects that hold Python functions) when pyarrow itself is imported, pandas
+on the first ``pa.array`` (to ask whether the input is a pandas object). A
+library that is missing is a case pyarrow handles, so here each is hidden
+while pyarrow looks for it.
 """
 
 from __future__ import annotations
@@ -27,23 +29,26 @@ class _Missing:
 
 
 @contextmanager
-def _hidden(name: str) -> Iterator[None]:
-    finder = _Missing(name)
-    sys.meta_path.insert(0, finder)
+def _hidden(*names: str) -> Iterator[None]:
+    finders = [_Missing(name) for name in names]
+    sys.meta_path[:0] = finders
     try:
         yield
     finally:
-        sys.meta_path.remove(finder)
+        for finder in finders:
+            sys.meta_path.remove(finder)
 
 
 def import_arrow_without_numpy() -> None:
-    """For a process that only converts (``aceforge convert``): pyarrow imported with numpy hidden, when neither
-    is imported yet. Importing numpy (and starting its BLAS threads) was a fifth of convert's start-up. pyarrow
-    decides once, on import, that numpy is missing: its numpy functions (``to_numpy``, ``pa.array`` of a numpy
-    array) then fail in this process, so only a process that never calls them may do this."""
-    if "pyarrow" in sys.modules or "numpy" in sys.modules:
+    """For a process that only converts (``aceforge convert``): pyarrow imported with numpy and cloudpickle
+    hidden, when none of them is imported yet. Importing numpy (and starting its BLAS threads) was a fifth of
+    convert's start-up, cloudpickle 6 ms more. pyarrow decides once, on import, that they are missing: its
+    numpy functions (``to_numpy``, ``pa.array`` of a numpy array) then fail in this process and it pickles
+    with the standard pickle, so only a process that never calls the one nor ships Arrow objects holding
+    Python functions may do this."""
+    if {"pyarrow", "numpy", "cloudpickle"} & sys.modules.keys():
         return
-    with _hidden("numpy"):
+    with _hidden("numpy", "cloudpickle"):
         import pyarrow  # noqa: F401
 
 

@@ -72,8 +72,10 @@ def test_convert_imports_no_stage_nor_the_catalog(tmp_path):
     loaded = modules_after("convert", "--format", "sharegpt", str(raw), "-o", str(output), "--no-catalog")
     assert output.is_file()
     stages = {"curation", "generators", "training", "environments", "verifiers"}
-    # numpy too: pyarrow imports it only to offer numpy conversions, and a convert process hides it (arrow_imports.py).
+    # numpy and cloudpickle too: pyarrow imports them only to offer numpy conversions and to pickle Arrow objects
+    # holding Python functions, and a convert process hides them (arrow_imports.py).
     libraries = {"dagster", "duckdb", "torch", "transformers", "vllm", "ray", "sklearn", "pandas", "numpy"}
+    libraries |= {"cloudpickle"}
     assert not {m.split(".")[0] for m in loaded} & (stages | libraries)
     # Imported where they are used: Arrow's compute kernels (reading older record files), the catalog and the
     # config hash (a run that registers), the progress line (a terminal).

@@ -39,9 +39,13 @@ class ChunkResult:
 
 
 def convert_chunk(converter: Converter, chunk: RawChunk) -> ChunkResult:
-    """A chunk's records as one Arrow batch (through ``Converter.convert_row``) and its quarantine rows."""
+    """A chunk's records as one Arrow batch (through ``Converter.convert_row``) and its quarantine rows.
+
+    A raw value is let go as soon as its row is made (what the row needs of it, its strings, stays), so the next
+    record is parsed into the memory it leaves, still in the CPU's caches: kept to the chunk's end, the raw values
+    made every record's memory fresh (measured: agenttuning_os 40 MB, 1.14 -> 1.07 s of converting)."""
     rows: list[dict[str, Any]] = []
-    kept: list[tuple[str, int, int, Any]] = []  # per row: (record id, item index, chunk line, raw value)
+    kept: list[tuple[str, int, int]] = []  # per row: (record id, item index, chunk line)
     quarantined: list[tuple[int, str, str]] = []
     items = 0
     for item, line in chunk_items(chunk, converter.items, 0):
@@ -55,22 +59,27 @@ def convert_chunk(converter: Converter, chunk: RawChunk) -> ChunkResult:
             quarantined.append((item.index, describe_error(exc), excerpt(item.value)))
             continue
         rows.append(row)
-        kept.append((record_id, item.index, line, item.value))
+        kept.append((record_id, item.index, line))
     arrow_without_pandas()
     try:
         batch = pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None
     except (pa.ArrowException, TypeError, ValueError, OverflowError):
-        batch, kept = _record_by_record(converter, kept, quarantined)
-    ids = [record_id for record_id, _, _, _ in kept]
-    positions = [(index, line) for _, index, line, _ in kept]
+        batch, kept = _record_by_record(converter, chunk, kept, quarantined)
+    ids = [record_id for record_id, _, _ in kept]
+    positions = [(index, line) for _, index, line in kept]
     return ChunkResult(items, batch, ids, positions, quarantined)
 
 
-def _record_by_record(converter: Converter, kept: list, quarantined: list) -> tuple[pa.RecordBatch | None, list]:
+def _record_by_record(
+    converter: Converter, chunk: RawChunk, kept: list, quarantined: list
+) -> tuple[pa.RecordBatch | None, list]:
     """A chunk whose rows Arrow refused: each record again through the validating model, so the bad
-    ones are quarantined with what is wrong with them and the rest are written."""
+    ones are quarantined with what is wrong with them and the rest are written. The raw values are
+    read from the chunk again (convert_chunk does not keep them)."""
+    values = {item.index: item.value for item, _ in chunk_items(chunk, converter.items, 0) if item.error is None}
     rows, good = [], []
-    for record_id, index, line, value in kept:
+    for record_id, index, line in kept:
+        value = values[index]
         try:
             row = record_to_row(converter.convert(value))
             pa.RecordBatch.from_pylist([row], schema=RECORD_SCHEMA)
@@ -78,7 +87,7 @@ def _record_by_record(converter: Converter, kept: list, quarantined: list) -> tu
             quarantined.append((index, describe_error(exc), excerpt(value)))
             continue
         rows.append(row)
-        good.append((record_id, index, line, value))
+        good.append((record_id, index, line))
     return (pa.RecordBatch.from_pylist(rows, schema=RECORD_SCHEMA) if rows else None), good
 
 

@@ -156,3 +156,35 @@ def test_a_worker_hands_its_batch_over_through_the_spool_or_pickled_when_it_is_f
     assert executor._unspooled(*handed).batch.equals(result.batch) and not list(spool.iterdir())
     fallback = executor._spooled(result, str(tmp_path / "no such folder" / "8"))  # cannot be written: pickled
     assert fallback[1] is None and executor._unspooled(*fallback).batch.equals(result.batch)
+
+
+@pytest.mark.parametrize("model_refuses", [False, True])
+def test_a_batch_arrow_refuses_is_converted_record_by_record_from_the_chunk(tmp_path, monkeypatch, model_refuses):
+    # convert_chunk lets each raw value go once its row is made; when Arrow refuses the chunk's rows, each record
+    # is read from the chunk again and goes through the validating model: kept if it validates, else quarantined.
+    path = write_jsonl(tmp_path / "in.jsonl", [chat("first", "a"), chat("second", "b"), chat("third", "c")])
+    converter = get_converter("openai_chat", ConvertOptions(dataset="in"))
+    convert_row, convert = converter.convert_row, converter.convert
+
+    def bad_row_for_b(raw):
+        record_id, row = convert_row(raw)
+        return record_id, {**row, "num_steps": "two"} if raw["id"] == "b" else row
+
+    def refuses_b(raw):
+        if model_refuses and raw["id"] == "b":
+            raise ValueError("record b is wrong")
+        return convert(raw)
+
+    monkeypatch.setattr(converter, "convert_row", bad_row_for_b)
+    monkeypatch.setattr(converter, "convert", refuses_b)
+    (chunk,) = read_raw_chunks(path, converter.items)
+    result = convert_chunks.convert_chunk(converter, chunk)
+    kept = ["a", "c"] if model_refuses else ["a", "b", "c"]
+    assert [source["original_id"] for source in result.batch.column("source").to_pylist()] == kept
+    assert result.positions == [(i, i) for i in ((0, 2) if model_refuses else (0, 1, 2))]
+    assert result.batch.column("num_steps").to_pylist() == [2] * len(kept)
+    assert [(index, error) for index, error, _ in result.quarantined] == (
+        [(1, "ValueError: record b is wrong")] if model_refuses else []
+    )
+    if model_refuses:
+        assert '"id":"b"' in result.quarantined[0][2]  # the raw record's excerpt

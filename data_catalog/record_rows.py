@@ -55,10 +55,9 @@ def _default_json(part: str) -> str:
 
 
 def step_row(step: dict[str, Any]) -> dict[str, Any]:
-    """A step dict as a STEP_TYPE row (Arrow fills the fields a step kind lacks with null)."""
-    if step["class_"] == "api_action":
-        return {**step, "kwargs": _json(step["kwargs"])}
-    return step
+    """An ApiAction's step dict as a STEP_TYPE row, its kwargs as JSON. Every other step dict is its row as it is
+    (Arrow fills the fields a step kind lacks with null)."""
+    return {**step, "kwargs": _json(step["kwargs"])}
 
 
 def row_from_data(data: dict[str, Any]) -> dict[str, Any]:
@@ -73,7 +72,7 @@ def row_from_data(data: dict[str, Any]) -> dict[str, Any]:
         "environment": _json(environment),
         "instruction": task["instruction"],
         "task": _json(task),
-        "trajectory": [step_row(s) for s in trajectory],
+        "trajectory": [step_row(s) if s["class_"] == "api_action" else s for s in trajectory],
         "num_steps": len(trajectory),
         "verifier_kind": verifier["kind"],
         "verifier_passed": result.get("passed") if result else None,

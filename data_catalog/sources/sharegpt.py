@@ -205,10 +205,11 @@ class ShareGPTConverter(ChatConverter):
                 written = None
                 if actions or parse_calls:
                     written = written_call_steps(text, thought, actions, f"{key}[{i}]", calls, parse_calls)
-                steps.extend(
-                    written
-                    or _with_thought(parse(text) if answered is None or answered[i] else [message(text)], thought)
-                )
+                if not written:
+                    written = parse(text) if answered is None or answered[i] else [message(text)]
+                    if thought:
+                        _with_thought(written, thought)
+                steps.extend(written)
             elif role == "user":
                 results = written_results(text, f"{key}[{i}]", calls) if calls.unanswered and self.parse_text else None
                 if results:
@@ -247,12 +248,10 @@ class ShareGPTConverter(ChatConverter):
         return [observation(content, "tool", name=name)]
 
 
-def _with_thought(steps: list[dict], thought: str | None) -> list[dict]:
-    """A turn's steps, the thought written beside the turn (``thoughts``) first in its first step's reasoning."""
-    if thought:
-        first = steps[0]
-        first["reasoning"] = f"{thought}\n\n{first['reasoning']}" if first["reasoning"] else thought
-    return steps
+def _with_thought(steps: list[dict], thought: str) -> None:
+    """The thought written beside a turn (``thoughts``) put first in the reasoning of the turn's first step."""
+    first = steps[0]
+    first["reasoning"] = f"{thought}\n\n{first['reasoning']}" if first["reasoning"] else thought
 
 
 def _plain_user(text: str, steps: list[dict]) -> dict:

@@ -131,12 +131,16 @@ def first_fence(text: str, position: int = 0) -> Block | None:
         if "```" in info:  # inline ```code``` on one line
             position = start + 3 + info.index("```") + 3
             continue
-        found = _CLOSING_FENCE.search(text, eol)
-        if found is None:
-            return None
-        close = found.end() - 3
-        code = text[eol + 1 : close].rstrip(" \t")
-        code = code[:-1] if code.endswith("\n") else code
+        close = text.find("\n```", eol) + 1
+        if close and text.find("```", eol, close) < 0:  # the first ``` after the opening line starts a line
+            code = text[eol + 1 : close - 1]
+        else:  # an indented closing fence, or a ``` inside a line before it
+            found = _CLOSING_FENCE.search(text, eol)
+            if found is None:
+                return None
+            close = found.end() - 3
+            code = text[eol + 1 : close].rstrip(" \t")
+            code = code[:-1] if code.endswith("\n") else code
         code = code[:-1] if code.endswith("\r") else code
         words = info.split()
         return _new_block(Block, (start, close + 3, words[0] if words else "", code))
@@ -185,21 +189,24 @@ def react_steps(text: str) -> list:
     key = _ACTION_FIRST.match(text) or _ACTION_LATER.search(text)
     if key is None:
         return [_final_answer(text) if "Final Answer" in text else message(text)]
+    start, end = key.span()
     thought, labels = None, {}
-    if key.start():  # text before the action line (less its newline): the thought, after its optional label
-        head = text[: key.start()]
+    if start:  # text before the action line (less its newline): the thought, after its optional label
+        head = text[:start]
         if "Answer" in head or "Value" in head:  # the only labels read before an action (_ARGUMENTS_BEFORE)
             head, labels = _trailing_labels(head)
         label = _THOUGHT_LABEL.match(head)
         thought = (head[label.end() :] if label else head).strip() or None
-    action = text[key.end() :].strip()
+    action = text[end:].strip()
     if not action:
         return [message(action, thought)]
     word = _FIRST_WORD.match(action)[0].lower()  # not split(): that would copy the rest of the action
     if "```" in action:
         fence = first_fence(action)
-        if fence is not None and (word in (fence.lang.lower(), "bash", "python", "sql") or _is_code(fence.lang)):
-            return [code(language_of(fence.lang or word), fence.code, thought)]
+        if fence is not None:
+            lang = fence.lang.lower()
+            if word == lang or word in _CODE_WORDS or lang not in _TEXT_TAGS:
+                return [code(language_of(lang or word), fence.code, thought)]
     if word.startswith("answer"):  # _ANSWER matches only there
         answer = _ANSWER.match(action)
         if answer is not None:
@@ -215,6 +222,8 @@ def react_steps(text: str) -> list:
     return [step]
 
 
+# Action words that say a fenced block after them is code, whatever its tag (``Act: bash`` + ```` ``` ````).
+_CODE_WORDS = frozenset({"bash", "python", "sql"})
 _FINAL_ANSWER = re.compile(r"(?:\A|\n)[ \t]*Final Answer[ \t]*:[ \t]*")
 
 
@@ -271,10 +280,6 @@ def _action_line_labels(action: str) -> tuple[str, dict[str, str]]:
         else:
             first += "\n" + line
     return first.strip(), {k: v.strip() for k, v in labels.items()}
-
-
-def _is_code(tag: str) -> bool:
-    return tag.lower() not in _TEXT_TAGS
 
 
 def _block_steps(text: str, blocks: Iterable[Block], tidy: bool) -> list:

@@ -54,7 +54,7 @@ def _default_json(part: str) -> str:
     return _json(_default(part))
 
 
-def step_row(step: dict[str, Any]) -> dict[str, Any]:
+def api_step_row(step: dict[str, Any]) -> dict[str, Any]:
     """An ApiAction's step dict as a STEP_TYPE row, its kwargs as JSON. Every other step dict is its row as it is
     (Arrow fills the fields a step kind lacks with null)."""
     return {**step, "kwargs": _json(step["kwargs"])}
@@ -72,7 +72,7 @@ def row_from_data(data: dict[str, Any]) -> dict[str, Any]:
         "environment": _json(environment),
         "instruction": task["instruction"],
         "task": _json(task),
-        "trajectory": [step_row(s) if s["class_"] == "api_action" else s for s in trajectory],
+        "trajectory": [api_step_row(s) if s["class_"] == "api_action" else s for s in trajectory],
         "num_steps": len(trajectory),
         "verifier_kind": verifier["kind"],
         "verifier_passed": result.get("passed") if result else None,

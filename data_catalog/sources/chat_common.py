@@ -313,14 +313,18 @@ def record_tools(raw: dict[str, Any]) -> tuple[list[Tool], tuple[str, ...]]:
 
 
 def environment_kind(tools: list[Tool], steps: list[dict[str, Any]]) -> str:
-    """What the agent acted in, judged by its declared tools and the actions it took."""
-    kinds = {s["class_"] for s in steps}
-    if tools or "api_action" in kinds:
+    """What the agent acted in, judged by its declared tools and the actions it took: tool_use with a tool or an
+    API call, else shell when every code action is bash, code_sandbox when one is not, chat without actions."""
+    if tools:
         return "tool_use"
-    if "code_action" in kinds:
-        languages = {s["language"] for s in steps if s["class_"] == "code_action"}
-        return "shell" if languages == {"bash"} else "code_sandbox"
-    return "chat"
+    bash_only = None  # None: no code action yet
+    for step in steps:
+        kind = step["class_"]
+        if kind == "api_action":
+            return "tool_use"
+        if kind == "code_action" and bash_only is not False:
+            bash_only = step["language"] == "bash"
+    return "chat" if bash_only is None else "shell" if bash_only else "code_sandbox"
 
 
 def chat_data(

@@ -1,4 +1,5 @@
-"""LLaMA-Factory v1 message parts in openai_chat and sharegpt, and records whose every step is empty.
+"""LLaMA-Factory v1 message parts in openai_chat and sharegpt, records whose every step is empty, and the environment
+kind a chat record's tools and actions give.
 
 The v1 samples below have the shape of LLaMA-Factory's ``data/v1_sft_demo.jsonl`` and of what its v1
 converter writes for tool calls (``{type: tool_call, value: "<JSON {name, arguments}>"}``).
@@ -10,6 +11,10 @@ import json
 
 import pytest
 
+from data_catalog.sources.chat_common import environment_kind
+from data_catalog.sources.step_dicts import api_call as api_call_step
+from data_catalog.sources.step_dicts import code, message, observation
+from schemas.record import Tool
 from tests.data_catalog.sources.conversion_helpers import convert_lines
 
 V1_PLAIN = {
@@ -79,3 +84,20 @@ def test_a_reasoning_part_outside_an_assistant_message_is_named(tmp_path):
     bad = {"messages": [{"role": "user", "content": [{"type": "reasoning", "value": "hm"}]}]}
     _, _, quarantined = convert_lines("openai_chat", [bad], tmp_path)
     assert quarantined[0]["error"] == "messages[0]: a 'reasoning' part outside an assistant message"
+
+
+@pytest.mark.parametrize(
+    ("languages", "api_call", "kind"),
+    [
+        ((), False, "chat"),
+        (("bash", "bash"), False, "shell"),
+        (("bash", "python"), False, "code_sandbox"),
+        (("python", "bash"), False, "code_sandbox"),
+        (("bash",), True, "tool_use"),
+    ],
+)
+def test_the_environment_kind_follows_the_actions_taken(languages, api_call, kind):
+    steps = [observation("task", "user"), *(code(language, "x") for language in languages)]
+    steps += [api_call_step("lookup", {})] if api_call else [message("done")]
+    assert environment_kind([], steps) == kind
+    assert environment_kind([Tool(name="lookup")], steps[:1]) == "tool_use"  # a declared tool is enough

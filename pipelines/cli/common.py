@@ -1,25 +1,51 @@
-"""What every command module shares: the stderr console, one-line errors with exit codes, JSON output, and
-``plain_text``, the one way record or user text reaches the terminal."""
+"""What every command module shares: the consoles, one-line errors with exit codes, JSON output, and
+``plain_text``, the one way record or user text reaches the terminal.
+
+``err`` and ``out`` are rich consoles on stderr and stdout, made when a module first imports them: rich is a
+tenth of a quick command's start-up, and ``convert``, which ``ingest-vs-adp.sh`` times start-up included,
+prints plain lines only (``say``)."""
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import orjson
 import typer
-from rich.console import Console
-from rich.text import Text
 
-# Human messages and progress go to stderr, so stdout stays clean for data (tables, --json).
-err = Console(stderr=True)
-out = Console(soft_wrap=True)
-if not out.is_terminal and out.width < 160:
-    # Piped or captured output: wide tables beat tables with clipped names.
-    out.width = 160
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+
+def __getattr__(name: str) -> Console:
+    """``err`` (human messages and progress, so that stdout stays clean for data: tables, --json) and ``out``."""
+    if name not in ("err", "out"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _console(name)
+
+
+def _console(name: str) -> Console:
+    console = globals().get(name)
+    if console is None:
+        from rich.console import Console
+
+        console = Console(stderr=True) if name == "err" else Console(soft_wrap=True)
+        if name == "out" and not console.is_terminal and console.width < 160:
+            console.width = 160  # piped or captured output: wide tables beat tables with clipped names
+        globals()[name] = console
+    return console
+
+
+def stderr_is_terminal() -> bool:
+    """Whether progress lines may be drawn on stderr: a terminal, as rich judges it (rich is not imported to
+    learn that stderr is a file or a pipe)."""
+    return sys.stderr.isatty() and _console("err").is_terminal
+
 
 # C0 controls, DEL and C1 controls (ESC and CSI start window titles, links, screen clears; a bare CR rewrites
 # the line; BEL rings), and the Unicode marks that reorder the text after them (bidi embeddings, overrides,
@@ -51,15 +77,26 @@ def _written_out(char: str, multiline: bool) -> str:
 def plain_text(value: object, style: str = "", multiline: bool = False) -> Text:
     """Record or user text as rich prints it: controls written out (``shown``) and no markup read (``[red]``
     stays ``[red]``). Every command prints such text through this."""
+    from rich.text import Text
+
     return Text(shown(str(value), multiline), style=style)
 
 
 def say_error(message: str) -> None:
-    err.print(Text.assemble(("error: ", "bold red"), plain_text(message)), highlight=False, soft_wrap=True)
+    from rich.text import Text
+
+    _console("err").print(Text.assemble(("error: ", "bold red"), plain_text(message)), highlight=False, soft_wrap=True)
 
 
 def say(message: str) -> None:
-    err.print(plain_text(message), highlight=False, soft_wrap=True)
+    """A line on stderr for the person running the command. Rich prints an unstyled line as it is, so until a
+    module has made the ``err`` console (and with it maybe a live progress display to print above), the line is
+    written without rich."""
+    console = globals().get("err")
+    if console is None:
+        sys.stderr.write(shown(message) + "\n")
+    else:
+        console.print(plain_text(message), highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = USAGE) -> NoReturn:

@@ -27,7 +27,7 @@ import typer
 
 from data_catalog.convert import ConvertConfig
 from pipelines.cli.app import app
-from pipelines.cli.common import FAILED, disk_full_is_one_line, err, fail, print_json, say, say_error
+from pipelines.cli.common import FAILED, disk_full_is_one_line, fail, print_json, say, say_error, stderr_is_terminal
 from pipelines.cli.config import with_config
 from pipelines.stages.ingest import INGEST, Converted, IngestConfig, error_summary
 from runtime.executor import ExecutorConfig
@@ -155,7 +155,7 @@ def convert(
         ):
             stage_inputs = {"format": fmt, "paths": inputs, "options": options, "config_hash": chash}
             ran = INGEST.run(
-                stage_inputs, {"records": output, "quarantine": quarantine}, cfg, executor, err.is_terminal
+                stage_inputs, {"records": output, "quarantine": quarantine}, cfg, executor, stderr_is_terminal()
             )
     except OSError as exc:
         fail(f"cannot convert: {exc}")

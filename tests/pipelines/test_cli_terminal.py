@@ -8,6 +8,7 @@ line with a bare CR, or style itself with rich markup.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -118,3 +119,30 @@ def test_validate_prints_a_bad_rows_id_and_error_inert(tmp_path):
     assert code == 1
     assert "(id hello \\x1b]0;pwned title\\x07" in inert(stdout)
     inert(stderr)
+
+
+@pytest.mark.parametrize("colour_terminal", [False, True])
+def test_a_line_said_without_rich_is_the_line_rich_prints(colour_terminal, capsys, monkeypatch):
+    # say() writes without rich until a module has made the err console (convert makes none, to start faster):
+    # the very text rich prints for the line, on a colour terminal too, with its controls written out.
+    from rich.console import Console
+
+    from pipelines.cli import common
+
+    monkeypatch.delitem(vars(common), "err", raising=False)
+    common.say(HOSTILE)
+    written = capsys.readouterr().err
+    buffer = io.StringIO()
+    rich = Console(file=buffer, force_terminal=colour_terminal, color_system="truecolor", width=40)
+    rich.print(common.plain_text(HOSTILE), highlight=False, soft_wrap=True)
+    assert written == buffer.getvalue() == shown(HOSTILE) + "\n"
+    assert "err" not in vars(common)  # saying made no console
+
+
+def test_convert_says_its_lines_inert_on_a_colour_terminal(tmp_path):
+    raw = tmp_path / "in.jsonl"
+    raw.write_text(json.dumps({"id": "1", "conversations": [{"from": "human", "value": "hi"}]}) + "\n")
+    output = tmp_path / f"out{TITLE}.parquet"  # the line names the output
+    code, _, stderr = run("convert", "--format", "sharegpt", str(raw), "-o", str(output), "--no-catalog")
+    assert code == 0 and output.is_file()
+    assert f"converted 1 of 1 records -> {shown(str(output))}" in inert(stderr)

@@ -33,9 +33,9 @@ from data_catalog.sources.step_dicts import api_call, code, message
 DIALECTS = ("react", "codeact", "markdown", "plain")
 
 # The action keyword starts a line; text before it (after an optional THOUGHT:/Think: label) is the thought.
-# Found as ``_ACTION_FIRST.match(text) or _ACTION_LATER.search(text)``: the first line, else a line after
-# a newline. One ``^`` pattern with re.M would make the regex engine try every position of the turn;
-# one that starts with a literal newline lets it jump from line to line (2x faster on a turn with a thought).
+# Found by ``_action_line``: the first line, else a line after a newline. One ``^`` pattern with re.M would
+# make the regex engine try every position of the turn; one that starts with a literal newline lets it jump
+# from line to line (2x faster on a turn with a thought).
 _ACTION_FIRST = re.compile(r"[ \t]*(?:ACTION|Act|Action)[ \t]*:[ \t]*")
 _ACTION_LATER = re.compile(r"\n[ \t]*(?:ACTION|Act|Action)[ \t]*:[ \t]*")
 _ACTION_STARTS = frozenset(" \tA")  # the characters _ACTION_FIRST can match at: tested first, for the cheap miss
@@ -60,6 +60,8 @@ _LANGUAGE_ALIASES = {
 }
 # Fenced blocks with these tags are text (program output, prose), not code to run.
 _TEXT_TAGS = frozenset({"", "text", "txt", "plaintext", "output", "markdown", "md"})
+# Action words that say a fenced block after them is code, whatever its tag (``Act: bash`` + ```` ``` ````).
+_CODE_WORDS = frozenset({"bash", "python", "sql"})
 
 # The alfworld action grammar, indexed by the action's first word; each pattern's
 # named groups are the call's keyword names, so a match's groupdict() is its kwargs.
@@ -183,10 +185,15 @@ def text_action(action: str, thought: str | None) -> dict:
     return api_call(verb.lower(), {"argument": rest} if rest else {}, None, thought)
 
 
+def _action_line(text: str) -> re.Match[str] | None:
+    """The action keyword of a ReAct turn (``Act:``, ``ACTION:``) at the start of a line, with the spaces after it."""
+    return (text[:1] in _ACTION_STARTS and _ACTION_FIRST.match(text)) or _ACTION_LATER.search(text)
+
+
 def react_steps(text: str) -> list:
     # The checks below run once per assistant turn (alfworld has ~18 a record), so each
     # costly one has a cheap guard that skips it for the plain "ACTION: go to shelf 1" turn.
-    key = (text[:1] in _ACTION_STARTS and _ACTION_FIRST.match(text)) or _ACTION_LATER.search(text)
+    key = _action_line(text)
     if key is None:
         return [_final_answer(text) if "Final Answer" in text else message(text)]
     start, end = key.span()
@@ -222,8 +229,6 @@ def react_steps(text: str) -> list:
     return [step]
 
 
-# Action words that say a fenced block after them is code, whatever its tag (``Act: bash`` + ```` ``` ````).
-_CODE_WORDS = frozenset({"bash", "python", "sql"})
 _FINAL_ANSWER = re.compile(r"(?:\A|\n)[ \t]*Final Answer[ \t]*:[ \t]*")
 
 
@@ -349,7 +354,7 @@ def detect_dialect(assistant_texts: Iterable[str]) -> str:
     for text in assistant_texts:
         if "<execute" in text and _EXECUTE.search(text):
             return "codeact"
-        if found != "react" and (_ACTION_FIRST.match(text) or _ACTION_LATER.search(text)):
+        if found != "react" and _action_line(text):
             found = "react"
         elif found == "plain" and fenced_code(text):
             found = "markdown"
